@@ -1,0 +1,358 @@
+//! The 31 AG-UI 1.0 event types (spec digest §2.2–2.3) as one typed enum.
+//!
+//! An [`Event`] is the envelope (`timestamp`, `rawEvent`, `metadata`, `subagentRunId`) around an
+//! [`EventKind`]. Values reach this type only through `enforce`, which strips unrecognised
+//! material and rejects malformed fields first; (de)serialisation is then plain serde and
+//! reproduces the wire JSON (absent optionals omitted, open objects verbatim).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::types::{
+    Content, Message, Object, RunAgentInput, RunFinishedOutcome, SubagentOutcome, TokenUsage,
+};
+
+/// One protocol event: the kind plus the envelope fields every event may carry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    #[serde(flatten)]
+    pub kind: EventKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<i64>,
+    #[serde(rename = "rawEvent", default, skip_serializing_if = "Option::is_none")]
+    pub raw_event: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Object>,
+    /// Attribution to a subagent invocation (absent = the parent agent). Required on the
+    /// `SUBAGENT_*` events, never present on `RUN_*` and `MESSAGES_SNAPSHOT`.
+    #[serde(
+        rename = "subagentRunId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subagent_run_id: Option<String>,
+}
+
+impl Event {
+    /// An event with no envelope fields.
+    pub fn new(kind: EventKind) -> Self {
+        Event {
+            kind,
+            timestamp: None,
+            raw_event: None,
+            metadata: None,
+            subagent_run_id: None,
+        }
+    }
+
+    /// The same event attributed to `owner`.
+    pub fn owned_by(mut self, owner: Option<String>) -> Self {
+        self.subagent_run_id = owner;
+        self
+    }
+
+    /// The wire `type` string.
+    pub fn type_name(&self) -> &'static str {
+        self.kind.type_name()
+    }
+
+    /// The event as wire JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+macro_rules! event_kinds {
+    ($($variant:ident($payload:ident) = $wire:literal,)*) => {
+        /// Which event it is, with its own fields.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "type")]
+        pub enum EventKind {
+            $( #[serde(rename = $wire)] $variant($payload), )*
+        }
+
+        impl EventKind {
+            /// The wire `type` string.
+            pub fn type_name(&self) -> &'static str {
+                match self { $( EventKind::$variant(_) => $wire, )* }
+            }
+        }
+
+        /// Every event type of AG-UI 1.0, in schema order.
+        pub const EVENT_TYPES: &[&str] = &[$($wire),*];
+    };
+}
+
+event_kinds! {
+    RunStarted(RunStarted) = "RUN_STARTED",
+    RunFinished(RunFinished) = "RUN_FINISHED",
+    RunError(RunError) = "RUN_ERROR",
+    StepStarted(Step) = "STEP_STARTED",
+    StepFinished(Step) = "STEP_FINISHED",
+    TextMessageStart(TextMessageStart) = "TEXT_MESSAGE_START",
+    TextMessageContent(Delta) = "TEXT_MESSAGE_CONTENT",
+    TextMessageEnd(MessageRef) = "TEXT_MESSAGE_END",
+    TextMessageChunk(TextMessageChunk) = "TEXT_MESSAGE_CHUNK",
+    ToolCallStart(ToolCallStart) = "TOOL_CALL_START",
+    ToolCallArgs(ToolCallArgs) = "TOOL_CALL_ARGS",
+    ToolCallEnd(ToolCallRef) = "TOOL_CALL_END",
+    ToolCallChunk(ToolCallChunk) = "TOOL_CALL_CHUNK",
+    ToolCallResult(ToolCallResult) = "TOOL_CALL_RESULT",
+    ReasoningStart(MessageRef) = "REASONING_START",
+    ReasoningEnd(MessageRef) = "REASONING_END",
+    ReasoningMessageStart(ReasoningMessageStart) = "REASONING_MESSAGE_START",
+    ReasoningMessageContent(Delta) = "REASONING_MESSAGE_CONTENT",
+    ReasoningMessageEnd(MessageRef) = "REASONING_MESSAGE_END",
+    ReasoningMessageChunk(ReasoningMessageChunk) = "REASONING_MESSAGE_CHUNK",
+    ReasoningEncryptedValue(ReasoningEncryptedValue) = "REASONING_ENCRYPTED_VALUE",
+    StateSnapshot(StateSnapshot) = "STATE_SNAPSHOT",
+    StateDelta(StateDelta) = "STATE_DELTA",
+    MessagesSnapshot(MessagesSnapshot) = "MESSAGES_SNAPSHOT",
+    ActivitySnapshot(ActivitySnapshot) = "ACTIVITY_SNAPSHOT",
+    ActivityDelta(ActivityDelta) = "ACTIVITY_DELTA",
+    Raw(Raw) = "RAW",
+    Custom(Custom) = "CUSTOM",
+    SubagentStarted(SubagentStarted) = "SUBAGENT_STARTED",
+    SubagentFinished(SubagentFinished) = "SUBAGENT_FINISHED",
+    SubagentError(SubagentError) = "SUBAGENT_ERROR",
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunStarted {
+    pub thread_id: String,
+    pub run_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_run_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Box<RunAgentInput>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunFinished {
+    pub thread_id: String,
+    pub run_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<RunFinishedOutcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Vec<TokenUsage>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunError {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Vec<TokenUsage>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    pub step_name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextMessageStart {
+    pub message_id: String,
+    /// Absent means `assistant` (normative).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<super::types::Role>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `…_CONTENT`: a fragment of a text or reasoning message (may be empty).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delta {
+    pub message_id: String,
+    pub delta: String,
+}
+
+/// Events that only name a message (or a reasoning span).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageRef {
+    pub message_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextMessageChunk {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<super::types::Role>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallStart {
+    pub tool_call_id: String,
+    pub tool_call_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_message_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallArgs {
+    pub tool_call_id: String,
+    pub delta: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallRef {
+    pub tool_call_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallChunk {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_message_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallResult {
+    /// Id of the tool message this result mints.
+    pub message_id: String,
+    pub tool_call_id: String,
+    pub content: Content,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningMessageStart {
+    pub message_id: String,
+    /// Always `"reasoning"`.
+    pub role: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningMessageChunk {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<String>,
+}
+
+/// Whether an encrypted value belongs to a tool call or a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EncryptedSubtype {
+    #[serde(rename = "tool-call")]
+    ToolCall,
+    #[serde(rename = "message")]
+    Message,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningEncryptedValue {
+    pub subtype: EncryptedSubtype,
+    pub entity_id: String,
+    pub encrypted_value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_value_type: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StateSnapshot {
+    /// Any JSON value, including `null`.
+    pub snapshot: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StateDelta {
+    /// RFC 6902 operations (open objects; validated by `enforce`).
+    pub delta: Vec<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MessagesSnapshot {
+    pub messages: Vec<Message>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivitySnapshot {
+    pub message_id: String,
+    pub activity_type: String,
+    pub content: Object,
+    /// Absent means `true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replace: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityDelta {
+    pub message_id: String,
+    pub activity_type: String,
+    pub patch: Vec<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Raw {
+    pub event: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Custom {
+    pub name: String,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentStarted {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_subagent_run_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_tool_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_message_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubagentFinished {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<SubagentOutcome>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubagentError {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+}

@@ -1,0 +1,26 @@
+//! The sans-IO AG-UI 1.0 protocol core: no web-sys, no leptos, no wasm-bindgen (a test keeps it
+//! so), so every stage tests natively in seconds.
+//!
+//! The inbound pipeline, in the reference client's order (spec digest §4.1):
+//! [`sse`] → JSON → [`compat`] → [`enforce`] → [`chunks`] → [`verify`] → [`reducer`];
+//! [`pipeline`] strings them together. [`input`] prepares the outgoing `RunAgentInput`,
+//! [`partial_json`] previews tool arguments while they stream.
+
+pub mod chunks;
+pub mod compat;
+pub mod enforce;
+pub mod error;
+pub mod event;
+pub mod input;
+pub mod partial_json;
+pub mod pipeline;
+pub mod reducer;
+pub mod sse;
+pub mod types;
+pub mod verify;
+
+pub use error::{ProtocolError, Warning};
+pub use event::{Event, EventKind};
+pub use pipeline::{Delivered, Pipeline, PipelineOptions};
+pub use reducer::{Change, RunStatus, Thread};
+pub use types::{Message, Role, RunAgentInput};

@@ -1,0 +1,1024 @@
+//! The thread model: a pure fold of verified events into what the person sees (spec digest §5,
+//! the reference reducer `defaultApplyEvents`, reproduced so the final `messages` array is
+//! identical), plus what the reference keeps elsewhere: run status and outcome, interrupts
+//! (standard and the legacy `CUSTOM on_interrupt` form, §7.1), pending frontend tool calls
+//! (§4.12), usage, steps, subagents, parsed tool arguments and warnings.
+//!
+//! Per-event cost is O(the event): messages and tool calls are found through id indexes, text
+//! and argument deltas append in place, `STATE_DELTA` patches the state in place atomically
+//! (json-patch undoes a failed patch), and nothing clones the transcript or the state. Only
+//! events that restructure the list (a snapshot, a tool result inserted before the end) touch
+//! more than one message.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::error::Warning;
+use super::event::{Event, EventKind};
+use super::partial_json::PartialJson;
+use super::types::{
+    Content, FunctionCall, Interrupt, Message, Object, Role, RunFinishedOutcome, TokenUsage,
+    ToolCall,
+};
+
+enum EncryptedTarget {
+    ToolCall,
+    Message,
+}
+
+/// How a run ended (or that it has not).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum RunStatus {
+    /// No run yet on this thread.
+    #[default]
+    Idle,
+    Running,
+    /// Finished with success; `pending` lists frontend tool calls still to be answered.
+    Success {
+        pending: Vec<String>,
+    },
+    /// Paused for outside input.
+    Interrupted,
+    /// Stopped on purpose by the agent (`outcome: cancelled`) or by the person (Stop).
+    Cancelled,
+    /// The agent reported an error (`RUN_ERROR`).
+    Error {
+        message: String,
+        code: Option<String>,
+    },
+    /// The client refused the stream (a protocol violation).
+    Failed {
+        error: String,
+    },
+    /// The stream ended without a terminal event: "connection lost", never success.
+    Truncated,
+}
+
+impl RunStatus {
+    /// Short machine name (`idle`, `running`, `success`, …), used as `data-status` by the UI.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RunStatus::Idle => "idle",
+            RunStatus::Running => "running",
+            RunStatus::Success { .. } => "success",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::Error { .. } => "error",
+            RunStatus::Failed { .. } => "error",
+            RunStatus::Truncated => "truncated",
+        }
+    }
+}
+
+/// A subagent invocation as seen in the stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subagent {
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub status: SubagentStatus,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubagentStatus {
+    Running,
+    Finished,
+    Suspended { interrupt_ids: Vec<String> },
+    Error { message: String },
+}
+
+/// One run of the thread.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Run {
+    pub run_id: String,
+    pub thread_id: String,
+    pub status: RunStatus,
+    /// The producer's declared protocol version.
+    pub protocol_version: Option<String>,
+    /// `RUN_FINISHED.result` (success only).
+    pub result: Option<Value>,
+    /// Open interrupts of this run (standard outcome, or legacy `on_interrupt`).
+    pub interrupts: Vec<Interrupt>,
+    /// Interrupts announced by `CUSTOM on_interrupt` during the run.
+    pub legacy_interrupts: Vec<Interrupt>,
+    /// Tool calls started in this run, in call order.
+    pub tool_call_ids: Vec<String>,
+    /// Tool calls answered in this run by `TOOL_CALL_RESULT`.
+    pub answered: HashSet<String>,
+    pub usage: Vec<TokenUsage>,
+    /// Steps currently open (owner, name).
+    pub steps: Vec<(Option<String>, String)>,
+    /// Every step started in this run, in order.
+    pub step_log: Vec<String>,
+}
+
+/// Streaming view of one tool call's arguments.
+#[derive(Debug)]
+pub struct ToolArgs {
+    pub parser: PartialJson,
+    /// `TOOL_CALL_END` seen (arguments complete; not necessarily valid).
+    pub ended: bool,
+    /// The run that started the call.
+    pub run_id: String,
+}
+
+/// What an event changed, for the reactive store: one message, the list's structure, the
+/// state (with the JSON pointers touched), the run, or nothing visible.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    Nothing,
+    /// The message at this index changed in place.
+    Message(usize),
+    /// A message was appended at the end (its index).
+    Appended(usize),
+    /// The message list was restructured (inserted in the middle, removed, reordered).
+    Messages,
+    /// The state was replaced wholesale.
+    StateReplaced,
+    /// The state was patched at these JSON pointers.
+    StatePatched(Vec<String>),
+    /// Run-level information changed (status, steps, interrupts, usage, subagents).
+    Run,
+    /// A warning was added and nothing else changed.
+    Warning,
+}
+
+/// The pure thread model.
+#[derive(Debug, Default)]
+pub struct Thread {
+    pub messages: Vec<Message>,
+    pub state: Value,
+    pub runs: Vec<Run>,
+    pub subagents: Vec<Subagent>,
+    pub warnings: Vec<Warning>,
+    /// Parsed arguments per tool call id.
+    pub tool_args: HashMap<String, ToolArgs>,
+    /// id → index of the first message with that id.
+    index: HashMap<String, usize>,
+    /// tool call id → index of the first assistant message holding it.
+    tool_index: HashMap<String, usize>,
+}
+
+fn merge_md(target: &mut Option<Object>, md: &Option<Object>) {
+    if let Some(md) = md {
+        let t = target.get_or_insert_with(Object::new);
+        for (k, v) in md {
+            t.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+impl Thread {
+    pub fn new() -> Self {
+        Thread {
+            state: Value::Object(Object::new()),
+            ..Default::default()
+        }
+    }
+
+    /// A thread seeded with history and state (what the app sends as `RunAgentInput`).
+    pub fn with_history(messages: Vec<Message>, state: Value) -> Self {
+        let mut t = Thread {
+            messages,
+            state,
+            ..Default::default()
+        };
+        t.reindex_from(0);
+        t.sync_tool_args(&HashMap::new());
+        t
+    }
+
+    /// The current (last) run.
+    pub fn run(&self) -> Option<&Run> {
+        self.runs.last()
+    }
+
+    /// Status of the current run (`Idle` before the first).
+    pub fn status(&self) -> RunStatus {
+        self.runs
+            .last()
+            .map(|r| r.status.clone())
+            .unwrap_or_default()
+    }
+
+    /// Index of the first message with this id.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    /// The first message with this id.
+    pub fn message(&self, id: &str) -> Option<&Message> {
+        self.position(id).and_then(|i| self.messages.get(i))
+    }
+
+    /// The tool call with this id and the index of the assistant message holding it.
+    pub fn tool_call(&self, tool_call_id: &str) -> Option<(usize, &ToolCall)> {
+        let i = *self.tool_index.get(tool_call_id)?;
+        let call = self
+            .messages
+            .get(i)?
+            .tool_calls
+            .as_ref()?
+            .iter()
+            .find(|c| c.id == tool_call_id)?;
+        Some((i, call))
+    }
+
+    /// The tool message answering this call, if any.
+    pub fn tool_result(&self, tool_call_id: &str) -> Option<&Message> {
+        let start = self.tool_index.get(tool_call_id).copied().unwrap_or(0);
+        self.messages
+            .iter()
+            .skip(start)
+            .find(|m| m.role == Role::Tool && m.tool_call_id.as_deref() == Some(tool_call_id))
+            .or_else(|| {
+                self.messages.iter().find(|m| {
+                    m.role == Role::Tool && m.tool_call_id.as_deref() == Some(tool_call_id)
+                })
+            })
+    }
+
+    /// Open interrupts of the most recent run (empty unless it ended interrupted).
+    pub fn open_interrupts(&self) -> &[Interrupt] {
+        match self.runs.last() {
+            Some(r) if r.status == RunStatus::Interrupted => &r.interrupts,
+            _ => &[],
+        }
+    }
+
+    /// Frontend tool calls of the last run still waiting for a result.
+    pub fn pending_tool_calls(&self) -> Vec<String> {
+        match self.runs.last() {
+            Some(Run {
+                status: RunStatus::Success { pending },
+                ..
+            }) => pending
+                .iter()
+                .filter(|id| self.tool_result(id).is_none())
+                .cloned()
+                .collect(),
+            Some(r) if r.status == RunStatus::Interrupted => r
+                .tool_call_ids
+                .iter()
+                .filter(|id| !r.answered.contains(*id) && self.tool_result(id).is_none())
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn warn(&mut self, event_type: &str, message: impl Into<String>) -> Change {
+        self.warnings
+            .push(Warning::new(Some(event_type), None, message));
+        Change::Warning
+    }
+
+    fn reindex_from(&mut self, from: usize) {
+        self.index.retain(|_, i| *i < from);
+        self.tool_index.retain(|_, i| *i < from);
+        for (i, m) in self.messages.iter().enumerate().skip(from) {
+            self.index.entry(m.id.clone()).or_insert(i);
+            if m.role == Role::Assistant {
+                for c in m.tool_calls.iter().flatten() {
+                    self.tool_index.entry(c.id.clone()).or_insert(i);
+                }
+            }
+        }
+    }
+
+    fn push_message(&mut self, m: Message) -> usize {
+        let i = self.messages.len();
+        self.index.entry(m.id.clone()).or_insert(i);
+        if m.role == Role::Assistant {
+            for c in m.tool_calls.iter().flatten() {
+                self.tool_index.entry(c.id.clone()).or_insert(i);
+            }
+        }
+        self.messages.push(m);
+        i
+    }
+
+    fn current_run(&mut self) -> Option<&mut Run> {
+        self.runs.last_mut()
+    }
+
+    /// Mark the current run as ended by the client (truncation, protocol failure, Stop).
+    pub fn end_run(&mut self, status: RunStatus) {
+        if let Some(run) = self.runs.last_mut() {
+            if run.status == RunStatus::Running {
+                run.status = status;
+            }
+        } else {
+            self.runs.push(Run {
+                status,
+                ..Default::default()
+            });
+        }
+    }
+
+    /// Fold one verified event into the thread.
+    pub fn apply(&mut self, event: &Event) -> Change {
+        use EventKind as K;
+        let t = event.type_name();
+        let md = &event.metadata;
+        let owner = &event.subagent_run_id;
+        match &event.kind {
+            K::RunStarted(rs) => {
+                self.runs.push(Run {
+                    run_id: rs.run_id.clone(),
+                    thread_id: rs.thread_id.clone(),
+                    status: RunStatus::Running,
+                    protocol_version: rs.protocol_version.clone(),
+                    ..Default::default()
+                });
+                let mut appended = false;
+                if let Some(input) = &rs.input {
+                    for m in &input.messages {
+                        if !self.index.contains_key(&m.id) {
+                            self.push_message(m.clone());
+                            appended = true;
+                        }
+                    }
+                }
+                if appended {
+                    Change::Messages
+                } else {
+                    Change::Run
+                }
+            }
+            K::RunFinished(rf) => {
+                let Some(run) = self.runs.last_mut() else {
+                    return Change::Nothing;
+                };
+                if let Some(u) = &rf.usage {
+                    run.usage = u.clone();
+                }
+                let derived = || -> Vec<String> {
+                    run.tool_call_ids
+                        .iter()
+                        .filter(|id| !run.answered.contains(*id))
+                        .cloned()
+                        .collect()
+                };
+                let status = match &rf.outcome {
+                    Some(RunFinishedOutcome::Interrupt { interrupts }) => {
+                        run.interrupts = interrupts.clone();
+                        RunStatus::Interrupted
+                    }
+                    Some(RunFinishedOutcome::Cancelled) => RunStatus::Cancelled,
+                    None if !run.legacy_interrupts.is_empty() => {
+                        run.interrupts = run.legacy_interrupts.clone();
+                        RunStatus::Interrupted
+                    }
+                    Some(RunFinishedOutcome::Success {
+                        pending_tool_call_ids: Some(ids),
+                    }) if !ids.is_empty() => RunStatus::Success {
+                        pending: ids.clone(),
+                    },
+                    _ => RunStatus::Success { pending: derived() },
+                };
+                if matches!(status, RunStatus::Success { .. }) {
+                    run.result = rf.result.clone();
+                }
+                run.status = status;
+                run.steps.clear();
+                Change::Run
+            }
+            K::RunError(re) => {
+                if self.runs.is_empty() {
+                    self.runs.push(Run::default());
+                }
+                if let Some(run) = self.current_run() {
+                    run.status = RunStatus::Error {
+                        message: re.message.clone(),
+                        code: re.code.clone(),
+                    };
+                    if let Some(u) = &re.usage {
+                        run.usage = u.clone();
+                    }
+                    run.steps.clear();
+                }
+                for s in &mut self.subagents {
+                    if s.status == SubagentStatus::Running {
+                        s.status = SubagentStatus::Error {
+                            message: "abandoned by RUN_ERROR".into(),
+                        };
+                    }
+                }
+                Change::Run
+            }
+            K::StepStarted(s) => {
+                if let Some(run) = self.current_run() {
+                    run.steps.push((owner.clone(), s.step_name.clone()));
+                    run.step_log.push(s.step_name.clone());
+                }
+                Change::Run
+            }
+            K::StepFinished(s) => {
+                if let Some(run) = self.current_run() {
+                    if let Some(p) = run
+                        .steps
+                        .iter()
+                        .position(|(o, n)| o == owner && *n == s.step_name)
+                    {
+                        run.steps.remove(p);
+                    }
+                }
+                Change::Run
+            }
+            K::TextMessageStart(s) => {
+                let role = s.role.unwrap_or(Role::Assistant);
+                self.open_message(t, &s.message_id, role, s.name.as_deref(), owner, md)
+            }
+            K::ReasoningMessageStart(s) => {
+                self.open_message(t, &s.message_id, Role::Reasoning, None, owner, md)
+            }
+            K::TextMessageContent(d) | K::ReasoningMessageContent(d) => {
+                match self.position(&d.message_id) {
+                    None => self.warn(t, format!("no message with id '{}'", d.message_id)),
+                    Some(i) => {
+                        let Some(m) = self.messages.get_mut(i) else {
+                            return Change::Nothing;
+                        };
+                        if m.role == Role::Activity {
+                            return self
+                                .warn(t, format!("'{}' is an activity message", d.message_id));
+                        }
+                        match &mut m.content {
+                            Some(Content::Text(s)) => s.push_str(&d.delta),
+                            other => *other = Some(Content::Text(d.delta.clone())),
+                        }
+                        merge_md(&mut m.metadata, md);
+                        Change::Message(i)
+                    }
+                }
+            }
+            K::TextMessageEnd(r) | K::ReasoningMessageEnd(r) => {
+                match self.position(&r.message_id) {
+                    Some(i) => {
+                        let Some(m) = self.messages.get_mut(i) else {
+                            return Change::Nothing;
+                        };
+                        if m.role == Role::Activity {
+                            return Change::Nothing;
+                        }
+                        merge_md(&mut m.metadata, md);
+                        Change::Message(i)
+                    }
+                    None => Change::Nothing,
+                }
+            }
+            K::ToolCallStart(s) => self.start_tool_call(t, event, s),
+            K::ToolCallArgs(a) => {
+                let Some(&i) = self.tool_index.get(&a.tool_call_id) else {
+                    return self.warn(t, format!("no tool call with id '{}'", a.tool_call_id));
+                };
+                let Some(call) = self
+                    .messages
+                    .get_mut(i)
+                    .and_then(|m| m.tool_calls.as_mut())
+                    .and_then(|cs| cs.iter_mut().find(|c| c.id == a.tool_call_id))
+                else {
+                    return Change::Nothing;
+                };
+                call.function.arguments.push_str(&a.delta);
+                merge_md(&mut call.metadata, md);
+                if let Some(args) = self.tool_args.get_mut(&a.tool_call_id) {
+                    args.parser.push(&a.delta);
+                }
+                Change::Message(i)
+            }
+            K::ToolCallEnd(e) => {
+                if let Some(args) = self.tool_args.get_mut(&e.tool_call_id) {
+                    args.ended = true;
+                }
+                let Some(&i) = self.tool_index.get(&e.tool_call_id) else {
+                    return Change::Nothing;
+                };
+                if let Some(call) = self
+                    .messages
+                    .get_mut(i)
+                    .and_then(|m| m.tool_calls.as_mut())
+                    .and_then(|cs| cs.iter_mut().find(|c| c.id == e.tool_call_id))
+                {
+                    merge_md(&mut call.metadata, md);
+                }
+                Change::Message(i)
+            }
+            K::ToolCallResult(r) => {
+                if let Some(run) = self.current_run() {
+                    run.answered.insert(r.tool_call_id.clone());
+                }
+                if let Some(args) = self.tool_args.get_mut(&r.tool_call_id) {
+                    args.ended = true;
+                }
+                let mut m = Message::new(r.message_id.clone(), Role::Tool);
+                m.tool_call_id = Some(r.tool_call_id.clone());
+                m.content = Some(r.content.clone());
+                m.subagent_run_id = owner.clone();
+                merge_md(&mut m.metadata, md);
+                match self.tool_index.get(&r.tool_call_id).copied() {
+                    None => Change::Appended(self.push_message(m)),
+                    Some(i) => {
+                        let mut at = i + 1;
+                        while self.messages.get(at).is_some_and(|m| m.role == Role::Tool) {
+                            at += 1;
+                        }
+                        if at >= self.messages.len() {
+                            Change::Appended(self.push_message(m))
+                        } else {
+                            self.messages.insert(at, m);
+                            self.reindex_from(at);
+                            Change::Messages
+                        }
+                    }
+                }
+            }
+            K::ReasoningEncryptedValue(ev) => {
+                let target = match ev.subtype {
+                    super::event::EncryptedSubtype::ToolCall => self
+                        .tool_index
+                        .get(&ev.entity_id)
+                        .copied()
+                        .map(|i| (i, EncryptedTarget::ToolCall)),
+                    super::event::EncryptedSubtype::Message => self
+                        .position(&ev.entity_id)
+                        .map(|i| (i, EncryptedTarget::Message)),
+                };
+                let Some((i, target)) = target else {
+                    return self.warn(t, format!("no entity with id '{}'", ev.entity_id));
+                };
+                let Some(m) = self.messages.get_mut(i) else {
+                    return Change::Nothing;
+                };
+                match target {
+                    EncryptedTarget::ToolCall => {
+                        if let Some(c) = m
+                            .tool_calls
+                            .as_mut()
+                            .and_then(|cs| cs.iter_mut().find(|c| c.id == ev.entity_id))
+                        {
+                            c.encrypted_value = Some(ev.encrypted_value.clone());
+                            c.encrypted_value_type = ev.encrypted_value_type.clone();
+                        }
+                    }
+                    EncryptedTarget::Message => {
+                        if m.role == Role::Activity {
+                            return self
+                                .warn(t, format!("'{}' is an activity message", ev.entity_id));
+                        }
+                        m.encrypted_value = Some(ev.encrypted_value.clone());
+                        m.encrypted_value_type = ev.encrypted_value_type.clone();
+                    }
+                }
+                Change::Message(i)
+            }
+            K::StateSnapshot(s) => {
+                self.state = s.snapshot.clone();
+                Change::StateReplaced
+            }
+            K::StateDelta(d) => {
+                let patch = match parse_patch(&d.delta) {
+                    Ok(p) => p,
+                    Err(e) => return self.warn(t, format!("Failed to apply state patch: {e}")),
+                };
+                match json_patch::patch(&mut self.state, &patch) {
+                    Ok(()) => Change::StatePatched(patch_paths(&patch)),
+                    Err(e) => self.warn(
+                        t,
+                        format!("Failed to apply state patch (state unchanged): {e}"),
+                    ),
+                }
+            }
+            K::MessagesSnapshot(ms) => {
+                self.messages_snapshot(&ms.messages, md);
+                Change::Messages
+            }
+            K::ActivitySnapshot(a) => {
+                let replace = a.replace.unwrap_or(true);
+                let mut fresh = Message::new(a.message_id.clone(), Role::Activity);
+                fresh.activity_type = Some(a.activity_type.clone());
+                fresh.content = Some(Content::Object(a.content.clone()));
+                fresh.subagent_run_id = owner.clone();
+                match self.position(&a.message_id) {
+                    None => {
+                        merge_md(&mut fresh.metadata, md);
+                        Change::Appended(self.push_message(fresh))
+                    }
+                    Some(i) => {
+                        let Some(m) = self.messages.get_mut(i) else {
+                            return Change::Nothing;
+                        };
+                        if m.role == Role::Activity {
+                            if replace {
+                                m.activity_type = fresh.activity_type;
+                                m.content = fresh.content;
+                                m.subagent_run_id = fresh.subagent_run_id;
+                            }
+                            merge_md(&mut m.metadata, md);
+                        } else if replace {
+                            merge_md(&mut fresh.metadata, md);
+                            *m = fresh;
+                            self.reindex_from(i);
+                        } else {
+                            return Change::Nothing;
+                        }
+                        Change::Message(i)
+                    }
+                }
+            }
+            K::ActivityDelta(a) => {
+                let Some(i) = self.position(&a.message_id) else {
+                    return self.warn(t, format!("no activity message with id '{}'", a.message_id));
+                };
+                let patch = match parse_patch(&a.patch) {
+                    Ok(p) => p,
+                    Err(e) => return self.warn(t, format!("Failed to apply activity patch: {e}")),
+                };
+                let Some(m) = self.messages.get_mut(i) else {
+                    return Change::Nothing;
+                };
+                if m.role != Role::Activity {
+                    return self.warn(t, format!("'{}' is not an activity message", a.message_id));
+                }
+                merge_md(&mut m.metadata, md);
+                let mut doc = match m.content.take() {
+                    Some(Content::Object(o)) => Value::Object(o),
+                    _ => Value::Object(Object::new()),
+                };
+                let touches_root = patch.iter().any(|op| op.path().as_str().is_empty());
+                let backup = touches_root.then(|| doc.clone());
+                let result = json_patch::patch(&mut doc, &patch);
+                let (content, problem) = match (result, doc) {
+                    (Ok(()), Value::Object(o)) => (o, None),
+                    (Ok(()), _) => (
+                        match backup {
+                            Some(Value::Object(o)) => o,
+                            _ => Object::new(),
+                        },
+                        Some("the patched content is not an object".to_owned()),
+                    ),
+                    (Err(e), Value::Object(o)) => (o, Some(e.to_string())),
+                    (Err(e), _) => (Object::new(), Some(e.to_string())),
+                };
+                m.content = Some(Content::Object(content));
+                if problem.is_none() {
+                    m.activity_type = Some(a.activity_type.clone());
+                }
+                match problem {
+                    Some(p) => {
+                        self.warn(
+                            t,
+                            format!("Failed to apply activity patch (content unchanged): {p}"),
+                        );
+                        Change::Message(i)
+                    }
+                    None => Change::Message(i),
+                }
+            }
+            K::Custom(c) if c.name == "on_interrupt" => {
+                let n = self.runs.last().map_or(0, |r| r.legacy_interrupts.len());
+                let run_id = self
+                    .runs
+                    .last()
+                    .map(|r| r.run_id.clone())
+                    .unwrap_or_default();
+                let interrupt = legacy_interrupt(&c.value, &run_id, n, owner);
+                if let Some(run) = self.current_run() {
+                    run.legacy_interrupts.push(interrupt);
+                }
+                Change::Run
+            }
+            K::SubagentStarted(s) => {
+                self.subagents.push(Subagent {
+                    id: owner.clone().unwrap_or_default(),
+                    name: s.name.clone(),
+                    description: s.description.clone(),
+                    status: SubagentStatus::Running,
+                });
+                Change::Run
+            }
+            K::SubagentFinished(f) => {
+                let status = match &f.outcome {
+                    Some(super::types::SubagentOutcome::Suspended { interrupt_ids }) => {
+                        SubagentStatus::Suspended {
+                            interrupt_ids: interrupt_ids.clone().unwrap_or_default(),
+                        }
+                    }
+                    _ => SubagentStatus::Finished,
+                };
+                self.set_subagent(owner, status)
+            }
+            K::SubagentError(e) => self.set_subagent(
+                owner,
+                SubagentStatus::Error {
+                    message: e.message.clone(),
+                },
+            ),
+            K::ReasoningStart(_) | K::ReasoningEnd(_) | K::Raw(_) | K::Custom(_) => Change::Nothing,
+            K::TextMessageChunk(_) | K::ToolCallChunk(_) | K::ReasoningMessageChunk(_) => {
+                self.warn(t, "chunk event reached the reducer unexpanded; ignored")
+            }
+        }
+    }
+
+    fn set_subagent(&mut self, owner: &Option<String>, status: SubagentStatus) -> Change {
+        if let Some(s) = self
+            .subagents
+            .iter_mut()
+            .rev()
+            .find(|s| Some(&s.id) == owner.as_ref())
+        {
+            s.status = status;
+        }
+        Change::Run
+    }
+
+    fn open_message(
+        &mut self,
+        t: &str,
+        id: &str,
+        role: Role,
+        name: Option<&str>,
+        owner: &Option<String>,
+        md: &Option<Object>,
+    ) -> Change {
+        match self.position(id) {
+            Some(i) => {
+                let Some(m) = self.messages.get_mut(i) else {
+                    return Change::Nothing;
+                };
+                if m.role == Role::Activity {
+                    return self.warn(t, format!("'{id}' is an activity message; not reused"));
+                }
+                merge_md(&mut m.metadata, md);
+                Change::Message(i)
+            }
+            None => {
+                let mut m = Message::new(id, role);
+                m.content = Some(Content::Text(String::new()));
+                m.name = name.map(str::to_owned);
+                m.subagent_run_id = owner.clone();
+                merge_md(&mut m.metadata, md);
+                Change::Appended(self.push_message(m))
+            }
+        }
+    }
+
+    fn start_tool_call(
+        &mut self,
+        t: &str,
+        event: &Event,
+        s: &super::event::ToolCallStart,
+    ) -> Change {
+        let run_id = self
+            .runs
+            .last()
+            .map(|r| r.run_id.clone())
+            .unwrap_or_default();
+        if let Some(run) = self.current_run() {
+            run.tool_call_ids.push(s.tool_call_id.clone());
+        }
+        self.tool_args.insert(
+            s.tool_call_id.clone(),
+            ToolArgs {
+                parser: PartialJson::new(),
+                ended: false,
+                run_id,
+            },
+        );
+        // Idempotent replay of a call we already hold.
+        if let Some(&i) = self.tool_index.get(&s.tool_call_id) {
+            let mut renamed = None;
+            if let Some(call) = self
+                .messages
+                .get_mut(i)
+                .and_then(|m| m.tool_calls.as_mut())
+                .and_then(|cs| cs.iter_mut().find(|c| c.id == s.tool_call_id))
+            {
+                if call.function.name != s.tool_call_name {
+                    renamed = Some(std::mem::replace(
+                        &mut call.function.name,
+                        s.tool_call_name.clone(),
+                    ));
+                }
+                merge_md(&mut call.metadata, &event.metadata);
+                if let Some(args) = self.tool_args.get_mut(&s.tool_call_id) {
+                    args.parser.push(&call.function.arguments);
+                }
+            }
+            if let Some(old) = renamed {
+                self.warn(
+                    t,
+                    format!(
+                        "tool call '{}' renamed from '{old}' to '{}'",
+                        s.tool_call_id, s.tool_call_name
+                    ),
+                );
+            }
+            return Change::Message(i);
+        }
+        let parent = s
+            .parent_message_id
+            .as_ref()
+            .and_then(|p| self.position(p).map(|i| (p, i)));
+        let (i, change) = match (&s.parent_message_id, parent) {
+            (Some(_), Some((_, i)))
+                if self
+                    .messages
+                    .get(i)
+                    .is_some_and(|m| m.role == Role::Assistant) =>
+            {
+                (i, Change::Message(i))
+            }
+            (Some(p), Some(_)) => {
+                self.warn(
+                    t,
+                    format!("parentMessageId '{p}' is not an assistant message; the call gets its own message"),
+                );
+                let mut m = Message::new(s.tool_call_id.clone(), Role::Assistant);
+                m.subagent_run_id = event.subagent_run_id.clone();
+                let i = self.push_message(m);
+                (i, Change::Appended(i))
+            }
+            (Some(p), None) => {
+                let mut m = Message::new(p.clone(), Role::Assistant);
+                m.subagent_run_id = event.subagent_run_id.clone();
+                let i = self.push_message(m);
+                (i, Change::Appended(i))
+            }
+            (None, _) => {
+                let mut m = Message::new(s.tool_call_id.clone(), Role::Assistant);
+                m.subagent_run_id = event.subagent_run_id.clone();
+                let i = self.push_message(m);
+                (i, Change::Appended(i))
+            }
+        };
+        if let Some(m) = self.messages.get_mut(i) {
+            let mut call = ToolCall {
+                id: s.tool_call_id.clone(),
+                kind: "function".into(),
+                function: FunctionCall {
+                    name: s.tool_call_name.clone(),
+                    arguments: String::new(),
+                },
+                encrypted_value: None,
+                encrypted_value_type: None,
+                metadata: None,
+            };
+            merge_md(&mut call.metadata, &event.metadata);
+            m.tool_calls.get_or_insert_with(Vec::new).push(call);
+            self.tool_index.entry(s.tool_call_id.clone()).or_insert(i);
+        }
+        change
+    }
+
+    fn messages_snapshot(&mut self, snapshot: &[Message], md: &Option<Object>) {
+        let snap: HashMap<&str, &Message> = snapshot.iter().map(|m| (m.id.as_str(), m)).collect();
+        let authoritative = md
+            .as_ref()
+            .and_then(|m| m.get("@ag-ui/client"))
+            .and_then(|c| c.as_object())
+            .and_then(|c| c.get("authoritativeActivityTypes"));
+        let snap_has_activity = snapshot.iter().any(|m| m.role == Role::Activity);
+        let snap_has_reasoning = snapshot.iter().any(|m| m.role == Role::Reasoning);
+        let keep = |m: &Message| -> bool {
+            match m.role {
+                Role::Activity => match authoritative {
+                    Some(Value::Array(types)) => !types.iter().any(|t| {
+                        t.as_str()
+                            .is_some_and(|t| Some(t) == m.activity_type.as_deref())
+                    }),
+                    Some(Value::Null) => false,
+                    _ => !snap_has_activity,
+                },
+                Role::Reasoning => !snap_has_reasoning,
+                _ => false,
+            }
+        };
+        // Old argument texts, to adopt a snapshot's arguments without re-parsing a prefix.
+        let old_args: HashMap<String, String> = self
+            .messages
+            .iter()
+            .flat_map(|m| m.tool_calls.iter().flatten())
+            .map(|c| (c.id.clone(), c.function.arguments.clone()))
+            .collect();
+        let old = std::mem::take(&mut self.messages);
+        let mut next: Vec<Message> = Vec::with_capacity(snapshot.len().max(old.len()));
+        let mut ids: HashSet<String> = HashSet::new();
+        for m in old {
+            if let Some(s) = snap.get(m.id.as_str()) {
+                ids.insert(m.id.clone());
+                next.push((*s).clone());
+            } else if keep(&m) {
+                ids.insert(m.id.clone());
+                next.push(m);
+            }
+        }
+        for m in snapshot {
+            if ids.insert(m.id.clone()) {
+                next.push(m.clone());
+            }
+        }
+        self.messages = next;
+        self.index.clear();
+        self.tool_index.clear();
+        self.reindex_from(0);
+        self.sync_tool_args(&old_args);
+    }
+
+    /// Bring the parsed-args views in line with the arguments text the messages now hold: keep
+    /// a parser whose text the new arguments extend (feed only the rest), restart otherwise —
+    /// a final text that is not a prefix extension replaces the streamed one, never freezes it.
+    fn sync_tool_args(&mut self, old_args: &HashMap<String, String>) {
+        let run_id = self
+            .runs
+            .last()
+            .map(|r| r.run_id.clone())
+            .unwrap_or_default();
+        for m in &self.messages {
+            for c in m.tool_calls.iter().flatten() {
+                let new = &c.function.arguments;
+                let entry = self
+                    .tool_args
+                    .entry(c.id.clone())
+                    .or_insert_with(|| ToolArgs {
+                        parser: PartialJson::new(),
+                        ended: true,
+                        run_id: run_id.clone(),
+                    });
+                match old_args.get(&c.id) {
+                    Some(old)
+                        if entry.parser.len() == old.len() && new.starts_with(old.as_str()) =>
+                    {
+                        if let Some(rest) = new.get(old.len()..) {
+                            entry.parser.push(rest);
+                        }
+                    }
+                    _ if entry.parser.is_empty() && new.is_empty() => {}
+                    _ => {
+                        entry.parser.reset();
+                        entry.parser.push(new);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn parse_patch(ops: &[Value]) -> Result<json_patch::Patch, String> {
+    serde_json::from_value::<json_patch::Patch>(Value::Array(ops.to_vec()))
+        .map_err(|e| e.to_string())
+}
+
+fn patch_paths(patch: &json_patch::Patch) -> Vec<String> {
+    patch
+        .iter()
+        .map(|op| op.path().as_str().to_owned())
+        .collect()
+}
+
+/// The interrupt a legacy `CUSTOM on_interrupt` announces (LangGraph, Mastra, CrewAI; §7.1,
+/// §7.4). Its value is often a JSON *string*.
+fn legacy_interrupt(value: &Value, run_id: &str, n: usize, owner: &Option<String>) -> Interrupt {
+    let parsed = match value {
+        Value::String(s) => serde_json::from_str::<Value>(s).unwrap_or_else(|_| value.clone()),
+        other => other.clone(),
+    };
+    let obj = parsed.as_object();
+    let get = |k: &str| {
+        obj.and_then(|o| o.get(k))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let schema = obj
+        .and_then(|o| o.get("responseSchema").or_else(|| o.get("resumeSchema")))
+        .and_then(|s| match s {
+            Value::String(text) => serde_json::from_str::<Value>(text).ok(),
+            other => Some(other.clone()),
+        })
+        .and_then(|s| s.as_object().cloned());
+    let message = match &parsed {
+        Value::String(s) => Some(s.clone()),
+        _ => get("message")
+            .or_else(|| get("question"))
+            .or_else(|| get("prompt")),
+    };
+    let mut metadata = Object::new();
+    metadata.insert("source".into(), Value::String("CUSTOM on_interrupt".into()));
+    metadata.insert("value".into(), parsed.clone());
+    Interrupt {
+        id: get("id").unwrap_or_else(|| format!("{run_id}:on_interrupt:{n}")),
+        reason: get("reason").unwrap_or_else(|| match get("type").as_deref() {
+            Some("mastra_suspend") => "mastra:suspend".to_owned(),
+            _ => "on_interrupt".to_owned(),
+        }),
+        message,
+        tool_call_id: get("toolCallId").or_else(|| get("tool_call_id")),
+        response_schema: schema,
+        expires_at: get("expiresAt"),
+        metadata: Some(metadata),
+        subagent_run_id: owner.clone(),
+    }
+}

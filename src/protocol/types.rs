@@ -1,0 +1,343 @@
+//! The AG-UI 1.0 record types that events carry (spec digest §2.5 and §3): messages, content
+//! parts, tool calls, tools, context, `RunAgentInput`, interrupts, resume entries, token usage
+//! and run outcomes.
+//!
+//! These are the *validated* shapes: `enforce` has already stripped unknown material and
+//! rejected malformed values before anything is deserialised into them, so serde here only
+//! moves data. Serialisation reproduces the AG-UI wire form (camelCase, absent optionals
+//! omitted, open objects such as `metadata` kept verbatim including explicit `null`s).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// An open JSON object (`metadata`, activity `content`, `responseSchema`, …).
+pub type Object = Map<String, Value>;
+
+/// The role of a message. `Activity` and `Reasoning` messages are client-side history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Developer,
+    System,
+    Assistant,
+    User,
+    Tool,
+    Activity,
+    Reasoning,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Developer => "developer",
+            Role::System => "system",
+            Role::Assistant => "assistant",
+            Role::User => "user",
+            Role::Tool => "tool",
+            Role::Activity => "activity",
+            Role::Reasoning => "reasoning",
+        }
+    }
+}
+
+/// `content` of a message: text, a list of parts (user and tool messages), or the open object
+/// of an activity message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Content {
+    Text(String),
+    Parts(Vec<ContentPart>),
+    Object(Object),
+}
+
+impl Content {
+    /// The text of the content: the string itself, or the `text` parts joined with `\n`.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Content::Text(s) => std::borrow::Cow::Borrowed(s),
+            Content::Parts(parts) => std::borrow::Cow::Owned(
+                parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        ContentPart::Text { text, .. } => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            Content::Object(_) => std::borrow::Cow::Borrowed(""),
+        }
+    }
+}
+
+/// One multimodal content part (§3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ContentPart {
+    Text {
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        metadata: Option<Value>,
+    },
+    Image(MediaPart),
+    Audio(MediaPart),
+    Video(MediaPart),
+    Document(MediaPart),
+}
+
+/// The body shared by image, audio, video and document parts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MediaPart {
+    pub source: PartSource,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Value>,
+}
+
+/// Where a media part's bytes live. `File` values are provider handles: never fetched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum PartSource {
+    Data {
+        value: String,
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+    Url {
+        value: String,
+        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+    },
+    File {
+        value: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        provider: Option<String>,
+        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+    },
+}
+
+/// A function call made by an assistant message. `arguments` is raw text, possibly invalid JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub function: FunctionCall,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_value_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Object>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionCall {
+    pub name: String,
+    pub arguments: String,
+}
+
+/// One message of the conversation, in AG-UI wire shape (a flat record; which fields may be
+/// present depends on `role`, and `enforce` guarantees that).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    pub id: String,
+    pub role: Role,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Content>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<ToolCall>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_value_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Object>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent_run_id: Option<String>,
+}
+
+impl Message {
+    /// A bare message with only `id` and `role`.
+    pub fn new(id: impl Into<String>, role: Role) -> Self {
+        Message {
+            id: id.into(),
+            role,
+            content: None,
+            name: None,
+            tool_calls: None,
+            tool_call_id: None,
+            error: None,
+            activity_type: None,
+            encrypted_value: None,
+            encrypted_value_type: None,
+            metadata: None,
+            subagent_run_id: None,
+        }
+    }
+
+    /// A user message with text content.
+    pub fn user(id: impl Into<String>, text: impl Into<String>) -> Self {
+        let mut m = Message::new(id, Role::User);
+        m.content = Some(Content::Text(text.into()));
+        m
+    }
+
+    /// The text content (empty for none, parts joined, activity objects empty).
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match &self.content {
+            Some(c) => c.text(),
+            None => std::borrow::Cow::Borrowed(""),
+        }
+    }
+}
+
+/// A frontend tool advertised in `RunAgentInput.tools`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Object>,
+}
+
+/// Ambient information for the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Context {
+    pub description: String,
+    pub value: String,
+}
+
+/// `resolved` or `cancelled` in a resume entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResumeStatus {
+    Resolved,
+    Cancelled,
+}
+
+/// The answer to one interrupt, sent in the next run's `resume` array (§4.11).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResumeEntry {
+    pub interrupt_id: String,
+    pub status: ResumeStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Object>,
+}
+
+/// The one request body of a run (§1.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunAgentInput {
+    pub thread_id: String,
+    pub run_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_run_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Value>,
+    pub messages: Vec<Message>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Vec<Context>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forwarded_props: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Vec<ResumeEntry>>,
+}
+
+/// A request for outside input that pauses a run (§2.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Interrupt {
+    pub id: String,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_schema: Option<Object>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Object>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent_run_id: Option<String>,
+}
+
+/// Token accounting for one provider + model (§2.5). Absent is not zero.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenUsage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_input_tokens: Option<u64>,
+}
+
+/// `RUN_FINISHED.outcome` on the JSON wire (§2.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum RunFinishedOutcome {
+    Success {
+        #[serde(
+            rename = "pendingToolCallIds",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
+        pending_tool_call_ids: Option<Vec<String>>,
+    },
+    Interrupt {
+        interrupts: Vec<Interrupt>,
+    },
+    Cancelled,
+}
+
+/// `SUBAGENT_FINISHED.outcome`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum SubagentOutcome {
+    Success,
+    Suspended {
+        #[serde(
+            rename = "interruptIds",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
+        interrupt_ids: Option<Vec<String>>,
+    },
+}
