@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Bring a Debian 12 machine (Rust toolchain, Node 20, Python 3 present) to a
+# state where the app builds, serves and tests. Idempotent: every step is
+# skipped when the right version is already there, so a second run takes
+# seconds. Uses registry installs only (crates.io, npm, Debian apt).
+#
+#   scripts/setup.sh           # run it
+#   . scripts/setup.sh         # source it: also keeps the PATH/env it sets up
+#                              # (scripts/test.sh and scripts/run.sh do this)
+#
+# Installs / checks:
+#   - rustup target wasm32-unknown-unknown (+ rustfmt, clippy components)
+#   - trunk 0.21.14                       (cargo install --locked)
+#   - wasm-bindgen-cli == the wasm-bindgen version in Cargo.lock
+#                                         (cargo install, without --locked)
+#   - wasm-opt from binaryen 132          (npm install -g binaryen@132;
+#                                          never Debian's binaryen 108)
+#   - chromium + chromium-driver          (apt) for the browser tests
+set -euo pipefail
+
+TRUNK_VERSION="0.21.14"
+BINARYEN_VERSION="132"
+
+_setup_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+_say() { printf '[setup] %s\n' "$*"; }
+_die() {
+    printf '[setup] ERROR: %s\n' "$*" >&2
+    exit 1
+}
+# Prepend a directory to PATH (moving it to the front if already present).
+_path_prepend() {
+    local d="$1"
+    [ -d "$d" ] || return 0
+    PATH=":${PATH}:"
+    PATH="${PATH//:$d:/:}"
+    PATH="${PATH#:}"
+    PATH="${d}:${PATH%:}"
+    export PATH
+}
+# Run as root: directly if we are root, else through sudo.
+_as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        _die "need root for: $* (not root and no sudo)"
+    fi
+}
+
+_setup_start=$SECONDS
+
+# --- Rust toolchain ---------------------------------------------------------
+_cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+_path_prepend "$_cargo_bin"
+command -v cargo >/dev/null 2>&1 || _die "cargo not found (install Rust via rustup first)"
+command -v rustup >/dev/null 2>&1 || _die "rustup not found (needed for the wasm32 target)"
+
+if rustup target list --installed | grep -qx 'wasm32-unknown-unknown'; then
+    _say "skip: rust target wasm32-unknown-unknown already installed"
+else
+    _say "install: rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+fi
+
+_missing_components=()
+cargo fmt --version >/dev/null 2>&1 || _missing_components+=(rustfmt)
+cargo clippy --version >/dev/null 2>&1 || _missing_components+=(clippy)
+if [ "${#_missing_components[@]}" -eq 0 ]; then
+    _say "skip: rustfmt and clippy already installed"
+else
+    _say "install: rustup components ${_missing_components[*]}"
+    rustup component add "${_missing_components[@]}"
+fi
+
+# --- trunk ------------------------------------------------------------------
+if trunk --version 2>/dev/null | grep -qx "trunk ${TRUNK_VERSION}"; then
+    _say "skip: trunk ${TRUNK_VERSION} already installed ($(command -v trunk))"
+else
+    _say "install: trunk ${TRUNK_VERSION} (cargo install --locked; takes several minutes)"
+    cargo install --locked trunk --version "${TRUNK_VERSION}"
+fi
+trunk --version 2>/dev/null | grep -qx "trunk ${TRUNK_VERSION}" ||
+    _die "trunk on PATH is '$(trunk --version 2>&1 || true)' ($(command -v trunk || echo none)), want ${TRUNK_VERSION}"
+
+# --- wasm-bindgen-cli (must equal the wasm-bindgen crate in Cargo.lock) ------
+if [ ! -f "${_setup_root}/Cargo.lock" ]; then
+    _say "Cargo.lock missing: generating it"
+    (cd "${_setup_root}" && cargo generate-lockfile)
+fi
+WASM_BINDGEN_VERSION="$(awk '
+    /^\[\[package\]\]/ { in_wb = 0 }
+    /^name = "wasm-bindgen"$/ { in_wb = 1; next }
+    in_wb && /^version = / { gsub(/"/, "", $3); print $3; exit }
+' "${_setup_root}/Cargo.lock")"
+[ -n "${WASM_BINDGEN_VERSION}" ] || _die "could not find the wasm-bindgen version in Cargo.lock"
+export WASM_BINDGEN_VERSION
+
+_wb_ok() {
+    wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen ${WASM_BINDGEN_VERSION}" &&
+        wasm-bindgen-test-runner --version 2>/dev/null | grep -q "${WASM_BINDGEN_VERSION}"
+}
+if _wb_ok; then
+    _say "skip: wasm-bindgen-cli ${WASM_BINDGEN_VERSION} already installed ($(command -v wasm-bindgen))"
+else
+    _say "install: wasm-bindgen-cli ${WASM_BINDGEN_VERSION} (cargo install; takes a few minutes)"
+    # Deliberately without --locked: the crate's own lockfile does not build on
+    # current toolchains for some releases; the version itself is pinned exactly.
+    cargo install wasm-bindgen-cli --version "${WASM_BINDGEN_VERSION}" --force
+fi
+_wb_ok || _die "wasm-bindgen on PATH is '$(wasm-bindgen --version 2>&1 || true)', want ${WASM_BINDGEN_VERSION}"
+
+# --- wasm-opt (binaryen from npm, never Debian's v108) ----------------------
+_wasm_opt_ok() { "$1" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION}\b"; }
+
+if dpkg-query -W -f='${Status}' binaryen 2>/dev/null | grep -q 'install ok installed'; then
+    _say "warning: Debian's binaryen package is installed; its wasm-opt (v108) breaks the page" \
+        "(WebAssembly.Table.set TypeError). Making sure the npm one comes first on PATH."
+fi
+
+_wasm_opt_dir=""
+# 1. Already on PATH with the right version?
+if _cur="$(command -v wasm-opt 2>/dev/null)" && _wasm_opt_ok "$_cur"; then
+    _wasm_opt_dir="$(dirname "$_cur")"
+    _say "skip: wasm-opt ${BINARYEN_VERSION} already installed (${_cur})"
+else
+    command -v npm >/dev/null 2>&1 || _die "npm not found (Node 20 is needed for binaryen@${BINARYEN_VERSION})"
+    _npm_prefix="$(npm prefix -g)"
+    # 2. Installed by npm, but shadowed on PATH?
+    for _cand in "${_npm_prefix}/bin/wasm-opt" /usr/local/bin/wasm-opt; do
+        if [ -x "$_cand" ] && _wasm_opt_ok "$_cand"; then
+            _wasm_opt_dir="$(dirname "$_cand")"
+            _say "skip: wasm-opt ${BINARYEN_VERSION} already installed (${_cand}; putting it first on PATH)"
+            break
+        fi
+    done
+    # 3. Install it.
+    if [ -z "$_wasm_opt_dir" ]; then
+        # If the global bin dir holds a wasm-opt owned by a Debian package,
+        # npm can't link over it: use /usr/local (ahead of /usr/bin on PATH).
+        if [ -e "${_npm_prefix}/bin/wasm-opt" ] && dpkg-query -S "${_npm_prefix}/bin/wasm-opt" >/dev/null 2>&1; then
+            _npm_prefix=/usr/local
+        fi
+        _say "install: npm install -g binaryen@${BINARYEN_VERSION} (prefix ${_npm_prefix})"
+        if [ -w "${_npm_prefix}" ] && { [ ! -e "${_npm_prefix}/lib" ] || [ -w "${_npm_prefix}/lib" ]; }; then
+            npm install -g --prefix "${_npm_prefix}" "binaryen@${BINARYEN_VERSION}"
+        else
+            _as_root npm install -g --prefix "${_npm_prefix}" "binaryen@${BINARYEN_VERSION}"
+        fi
+        _wasm_opt_dir="${_npm_prefix}/bin"
+    fi
+fi
+_path_prepend "$_wasm_opt_dir"
+hash -r
+_wasm_opt_ok "$(command -v wasm-opt)" ||
+    _die "wasm-opt on PATH is '$(wasm-opt --version 2>&1 || true)', want ${BINARYEN_VERSION}"
+# Keep cargo's bin dir in front (trunk / wasm-bindgen), wasm-opt dir right after.
+_path_prepend "$_cargo_bin"
+
+# --- Chromium + chromedriver (browser tests) -------------------------------
+if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+    _say "skip: chromium and chromedriver already installed ($(command -v chromium), $(command -v chromedriver))"
+else
+    _say "install: apt-get install chromium chromium-driver"
+    _as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    _as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi
+CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
+export CHROMEDRIVER
+
+# Trunk: never phone home for a version check.
+export TRUNK_SKIP_VERSION_CHECK=true
+
+_say "ready in $((SECONDS - _setup_start))s:" \
+    "$(trunk --version)," \
+    "$(wasm-bindgen --version)," \
+    "$(wasm-opt --version | head -n1)," \
+    "$(chromium --version 2>/dev/null | head -n1)," \
+    "$(chromedriver --version 2>/dev/null | awk '{print $1, $2}')"

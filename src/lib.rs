@@ -1,0 +1,3 @@
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+pub mod protocol;

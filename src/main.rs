@@ -1,0 +1,19 @@
+//! Binary entry point.
+//!
+//! In the browser (wasm32) this mounts the Leptos app to `<body>`; build and
+//! serve it with `trunk serve` (see `scripts/run.sh`). The native binary only
+//! exists so that `cargo build` / `cargo clippy` work on the host.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+    agui_leptos::app::mount_app();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    println!(
+        "agui-leptos is a browser app: build and serve it with `trunk serve` \
+         (or `scripts/run.sh`), then open http://127.0.0.1:8080/"
+    );
+}

@@ -1,0 +1,69 @@
+//! Browser smoke test: mounts the real `App` into a fresh element in headless
+//! Chromium and checks it renders and unmounts.
+//!
+//! Run with `cargo test --target wasm32-unknown-unknown --test web_smoke`.
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document")
+}
+
+fn fresh_container() -> web_sys::HtmlElement {
+    let doc = document();
+    let el: web_sys::HtmlElement = doc
+        .create_element("div")
+        .expect("create div")
+        .dyn_into()
+        .expect("div is an HtmlElement");
+    doc.body()
+        .expect("body")
+        .append_child(&el)
+        .expect("append container");
+    el
+}
+
+#[wasm_bindgen_test]
+async fn app_mounts_renders_and_unmounts() {
+    let container = fresh_container();
+    let handle = agui_leptos::app::mount_into(container.clone());
+    leptos::task::tick().await;
+
+    let root = container
+        .query_selector(r#"[data-testid="app-root"]"#)
+        .expect("valid selector")
+        .expect("app-root is rendered inside the container");
+    let text = root.text_content().unwrap_or_default();
+    assert!(
+        text.contains("agui-leptos"),
+        "unexpected app text: {text:?}"
+    );
+    assert!(
+        text.contains("The chat is coming soon."),
+        "unexpected app text: {text:?}"
+    );
+    let h1 = container
+        .query_selector("h1")
+        .expect("valid selector")
+        .expect("header is rendered");
+    assert_eq!(h1.text_content().as_deref(), Some("agui-leptos"));
+
+    drop(handle);
+    leptos::task::tick().await;
+    assert!(
+        container
+            .query_selector(r#"[data-testid="app-root"]"#)
+            .expect("valid selector")
+            .is_none(),
+        "app-root is still present after the unmount handle was dropped"
+    );
+
+    container.remove();
+}
