@@ -1,3 +1,12 @@
+//! agui-leptos: an AG-UI client for the browser, in Rust compiled to WebAssembly with Leptos.
+//!
+//! Layering: [`protocol`] is the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen; a test
+//! enforces it); [`demo`] is the offline scripted agent (pure, produces SSE bytes). Browser-only
+//! modules — [`transport`] (fetch streaming), [`store`] (signals over the thread model),
+//! [`ui`] (components) and [`app`] — build only for wasm32.
+
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+pub mod demo;
+pub mod markdown;
 pub mod protocol;

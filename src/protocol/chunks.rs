@@ -146,13 +146,9 @@ impl ChunkExpander {
             (None, None) => self.resolve_lane(chunk.kind, chunk_type)?,
         };
         // Continue the lane's open item, or close it.
-        if let Some(pos) = self.open.iter().position(|o| o.lane == lane) {
-            let same = {
-                let open = &self.open[pos];
-                open.kind == chunk.kind && chunk.id.as_ref().is_none_or(|id| *id == open.id)
-            };
+        if let Some((pos, open)) = self.open.iter().enumerate().find(|(_, o)| o.lane == lane) {
+            let same = open.kind == chunk.kind && chunk.id.as_ref().is_none_or(|id| *id == open.id);
             if same {
-                let open = &self.open[pos];
                 check_conflicts(open, &chunk)?;
                 let id = open.id.clone();
                 if chunk.delta.is_some() || raw_event.is_some() || metadata.is_some() {

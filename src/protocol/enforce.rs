@@ -601,6 +601,16 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
+/// A number written with a zero fraction (`12.0`) within ±(2^53 − 1), as an integer. JSON
+/// Schema counts it as an integer, and so does the reference client (`JSON.parse` makes it 12);
+/// the value is rewritten as `12` so the typed event can hold it. Same number, not a repair.
+fn integral(n: &serde_json::Number) -> Option<i64> {
+    let f = n.as_f64()?;
+    let safe = f.fract() == 0.0 && f.abs() <= MAX_SAFE as f64;
+    // In range, so the conversion is exact.
+    safe.then_some(f as i64)
+}
+
 /// RFC 6901 pointer syntax: `^(/([^/~]|~[01])*)*$`.
 fn is_pointer(s: &str) -> bool {
     if s.is_empty() {
@@ -678,18 +688,26 @@ impl Cx<'_> {
                 _ => Err(self.expected("boolean", v)),
             },
             Ty::Int => match v {
-                Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-                    (Some(i), _) if i.unsigned_abs() <= MAX_SAFE => Ok(Verdict::Keep),
-                    (None, Some(_)) | (Some(_), _) => {
+                Value::Number(n) => match (n.as_i64(), n.as_u64(), integral(n)) {
+                    (Some(i), _, _) if i.unsigned_abs() <= MAX_SAFE => Ok(Verdict::Keep),
+                    (None, Some(_), _) | (Some(_), _, _) => {
                         Err(self.malformed("integer outside ±(2^53−1)"))
                     }
-                    (None, None) => Err(self.malformed("expected integer, received number")),
+                    (None, None, Some(i)) => {
+                        *v = Value::from(i);
+                        Ok(Verdict::Keep)
+                    }
+                    (None, None, None) => Err(self.malformed("expected integer, received number")),
                 },
                 _ => Err(self.expected("integer", v)),
             },
             Ty::Count => match v {
-                Value::Number(n) => match n.as_u64() {
-                    Some(u) if u <= MAX_SAFE => Ok(Verdict::Keep),
+                Value::Number(n) => match (n.as_u64(), integral(n)) {
+                    (Some(u), _) if u <= MAX_SAFE => Ok(Verdict::Keep),
+                    (None, Some(i)) if i >= 0 => {
+                        *v = Value::from(i);
+                        Ok(Verdict::Keep)
+                    }
                     _ => Err(self.malformed("expected a non-negative integer ≤ 2^53−1")),
                 },
                 _ => Err(self.expected("non-negative integer", v)),

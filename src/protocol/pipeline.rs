@@ -16,7 +16,7 @@ use super::enforce::{enforce_event, Enforced, EventError};
 use super::error::{ProtocolError, Warning};
 use super::event::{Event, EventKind};
 use super::input::PROTOCOL_VERSION;
-use super::reducer::{Change, RunStatus, Thread};
+use super::reducer::{Change, Run, RunStatus, Thread};
 use super::sse::{SseDecoder, SseFrame, DEFAULT_MAX_FRAME_BYTES};
 use super::verify::Verifier;
 
@@ -55,6 +55,8 @@ pub struct Pipeline {
     /// The folded thread: messages, state, runs, warnings.
     pub thread: Thread,
     error: Option<ProtocolError>,
+    /// Runs the thread already held when this stream began (they are not this stream's).
+    earlier_runs: usize,
 }
 
 impl Pipeline {
@@ -69,6 +71,7 @@ impl Pipeline {
             compat: Compat::new(options.peer_version),
             chunks: ChunkExpander::new(),
             verifier,
+            earlier_runs: thread.runs.len(),
             thread,
             error: None,
         }
@@ -87,13 +90,18 @@ impl Pipeline {
     /// Feed response bytes as they arrive.
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<Delivered> {
         let mut out = Vec::new();
-        if self.error.is_some() {
-            return out;
-        }
-        for frame in self.sse.push(bytes) {
-            self.frame(frame, &mut out);
+        // One line at a time, so each frame is decoded at the byte that ends it and an error's
+        // stream offset does not depend on how the network chunked the body.
+        for line in bytes.split_inclusive(|b| *b == b'\n' || *b == b'\r') {
             if self.error.is_some() {
                 break;
+            }
+            for frame in self.sse.push(line) {
+                let offset = self.sse.bytes_seen();
+                self.frame(frame, offset, &mut out);
+                if self.error.is_some() {
+                    break;
+                }
             }
         }
         out
@@ -104,8 +112,10 @@ impl Pipeline {
     pub fn finish(&mut self) -> Vec<Delivered> {
         let mut out = Vec::new();
         if self.error.is_none() {
+            // `SseDecoder::finish` resets its byte count: the last frame ends at the body's end.
+            let end = self.sse.bytes_seen();
             for frame in self.sse.finish() {
-                self.frame(frame, &mut out);
+                self.frame(frame, end, &mut out);
                 if self.error.is_some() {
                     break;
                 }
@@ -131,25 +141,43 @@ impl Pipeline {
     }
 
     fn fail(&mut self, error: ProtocolError) {
-        let status = match &error {
-            ProtocolError::Truncated { .. } => RunStatus::Truncated,
-            e => RunStatus::Failed {
-                error: e.to_string(),
-            },
-        };
-        self.thread.end_run(status);
+        match &error {
+            ProtocolError::Truncated { .. } => self.thread.end_run(RunStatus::Truncated),
+            e => {
+                let status = RunStatus::Failed {
+                    error: e.to_string(),
+                };
+                // A rejected stream is never reported as a success, even when the violation
+                // came after its run finished; an agent-reported error stays as it was.
+                let ours = self.thread.runs.len() > self.earlier_runs;
+                match self.thread.runs.last_mut() {
+                    Some(run) if ours => {
+                        if !matches!(run.status, RunStatus::Error { .. }) {
+                            run.status = status;
+                        }
+                    }
+                    _ => self.thread.runs.push(Run {
+                        status,
+                        ..Default::default()
+                    }),
+                }
+            }
+        }
         self.error = Some(error);
     }
 
-    fn frame(&mut self, frame: Result<SseFrame, super::sse::SseError>, out: &mut Vec<Delivered>) {
+    /// One decoded frame; `offset` is the stream byte just past its end.
+    fn frame(
+        &mut self,
+        frame: Result<SseFrame, super::sse::SseError>,
+        offset: u64,
+        out: &mut Vec<Delivered>,
+    ) {
         match frame {
-            Ok(frame) => {
-                let offset = self.sse.bytes_seen();
-                match parse_json(&frame.data, &mut self.thread.warnings) {
-                    Ok(value) => self.push_value(value, out),
-                    Err(message) => self.fail(ProtocolError::InvalidJson { offset, message }),
-                }
-            }
+            Ok(frame) => match parse_json(&frame.data, &mut self.thread.warnings) {
+                Ok(value) => self.push_value(value, out),
+                Err(message) => self.fail(ProtocolError::InvalidJson { offset, message }),
+            },
             Err(e) => self.fail(ProtocolError::Sse(e)),
         }
     }

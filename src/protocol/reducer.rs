@@ -6,9 +6,9 @@
 //!
 //! Per-event cost is O(the event): messages and tool calls are found through id indexes, text
 //! and argument deltas append in place, `STATE_DELTA` patches the state in place atomically
-//! (json-patch undoes a failed patch), and nothing clones the transcript or the state. Only
-//! events that restructure the list (a snapshot, a tool result inserted before the end) touch
-//! more than one message.
+//! (`apply_patch` rolls a failed patch back exactly), and nothing clones the transcript or the
+//! state. Only events that restructure the list (a snapshot, a tool result inserted before the
+//! end) touch more than one message.
 
 use std::collections::{HashMap, HashSet};
 
@@ -239,12 +239,20 @@ impl Thread {
             })
     }
 
-    /// Open interrupts of the most recent run (empty unless it ended interrupted).
+    /// Open interrupts: those of the most recent interrupted run, unless a later run finished
+    /// (`RUN_FINISHED` of any other outcome closes them). Runs that ended without finishing —
+    /// `RUN_ERROR` (e.g. the agent rejected the resume payload), a refused or truncated stream —
+    /// leave them open: the next request must still cover them (§4.11). Empty while a run is
+    /// in progress.
     pub fn open_interrupts(&self) -> &[Interrupt] {
-        match self.runs.last() {
-            Some(r) if r.status == RunStatus::Interrupted => &r.interrupts,
-            _ => &[],
+        for r in self.runs.iter().rev() {
+            match r.status {
+                RunStatus::Interrupted => return &r.interrupts,
+                RunStatus::Error { .. } | RunStatus::Failed { .. } | RunStatus::Truncated => {}
+                _ => break,
+            }
         }
+        &[]
     }
 
     /// Frontend tool calls of the last run still waiting for a result.
@@ -284,6 +292,19 @@ impl Thread {
                     self.tool_index.entry(c.id.clone()).or_insert(i);
                 }
             }
+        }
+    }
+
+    /// Append a message the client adds itself (a user message, a frontend tool's result).
+    pub fn append(&mut self, m: Message) -> usize {
+        self.push_message(m)
+    }
+
+    /// Drop every message from index `len` on (retry / regenerate).
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.messages.len() {
+            self.messages.truncate(len);
+            self.reindex_from(len);
         }
     }
 
@@ -336,6 +357,18 @@ impl Thread {
                 if let Some(input) = &rs.input {
                     for m in &input.messages {
                         if !self.index.contains_key(&m.id) {
+                            // Echoed calls get their parsed-args view, as seeded history does.
+                            for c in m.tool_calls.iter().flatten() {
+                                self.tool_args.entry(c.id.clone()).or_insert_with(|| {
+                                    let mut parser = PartialJson::new();
+                                    parser.push(&c.function.arguments);
+                                    ToolArgs {
+                                        parser,
+                                        ended: true,
+                                        run_id: String::new(),
+                                    }
+                                });
+                            }
                             self.push_message(m.clone());
                             appended = true;
                         }
@@ -583,7 +616,7 @@ impl Thread {
                     Ok(p) => p,
                     Err(e) => return self.warn(t, format!("Failed to apply state patch: {e}")),
                 };
-                match json_patch::patch(&mut self.state, &patch) {
+                match apply_patch(&mut self.state, &patch) {
                     Ok(()) => Change::StatePatched(patch_paths(&patch)),
                     Err(e) => self.warn(
                         t,
@@ -649,7 +682,7 @@ impl Thread {
                 };
                 let touches_root = patch.iter().any(|op| op.path().as_str().is_empty());
                 let backup = touches_root.then(|| doc.clone());
-                let result = json_patch::patch(&mut doc, &patch);
+                let result = apply_patch(&mut doc, &patch);
                 let (content, problem) = match (result, doc) {
                     (Ok(()), Value::Object(o)) => (o, None),
                     (Ok(()), _) => (
@@ -778,7 +811,10 @@ impl Thread {
             .map(|r| r.run_id.clone())
             .unwrap_or_default();
         if let Some(run) = self.current_run() {
-            run.tool_call_ids.push(s.tool_call_id.clone());
+            // A reopened call (START again after its END) is still one call.
+            if !run.tool_call_ids.contains(&s.tool_call_id) {
+                run.tool_call_ids.push(s.tool_call_id.clone());
+            }
         }
         self.tool_args.insert(
             s.tool_call_id.clone(),
@@ -977,6 +1013,255 @@ fn patch_paths(patch: &json_patch::Patch) -> Vec<String> {
         .iter()
         .map(|op| op.path().as_str().to_owned())
         .collect()
+}
+
+/// Apply an RFC 6902 patch atomically: every operation, or none. A failed patch leaves the
+/// document exactly as it was, key order included (spec digest §4.6).
+///
+/// Not `json_patch::patch`: its rollback panics when it cannot undo a move from a child to an
+/// ancestor (`unreachable!`), loses the source of a move whose target is missing, and restores
+/// removed keys at the end of their object (serde_json's `remove` is a `swap_remove` with
+/// `preserve_order`, which also reorders keys on a successful `remove`).
+///
+/// Cost: O(the patch) plus the size of each object a `remove` touches; nothing is cloned but
+/// the values the operations carry (and the source of a `copy`).
+fn apply_patch(doc: &mut Value, patch: &json_patch::Patch) -> Result<(), String> {
+    let mut journal = Vec::with_capacity(patch.len());
+    for (n, op) in patch.iter().enumerate() {
+        if let Err(problem) = apply_op(doc, op, &mut journal) {
+            while let Some(step) = journal.pop() {
+                undo(doc, step);
+            }
+            let name = match op {
+                json_patch::PatchOperation::Add(_) => "add",
+                json_patch::PatchOperation::Remove(_) => "remove",
+                json_patch::PatchOperation::Replace(_) => "replace",
+                json_patch::PatchOperation::Move(_) => "move",
+                json_patch::PatchOperation::Copy(_) => "copy",
+                json_patch::PatchOperation::Test(_) => "test",
+            };
+            return Err(format!(
+                "operation {n} ({name}) failed at path '{}': {problem}",
+                op.path().as_str()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where a removed value sat.
+enum Slot {
+    /// Key of the object at this pointer, at this position.
+    Key(String, String, usize),
+    /// Index of the array at this pointer.
+    Index(String, usize),
+}
+
+/// How an added value went in (to take it out again).
+enum Added {
+    /// A new key appended to the object at this pointer.
+    NewKey(String, String),
+    /// The value at this pointer (a key or the root) was overwritten; the old value.
+    Overwrote(String, Value),
+    /// An element inserted into the array at this pointer.
+    Inserted(String, usize),
+}
+
+/// One applied operation, as what takes it back.
+enum Undo {
+    Added(Added),
+    Removed(Slot, Value),
+    Replaced(String, Value),
+    Moved(Added, Slot),
+}
+
+fn apply_op(
+    doc: &mut Value,
+    op: &json_patch::PatchOperation,
+    journal: &mut Vec<Undo>,
+) -> Result<(), &'static str> {
+    use json_patch::PatchOperation as P;
+    match op {
+        P::Add(o) => {
+            let added = add_at(doc, o.path.as_str(), o.value.clone()).map_err(|(e, _)| e)?;
+            journal.push(Undo::Added(added));
+        }
+        P::Remove(o) => {
+            let (slot, old) = remove_at(doc, o.path.as_str())?;
+            journal.push(Undo::Removed(slot, old));
+        }
+        P::Replace(o) => {
+            let target = doc.pointer_mut(o.path.as_str()).ok_or("path not found")?;
+            let old = std::mem::replace(target, o.value.clone());
+            journal.push(Undo::Replaced(o.path.as_str().to_owned(), old));
+        }
+        P::Move(o) => {
+            let (from, path) = (o.from.as_str(), o.path.as_str());
+            if doc.pointer(from).is_none() {
+                return Err("'from' path not found");
+            }
+            if from == path {
+                return Ok(());
+            }
+            if path
+                .strip_prefix(from)
+                .is_some_and(|rest| rest.starts_with('/'))
+            {
+                return Err("cannot move a value into itself");
+            }
+            let (slot, value) = remove_at(doc, from)?;
+            match add_at(doc, path, value) {
+                Ok(added) => journal.push(Undo::Moved(added, slot)),
+                Err((e, value)) => {
+                    put_back(doc, slot, value);
+                    return Err(e);
+                }
+            }
+        }
+        P::Copy(o) => {
+            let value = doc
+                .pointer(o.from.as_str())
+                .cloned()
+                .ok_or("'from' path not found")?;
+            let added = add_at(doc, o.path.as_str(), value).map_err(|(e, _)| e)?;
+            journal.push(Undo::Added(added));
+        }
+        P::Test(o) => {
+            if doc.pointer(o.path.as_str()) != Some(&o.value) {
+                return Err("test failed");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn undo(doc: &mut Value, step: Undo) {
+    match step {
+        Undo::Added(added) => {
+            take_added(doc, added);
+        }
+        Undo::Removed(slot, old) => put_back(doc, slot, old),
+        Undo::Replaced(path, old) => {
+            if let Some(target) = doc.pointer_mut(&path) {
+                *target = old;
+            }
+        }
+        Undo::Moved(added, slot) => {
+            if let Some(value) = take_added(doc, added) {
+                put_back(doc, slot, value);
+            }
+        }
+    }
+}
+
+/// `(parent pointer, decoded last token)`; `None` for the root pointer `""`.
+fn split_pointer(path: &str) -> Option<(&str, String)> {
+    let i = path.rfind('/')?;
+    let parent = path.get(..i)?;
+    let token = path.get(i + 1..)?.replace("~1", "/").replace("~0", "~");
+    Some((parent, token))
+}
+
+/// An RFC 6901 array index: `0` or digits without a leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (token.len() > 1 && token.starts_with('0')) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// RFC 6902 `add`. On failure the value is handed back untouched.
+fn add_at(doc: &mut Value, path: &str, value: Value) -> Result<Added, (&'static str, Value)> {
+    let Some((parent, token)) = split_pointer(path) else {
+        let old = std::mem::replace(doc, value);
+        return Ok(Added::Overwrote(String::new(), old));
+    };
+    match doc.pointer_mut(parent) {
+        Some(Value::Object(map)) => match map.get_mut(&token) {
+            Some(slot) => {
+                let old = std::mem::replace(slot, value);
+                Ok(Added::Overwrote(path.to_owned(), old))
+            }
+            None => {
+                map.insert(token.clone(), value);
+                Ok(Added::NewKey(parent.to_owned(), token))
+            }
+        },
+        Some(Value::Array(items)) => {
+            let index = if token == "-" {
+                Some(items.len())
+            } else {
+                array_index(&token).filter(|i| *i <= items.len())
+            };
+            match index {
+                Some(i) => {
+                    items.insert(i, value);
+                    Ok(Added::Inserted(parent.to_owned(), i))
+                }
+                None => Err(("array index out of bounds", value)),
+            }
+        }
+        Some(_) => Err(("the parent is not an object or array", value)),
+        None => Err(("path not found", value)),
+    }
+}
+
+/// RFC 6902 `remove`, keeping the order of the remaining keys.
+fn remove_at(doc: &mut Value, path: &str) -> Result<(Slot, Value), &'static str> {
+    let (parent, token) = split_pointer(path).ok_or("cannot remove the whole document")?;
+    match doc.pointer_mut(parent) {
+        Some(Value::Object(map)) => {
+            let index = map
+                .keys()
+                .position(|k| *k == token)
+                .ok_or("path not found")?;
+            let old = map.shift_remove(&token).ok_or("path not found")?;
+            Ok((Slot::Key(parent.to_owned(), token, index), old))
+        }
+        Some(Value::Array(items)) => {
+            let i = array_index(&token)
+                .filter(|i| *i < items.len())
+                .ok_or("array index out of bounds")?;
+            Ok((Slot::Index(parent.to_owned(), i), items.remove(i)))
+        }
+        _ => Err("path not found"),
+    }
+}
+
+/// Take an added value out again (the undo of [`add_at`]).
+fn take_added(doc: &mut Value, added: Added) -> Option<Value> {
+    match added {
+        Added::NewKey(parent, key) => doc
+            .pointer_mut(&parent)?
+            .as_object_mut()?
+            .shift_remove(&key),
+        Added::Overwrote(path, old) => doc
+            .pointer_mut(&path)
+            .map(|target| std::mem::replace(target, old)),
+        Added::Inserted(parent, i) => {
+            let items = doc.pointer_mut(&parent)?.as_array_mut()?;
+            (i < items.len()).then(|| items.remove(i))
+        }
+    }
+}
+
+/// Put a removed value back where it was (the undo of [`remove_at`]).
+fn put_back(doc: &mut Value, slot: Slot, value: Value) {
+    match slot {
+        Slot::Key(parent, key, index) => {
+            if let Some(map) = doc.pointer_mut(&parent).and_then(Value::as_object_mut) {
+                let index = index.min(map.len());
+                map.shift_insert(index, key, value);
+            }
+        }
+        Slot::Index(parent, i) => {
+            if let Some(items) = doc.pointer_mut(&parent).and_then(Value::as_array_mut) {
+                let i = i.min(items.len());
+                items.insert(i, value);
+            }
+        }
+    }
 }
 
 /// The interrupt a legacy `CUSTOM on_interrupt` announces (LangGraph, Mastra, CrewAI; §7.1,

@@ -141,6 +141,9 @@ impl Verifier {
         let t = event.type_name();
         let tag = event.subagent_run_id.as_deref();
         match (&self.phase, &event.kind) {
+            (Phase::Errored, K::RunError(_)) => {
+                return Err(VerifyError::AfterRunError { event_type: t })
+            }
             (_, K::RunError(_)) => {
                 self.phase = Phase::Errored;
                 self.reset_open();

@@ -1,0 +1,268 @@
+//! The offline demo agent: a scripted AG-UI producer in pure Rust.
+//!
+//! The app runs on it by default. [`respond`] answers one request with the real SSE bytes of a
+//! run (`data: <compact JSON>\n\n` per event, LF only), cut into timed [`DemoChunk`]s the way a
+//! network delivers them — mostly one event per chunk, sometimes an event split across two
+//! chunks, sometimes two events in one. The browser layer replays the chunks with their delays
+//! into the same decoder and pipeline as a network stream, so the demo exercises the whole
+//! client: reasoning, markdown, streamed tool arguments, backend and frontend tools, shared
+//! state (`STATE_SNAPSHOT` / `STATE_DELTA`), activity, interrupts (standard and legacy), run
+//! errors and a dropped connection.
+//!
+//! Pure and deterministic: no clock, no randomness source — timing and chunking vary with a
+//! seed derived from the run id, so the same request always gives the same chunks.
+//! [`TRIGGERS`] lists the phrases that pick a script, for the UI's "try:" hints.
+
+mod content;
+pub mod scripts;
+pub mod stream;
+
+use serde_json::Value;
+
+/// One piece of the response body and how long to wait before delivering it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DemoChunk {
+    pub delay_ms: u32,
+    pub bytes: Vec<u8>,
+}
+
+/// What the demo agent is asked: enough of `RunAgentInput` to script a reply.
+#[derive(Debug, Clone, Copy)]
+pub struct DemoRequest<'a> {
+    pub thread_id: &'a str,
+    pub run_id: &'a str,
+    /// Text of the last user message (empty if none).
+    pub last_user_text: &'a str,
+    /// The state sent with the request (`null` when absent).
+    pub state: &'a Value,
+    /// The full `RunAgentInput` JSON as it would be POSTed (messages, resume, tools, …).
+    pub input: &'a Value,
+}
+
+static NULL: Value = Value::Null;
+
+impl<'a> DemoRequest<'a> {
+    /// Read a request out of the `RunAgentInput` JSON the app would POST.
+    pub fn from_input(input: &'a Value) -> Self {
+        let str_field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or("");
+        DemoRequest {
+            thread_id: str_field("threadId"),
+            run_id: str_field("runId"),
+            last_user_text: last_user_text(input),
+            state: input.get("state").unwrap_or(&NULL),
+            input,
+        }
+    }
+
+    /// `input.messages` (empty when absent).
+    pub fn messages(&self) -> &'a [Value] {
+        self.input
+            .get("messages")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// `input.resume` entries (empty when absent).
+    pub fn resume(&self) -> &'a [Value] {
+        self.input
+            .get("resume")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The last message when it is a `tool` message (a frontend tool's answer).
+    pub fn trailing_tool_message(&self) -> Option<&'a Value> {
+        self.messages()
+            .last()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
+    }
+
+    /// The tool call with this id in the history: (name, arguments text).
+    pub fn find_tool_call(&self, tool_call_id: &str) -> Option<(&'a str, &'a str)> {
+        self.messages()
+            .iter()
+            .filter_map(|m| m.get("toolCalls").and_then(Value::as_array))
+            .flatten()
+            .find(|c| c.get("id").and_then(Value::as_str) == Some(tool_call_id))
+            .map(|c| {
+                let f = c.get("function");
+                let get = |k: &str| f.and_then(|f| f.get(k)).and_then(Value::as_str);
+                (get("name").unwrap_or(""), get("arguments").unwrap_or(""))
+            })
+    }
+}
+
+/// The text of the last user message in `input.messages`: the string content, or the last
+/// text part of a parts list.
+fn last_user_text(input: &Value) -> &str {
+    let Some(messages) = input.get("messages").and_then(Value::as_array) else {
+        return "";
+    };
+    let Some(user) = messages
+        .iter()
+        .rev()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+    else {
+        return "";
+    };
+    match user.get("content") {
+        Some(Value::String(s)) => s,
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .rev()
+            .find_map(|p| {
+                (p.get("type").and_then(Value::as_str) == Some("text"))
+                    .then(|| p.get("text").and_then(Value::as_str))
+                    .flatten()
+            })
+            .unwrap_or(""),
+        _ => "",
+    }
+}
+
+/// The scripts a user message can pick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scenario {
+    Planner,
+    UseTool,
+    Think,
+    Markdown,
+    Error,
+    Drop,
+    AskMe,
+    Approve,
+    Pay,
+    LegacyInterrupt,
+    Long,
+}
+
+/// Trigger phrases per scenario, checked in this order (whole words, case-insensitive).
+const MATCHERS: &[(&[&str], Scenario)] = &[
+    (&["legacy interrupt"], Scenario::LegacyInterrupt),
+    (&["ask me"], Scenario::AskMe),
+    (&["confirm payment", "pay", "payment"], Scenario::Pay),
+    (&["approve", "book"], Scenario::Approve),
+    (&["use a tool", "weather"], Scenario::UseTool),
+    (&["markdown"], Scenario::Markdown),
+    (&["error"], Scenario::Error),
+    (&["drop", "disconnect"], Scenario::Drop),
+    (&["long"], Scenario::Long),
+    (&["think"], Scenario::Think),
+    (&["plan", "lisbon", "offsite"], Scenario::Planner),
+];
+
+/// The trigger phrases, for the UI's "try:" hints: (phrase, description).
+pub const TRIGGERS: &[(&str, &str)] = &[
+    (
+        "plan our Lisbon offsite",
+        "the full planner: reasoning, a venue search tool, shared trip state, progress, a comparison table",
+    ),
+    ("use a tool", "a weather tool call with streamed arguments and its result"),
+    ("think", "a long reasoning block, then a short answer"),
+    ("markdown", "every markdown feature, plus hostile HTML and links the client must neutralise"),
+    ("ask me", "the agent pauses with a form (an input_required interrupt)"),
+    ("approve", "a booking that needs your approval (a tool-call interrupt)"),
+    ("pay", "a frontend tool: confirm a deposit in the browser"),
+    ("legacy interrupt", "a LangGraph-style on_interrupt event"),
+    ("error", "the agent fails mid-answer (RUN_ERROR)"),
+    ("drop", "the connection drops mid-answer (a truncated run)"),
+    ("long", "a ~3,000-word answer, for scrolling"),
+];
+
+/// Lower-case words of `text`, space-separated with a space at each end.
+fn normalise(text: &str) -> String {
+    let mut out = String::from(" ");
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        out.push_str(&w.to_lowercase());
+        out.push(' ');
+    }
+    out
+}
+
+/// The scenario a user message picks (the planner when nothing matches).
+pub fn scenario_for(text: &str) -> Scenario {
+    let norm = normalise(text);
+    MATCHERS
+        .iter()
+        .find(|(phrases, _)| {
+            phrases
+                .iter()
+                .any(|p| norm.contains(&format!(" {} ", normalise(p).trim())))
+        })
+        .map_or(Scenario::Planner, |(_, s)| *s)
+}
+
+/// The scripted reply: SSE bytes split into timed chunks. Pure and deterministic for a given
+/// request.
+///
+/// A request carrying `resume` answers the previous run's interrupt; one whose last message is
+/// a `tool` message answers a frontend tool call; otherwise the last user message picks the
+/// script ([`scenario_for`]).
+pub fn respond(req: &DemoRequest) -> Vec<DemoChunk> {
+    if !req.resume().is_empty() {
+        return scripts::resume(req);
+    }
+    if let Some(tool) = req.trailing_tool_message() {
+        return scripts::tool_follow_up(req, tool);
+    }
+    if let Some(answer) = legacy_command_resume(req) {
+        return scripts::legacy_resumed(req, answer);
+    }
+    match scenario_for(req.last_user_text) {
+        Scenario::Planner => scripts::planner(req),
+        Scenario::UseTool => scripts::use_a_tool(req),
+        Scenario::Think => scripts::think(req),
+        Scenario::Markdown => scripts::markdown(req),
+        Scenario::Error => scripts::error(req),
+        Scenario::Drop => scripts::drop(req),
+        Scenario::AskMe => scripts::ask_me(req),
+        Scenario::Approve => scripts::approve(req),
+        Scenario::Pay => scripts::pay(req),
+        Scenario::LegacyInterrupt => scripts::legacy_interrupt(req),
+        Scenario::Long => scripts::long(req),
+    }
+}
+
+/// The deprecated LangGraph resume channel, `forwardedProps.command.resume`.
+fn legacy_command_resume<'a>(req: &DemoRequest<'a>) -> Option<&'a Value> {
+    req.input
+        .get("forwardedProps")
+        .and_then(|p| p.get("command"))
+        .and_then(|c| c.get("resume"))
+        .filter(|v| !v.is_null())
+}
+
+/// Total playing time of a reply, in milliseconds.
+pub fn duration_ms(chunks: &[DemoChunk]) -> u64 {
+    chunks.iter().map(|c| u64::from(c.delay_ms)).sum()
+}
+
+/// The whole body of a reply.
+pub fn body(chunks: &[DemoChunk]) -> Vec<u8> {
+    chunks
+        .iter()
+        .flat_map(|c| c.bytes.iter().copied())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phrases_pick_scenarios() {
+        assert_eq!(scenario_for("Please USE A TOOL"), Scenario::UseTool);
+        assert_eq!(scenario_for("can you think about it?"), Scenario::Think);
+        assert_eq!(scenario_for("ask me first"), Scenario::AskMe);
+        assert_eq!(scenario_for("display it"), Scenario::Planner);
+        assert_eq!(scenario_for("confirm payment"), Scenario::Pay);
+        assert_eq!(scenario_for("hello"), Scenario::Planner);
+        assert_eq!(scenario_for("legacy interrupt"), Scenario::LegacyInterrupt);
+        assert_eq!(scenario_for("show an error"), Scenario::Error);
+        assert_eq!(scenario_for("disconnect"), Scenario::Drop);
+        assert_eq!(scenario_for("plan our Lisbon offsite"), Scenario::Planner);
+    }
+}

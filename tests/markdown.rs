@@ -1,0 +1,1021 @@
+//! The safe Markdown tree (`agui_leptos::markdown`): every block/inline kind, the safety rules
+//! (raw HTML is text, URL allow-lists), incremental parsing (split-independence, stable finished
+//! segments, fences never split, linear work) and no panics on any prefix.
+
+use agui_leptos::markdown::{parse, Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
+use proptest::prelude::*;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+fn text(s: &str) -> Inline {
+    Inline::Text(s.to_string())
+}
+
+fn para(s: &str) -> Block {
+    Block::Paragraph(vec![text(s)])
+}
+
+fn item(task: Option<bool>, blocks: Vec<Block>) -> ListItem {
+    ListItem { task, blocks }
+}
+
+/// Every URL in the tree: `("href", url)` for links, `("src", url)` for images.
+fn urls(blocks: &[Block]) -> Vec<(&'static str, String)> {
+    fn inlines(list: &[Inline], out: &mut Vec<(&'static str, String)>) {
+        for inline in list {
+            match inline {
+                Inline::Link { href, content, .. } => {
+                    out.push(("href", href.as_str().to_string()));
+                    inlines(content, out);
+                }
+                Inline::Image { src, .. } => out.push(("src", src.as_str().to_string())),
+                Inline::Emphasis(c) | Inline::Strong(c) | Inline::Strikethrough(c) => {
+                    inlines(c, out)
+                }
+                Inline::Text(_)
+                | Inline::Code(_)
+                | Inline::Html(_)
+                | Inline::SoftBreak
+                | Inline::HardBreak => {}
+            }
+        }
+    }
+    fn walk(list: &[Block], out: &mut Vec<(&'static str, String)>) {
+        for block in list {
+            match block {
+                Block::Paragraph(c) | Block::Heading { content: c, .. } => inlines(c, out),
+                Block::Quote(b) => walk(b, out),
+                Block::List { items, .. } => {
+                    for it in items {
+                        walk(&it.blocks, out);
+                    }
+                }
+                Block::Table { header, rows, .. } => {
+                    for cell in header.iter().chain(rows.iter().flatten()) {
+                        inlines(cell, out);
+                    }
+                }
+                Block::CodeBlock { .. } | Block::Rule | Block::Html(_) => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(blocks, &mut out);
+    out
+}
+
+/// All visible text of the tree, concatenated (for "the text is kept" assertions).
+fn all_text(blocks: &[Block]) -> String {
+    fn inlines(list: &[Inline], out: &mut String) {
+        for inline in list {
+            match inline {
+                Inline::Text(t) | Inline::Code(t) | Inline::Html(t) => out.push_str(t),
+                Inline::Image { alt, .. } => out.push_str(alt),
+                Inline::Link { content: c, .. }
+                | Inline::Emphasis(c)
+                | Inline::Strong(c)
+                | Inline::Strikethrough(c) => inlines(c, out),
+                Inline::SoftBreak | Inline::HardBreak => out.push(' '),
+            }
+        }
+    }
+    fn walk(list: &[Block], out: &mut String) {
+        for block in list {
+            match block {
+                Block::Paragraph(c) | Block::Heading { content: c, .. } => inlines(c, out),
+                Block::Quote(b) => walk(b, out),
+                Block::List { items, .. } => {
+                    for it in items {
+                        walk(&it.blocks, out);
+                    }
+                }
+                Block::Table { header, rows, .. } => {
+                    for cell in header.iter().chain(rows.iter().flatten()) {
+                        inlines(cell, out);
+                    }
+                }
+                Block::CodeBlock { code, .. } => out.push_str(code),
+                Block::Html(h) => out.push_str(h),
+                Block::Rule => {}
+            }
+        }
+    }
+    let mut out = String::new();
+    walk(blocks, &mut out);
+    out
+}
+
+/// Small deterministic PRNG (xorshift64*), so the tests need no extra dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn feed_whole(doc: &str) -> IncrementalMarkdown {
+    let mut md = IncrementalMarkdown::new();
+    md.push(doc);
+    md
+}
+
+fn feed_chars(doc: &str) -> IncrementalMarkdown {
+    let mut md = IncrementalMarkdown::new();
+    let mut buf = [0u8; 4];
+    for c in doc.chars() {
+        md.push(c.encode_utf8(&mut buf));
+    }
+    md
+}
+
+/// Feeds `doc` in pieces of 1..=max_piece bytes (cut on char boundaries).
+fn feed_random(doc: &str, seed: u64, max_piece: usize) -> IncrementalMarkdown {
+    let mut rng = Rng(seed | 1);
+    let mut md = IncrementalMarkdown::new();
+    let mut at = 0;
+    while at < doc.len() {
+        let mut end = (at + 1 + rng.below(max_piece)).min(doc.len());
+        while !doc.is_char_boundary(end) {
+            end += 1;
+        }
+        md.push(&doc[at..end]);
+        at = end;
+    }
+    md
+}
+
+// ---------------------------------------------------------------------------------------------
+// Block and inline kinds
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn headings() {
+    assert_eq!(
+        parse("# One\n\n## Two *em*\n\nSetext\n===\n\n###### Six\n"),
+        vec![
+            Block::Heading {
+                level: 1,
+                content: vec![text("One")]
+            },
+            Block::Heading {
+                level: 2,
+                content: vec![text("Two "), Inline::Emphasis(vec![text("em")])]
+            },
+            Block::Heading {
+                level: 1,
+                content: vec![text("Setext")]
+            },
+            Block::Heading {
+                level: 6,
+                content: vec![text("Six")]
+            },
+        ]
+    );
+}
+
+#[test]
+fn fenced_code_with_lang() {
+    assert_eq!(
+        parse("```rust ignore\nfn main() {}\n\n// end\n```\n"),
+        vec![Block::CodeBlock {
+            lang: Some("rust".into()),
+            code: "fn main() {}\n\n// end\n".into()
+        }]
+    );
+    assert_eq!(
+        parse("~~~\nplain\n~~~\n"),
+        vec![Block::CodeBlock {
+            lang: None,
+            code: "plain\n".into()
+        }]
+    );
+    // Only [A-Za-z0-9_+-.#] survive in the language.
+    assert_eq!(
+        parse("```c++\nx\n```\n```\"><script>x\ny\n```\n```c#\nz\n```\n"),
+        vec![
+            Block::CodeBlock {
+                lang: Some("c++".into()),
+                code: "x\n".into()
+            },
+            Block::CodeBlock {
+                lang: Some("scriptx".into()),
+                code: "y\n".into()
+            },
+            Block::CodeBlock {
+                lang: Some("c#".into()),
+                code: "z\n".into()
+            },
+        ]
+    );
+}
+
+#[test]
+fn indented_code() {
+    assert_eq!(
+        parse("para\n\n    let x = 1;\n    let y = 2;\n"),
+        vec![
+            para("para"),
+            Block::CodeBlock {
+                lang: None,
+                code: "let x = 1;\nlet y = 2;\n".into()
+            }
+        ]
+    );
+}
+
+#[test]
+fn quotes_nest() {
+    assert_eq!(
+        parse("> a\n> > b\n"),
+        vec![Block::Quote(vec![para("a"), Block::Quote(vec![para("b")])])]
+    );
+}
+
+#[test]
+fn nested_lists() {
+    assert_eq!(
+        parse("- a\n  - b\n  - c\n- d\n"),
+        vec![Block::List {
+            ordered: false,
+            start: 1,
+            items: vec![
+                item(
+                    None,
+                    vec![
+                        para("a"),
+                        Block::List {
+                            ordered: false,
+                            start: 1,
+                            items: vec![item(None, vec![para("b")]), item(None, vec![para("c")])]
+                        }
+                    ]
+                ),
+                item(None, vec![para("d")]),
+            ]
+        }]
+    );
+}
+
+#[test]
+fn ordered_list_start() {
+    assert_eq!(
+        parse("3. x\n4. *y*\n"),
+        vec![Block::List {
+            ordered: true,
+            start: 3,
+            items: vec![
+                item(None, vec![para("x")]),
+                item(
+                    None,
+                    vec![Block::Paragraph(vec![Inline::Emphasis(vec![text("y")])])]
+                ),
+            ]
+        }]
+    );
+}
+
+#[test]
+fn task_lists() {
+    let expected = vec![Block::List {
+        ordered: false,
+        start: 1,
+        items: vec![
+            item(Some(true), vec![para("done")]),
+            item(Some(false), vec![para("todo")]),
+            item(None, vec![para("plain")]),
+        ],
+    }];
+    assert_eq!(parse("- [x] done\n- [ ] todo\n- plain\n"), expected);
+    // Loose list: the marker sits inside the paragraph in pulldown-cmark's events.
+    assert_eq!(parse("- [x] done\n\n- [ ] todo\n\n- plain\n"), expected);
+}
+
+#[test]
+fn table_with_alignments() {
+    assert_eq!(
+        parse("| a | b | c | d |\n|---|:--|:-:|--:|\n| 1 | **2** | `3` | 4 |\n| 5 |\n"),
+        vec![Block::Table {
+            align: vec![Align::None, Align::Left, Align::Center, Align::Right],
+            header: vec![
+                vec![text("a")],
+                vec![text("b")],
+                vec![text("c")],
+                vec![text("d")]
+            ],
+            rows: vec![
+                vec![
+                    vec![text("1")],
+                    vec![Inline::Strong(vec![text("2")])],
+                    vec![Inline::Code("3".into())],
+                    vec![text("4")],
+                ],
+                vec![vec![text("5")], vec![], vec![], vec![]],
+            ]
+        }]
+    );
+}
+
+#[test]
+fn inline_kinds() {
+    assert_eq!(
+        parse("a *em* **strong** ~~gone~~ `code`"),
+        vec![Block::Paragraph(vec![
+            text("a "),
+            Inline::Emphasis(vec![text("em")]),
+            text(" "),
+            Inline::Strong(vec![text("strong")]),
+            text(" "),
+            Inline::Strikethrough(vec![text("gone")]),
+            text(" "),
+            Inline::Code("code".into()),
+        ])]
+    );
+}
+
+#[test]
+fn breaks() {
+    let hard = vec![Block::Paragraph(vec![
+        text("a"),
+        Inline::HardBreak,
+        text("b"),
+    ])];
+    assert_eq!(parse("a  \nb"), hard);
+    assert_eq!(parse("a\\\nb"), hard);
+    assert_eq!(
+        parse("a\nb"),
+        vec![Block::Paragraph(vec![
+            text("a"),
+            Inline::SoftBreak,
+            text("b")
+        ])]
+    );
+}
+
+#[test]
+fn rules() {
+    assert_eq!(
+        parse("a\n\n---\n\n***\nb\n"),
+        vec![para("a"), Block::Rule, Block::Rule, para("b")]
+    );
+}
+
+#[test]
+fn links_and_images_keep_title_and_alt() {
+    assert_eq!(
+        parse("[x *y*](https://e.com \"T\") ![alt *z*](https://e.com/i.png \"I\")"),
+        vec![Block::Paragraph(vec![
+            Inline::Link {
+                href: SafeUrl::parse_link("https://e.com").unwrap(),
+                title: Some("T".into()),
+                content: vec![text("x "), Inline::Emphasis(vec![text("y")])],
+            },
+            text(" "),
+            Inline::Image {
+                src: SafeUrl::parse_image("https://e.com/i.png").unwrap(),
+                alt: "alt z".into(),
+                title: Some("I".into()),
+            },
+        ])]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Safety
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn block_html_is_text() {
+    assert_eq!(
+        parse("<script>alert(1)</script>\n"),
+        vec![Block::Html("<script>alert(1)</script>".into())]
+    );
+    assert_eq!(
+        parse("<div onclick=\"x()\">\n*hi*\n</div>\n\nafter\n"),
+        vec![
+            Block::Html("<div onclick=\"x()\">\n*hi*\n</div>".into()),
+            para("after")
+        ]
+    );
+}
+
+#[test]
+fn inline_html_is_text() {
+    assert_eq!(
+        parse("a <img src=x onerror=alert(1)> b"),
+        vec![Block::Paragraph(vec![
+            text("a "),
+            Inline::Html("<img src=x onerror=alert(1)>".into()),
+            text(" b"),
+        ])]
+    );
+    assert_eq!(
+        parse("*<b>x</b>*"),
+        vec![Block::Paragraph(vec![Inline::Emphasis(vec![
+            Inline::Html("<b>".into()),
+            text("x"),
+            Inline::Html("</b>".into()),
+        ])])]
+    );
+}
+
+#[test]
+fn unsafe_links_become_text() {
+    let bad = [
+        "[x](javascript:alert(1))",
+        "[x](JaVaScRiPt:alert(1))",
+        "[x]( javascript:alert(1))",
+        "[x](<javascript:alert(1)>)",
+        "[x](<java\tscript:alert(1)>)",
+        "[x](<\u{1}javascript:alert(1)>)",
+        "[x](&#106;avascript:alert(1))",
+        "[x](&#x6A;avascript&#58;alert(1))",
+        "[x](javascript&colon;alert(1))",
+        "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+        "[x](vbscript:msgbox(1))",
+        "[x](file:///etc/passwd)",
+        "[x](//evil.com)",
+        "[x](/relative)",
+        "[x](relative/path)",
+        "[x](#fragment)",
+        "[x](?query)",
+        "[x](https:evil.com)",
+        "[x](https:///evil.com)",
+        "[x](<https://a.b >)",
+        "[x](<%20https://a.b>)",
+        "[x](<https://a.b\u{7f}>)",
+        "[x](ftp://a.b)",
+        "[x][r]\n\n[r]: javascript:alert(1)",
+        "[x]\n\n[x]: data:text/html,hi",
+    ];
+    for md in bad {
+        let blocks = parse(md);
+        assert_eq!(urls(&blocks), vec![], "{md:?} produced a URL: {blocks:?}");
+        assert!(
+            all_text(&blocks).contains('x'),
+            "{md:?} lost its text: {blocks:?}"
+        );
+    }
+    // An unsafe autolink keeps its text too.
+    let blocks = parse("<javascript:alert(1)>");
+    assert_eq!(urls(&blocks), vec![]);
+    assert_eq!(blocks, vec![para("javascript:alert(1)")]);
+    // The link's text merges with its neighbours.
+    assert_eq!(
+        parse("see [this *page*](javascript:x) now"),
+        vec![Block::Paragraph(vec![
+            text("see this "),
+            Inline::Emphasis(vec![text("page")]),
+            text(" now"),
+        ])]
+    );
+}
+
+#[test]
+fn safe_links_survive() {
+    let good = [
+        ("[x](https://example.com)", "https://example.com"),
+        (
+            "[x](http://example.com/a?b=c#d)",
+            "http://example.com/a?b=c#d",
+        ),
+        ("[x](HTTPS://EXAMPLE.COM)", "HTTPS://EXAMPLE.COM"),
+        ("[m](mailto:a@b.c)", "mailto:a@b.c"),
+        ("<https://a.b>", "https://a.b"),
+        ("<a@b.c>", "mailto:a@b.c"),
+        ("[x][r]\n\n[r]: https://r.example", "https://r.example"),
+    ];
+    for (md, url) in good {
+        let blocks = parse(md);
+        assert_eq!(urls(&blocks), vec![("href", url.to_string())], "{md:?}");
+    }
+}
+
+#[test]
+fn images_only_from_http() {
+    assert_eq!(
+        urls(&parse("![a](https://x/y.png)")),
+        vec![("src", "https://x/y.png".to_string())]
+    );
+    for md in [
+        "![a](javascript:alert(1))",
+        "![a](data:image/png;base64,iVBORw0KGgo=)",
+        "![a](mailto:a@b.c)",
+        "![a](/local.png)",
+        "![a](file:///x.png)",
+    ] {
+        let blocks = parse(md);
+        assert_eq!(urls(&blocks), vec![], "{md:?}");
+        assert_eq!(blocks, vec![para("a")], "{md:?}");
+    }
+    // A safe image inside an unsafe link: the image stays, the link goes.
+    assert_eq!(
+        urls(&parse("[![i](https://x/i.png)](javascript:alert(1))")),
+        vec![("src", "https://x/i.png".to_string())]
+    );
+}
+
+#[test]
+fn safe_url_constructors() {
+    for ok in ["http://a", "https://a.b/c", "HtTpS://a", "mailto:x@y.z"] {
+        assert_eq!(
+            SafeUrl::parse_link(ok).map(|u| u.as_str().to_string()),
+            Some(ok.to_string())
+        );
+    }
+    for bad in [
+        "",
+        " https://a",
+        "https://a ",
+        "https://a\n",
+        "\thttps://a",
+        "https://a\u{0}",
+        "https://a\u{200b}x",
+        "https://a\u{202e}x",
+        "https://a\u{feff}",
+        "https://\u{a0}a",
+        "https://",
+        "https:///a",
+        "https://?a",
+        "https:a",
+        "mailto:",
+        "javascript:alert(1)",
+        "data:text/html,x",
+        "//a.b",
+        "/a",
+        "a",
+        "https:\\\\evil.com",
+    ] {
+        assert_eq!(SafeUrl::parse_link(bad), None, "{bad:?}");
+    }
+    assert!(SafeUrl::parse_image("https://a/b.png").is_some());
+    assert_eq!(SafeUrl::parse_image("mailto:a@b.c"), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Incremental parsing
+// ---------------------------------------------------------------------------------------------
+
+const DOC_MIXED: &str = "# Title
+
+Intro paragraph with *emphasis*, **strong** and `code`.
+A second line of the same paragraph.
+
+```rust
+fn main() {
+
+    let fence = \"```\";
+
+
+    println!(\"{fence}\");
+}
+```
+
+> A quote
+> > nested, with a [link](https://example.com).
+
+| name | value |
+|:-----|------:|
+| a    | 1     |
+| b    | 2     |
+
+- one
+- two
+  - nested
+- [x] done
+
+3. third
+4. fourth
+
+---
+
+Setext heading
+--------------
+
+    indented code
+
+Final paragraph.
+";
+
+const DOC_LISTS: &str = "Loose lists stay one list:
+
+1. first
+
+2. second
+
+   continued paragraph of the second item
+
+3. third
+
+- a
+
+- b
+
+      indented code in b
+
+* other bullet starts a new list
+
+10. ten
+
+11. eleven
+";
+
+const DOC_FENCES: &str = "Text before.
+
+~~~python
+def f():
+
+    return '''
+```
+
+'''
+~~~
+
+````md
+```
+inner fence
+```
+
+````
+
+Text after.
+
+```
+unclosed fence with
+
+blank lines
+";
+
+const DOC_HTML: &str = "<script>
+let a = 1;
+
+let b = 2;
+</script>
+
+<!-- comment
+
+still comment -->
+
+<div>
+block
+</div>
+
+after *html*
+
+Para with <span>inline</span> html.
+";
+
+const DOC_TABLES: &str = "Intro
+
+| a | b |
+|---|---|
+| 1 | 2 |
+| 3 | 4 |
+not blank: still a row?
+
+| c |
+|:-:|
+| x |
+
+> quote
+continued lazily
+
+> second quote
+
+- item
+lazy continuation
+
+trailing paragraph
+";
+
+const ORDINARY_DOCS: &[&str] = &[DOC_MIXED, DOC_LISTS, DOC_FENCES, DOC_HTML, DOC_TABLES];
+
+#[test]
+fn incremental_matches_whole_parse_in_any_split() {
+    for doc in ORDINARY_DOCS {
+        let reference = parse(doc);
+        let whole = feed_whole(doc);
+        assert_eq!(
+            whole.blocks(),
+            reference,
+            "whole feed differs from parse() for {doc:?}"
+        );
+        assert_eq!(feed_chars(doc).blocks(), reference, "char feed for {doc:?}");
+        for seed in 1..=20u64 {
+            for max_piece in [2, 7, 40] {
+                assert_eq!(
+                    feed_random(doc, seed, max_piece).blocks(),
+                    reference,
+                    "random feed (seed {seed}, max {max_piece}) for {doc:?}"
+                );
+            }
+        }
+        // The segmentation actually splits these documents.
+        assert!(whole.finished_len() >= 2, "{doc:?} was not segmented");
+    }
+}
+
+#[test]
+fn segmentation_does_not_depend_on_split_points() {
+    for doc in ORDINARY_DOCS {
+        let whole = feed_whole(doc);
+        for md in [feed_chars(doc), feed_random(doc, 7, 13)] {
+            assert_eq!(md.finished(), whole.finished());
+            assert_eq!(md.tail(), whole.tail());
+            assert_eq!(md.text_len(), doc.len());
+        }
+    }
+}
+
+#[test]
+fn finished_segments_are_monotone_and_never_change() {
+    for doc in ORDINARY_DOCS {
+        let mut md = IncrementalMarkdown::new();
+        let mut snapshots: Vec<Vec<Block>> = Vec::new();
+        let mut buf = [0u8; 4];
+        for c in doc.chars() {
+            md.push(c.encode_utf8(&mut buf));
+            assert!(
+                md.finished_len() >= snapshots.len(),
+                "finished_len went down"
+            );
+            assert_eq!(md.finished_len(), md.finished().len());
+            // Everything finished earlier is unchanged.
+            assert_eq!(&md.finished()[..snapshots.len()], &snapshots[..]);
+            snapshots.extend(md.finished()[snapshots.len()..].iter().cloned());
+        }
+        assert_eq!(md.finished(), &snapshots[..]);
+    }
+}
+
+#[test]
+fn fenced_block_with_blank_lines_is_never_split() {
+    let doc = "before\n\n```text\nline one\n\n\nline two\n\n  \n```\n\nafter\n";
+    let code = "line one\n\n\nline two\n\n  \n";
+    let mut md = IncrementalMarkdown::new();
+    let mut buf = [0u8; 4];
+    for c in doc.chars() {
+        md.push(c.encode_utf8(&mut buf));
+        let blocks = md.blocks();
+        let codes = blocks
+            .iter()
+            .filter(|b| matches!(b, Block::CodeBlock { .. }))
+            .count();
+        assert!(codes <= 1, "fence split while streaming: {blocks:?}");
+        // While the fence is open, no finished segment may hold a part of it.
+        for segment in md.finished() {
+            for block in segment {
+                if let Block::CodeBlock { code: c, .. } = block {
+                    assert_eq!(c, code, "a partial code block was finished");
+                }
+            }
+        }
+    }
+    assert_eq!(
+        md.blocks(),
+        vec![
+            para("before"),
+            Block::CodeBlock {
+                lang: Some("text".into()),
+                code: code.into()
+            },
+            para("after"),
+        ]
+    );
+}
+
+#[test]
+fn loose_ordered_list_keeps_one_list_with_start() {
+    let doc = "5. a\n\n6. b\n\n7. c\n\nend\n";
+    let md = feed_chars(doc);
+    let blocks = md.blocks();
+    assert_eq!(blocks, parse(doc));
+    match &blocks[0] {
+        Block::List {
+            ordered,
+            start,
+            items,
+        } => {
+            assert!(*ordered);
+            assert_eq!(*start, 5);
+            assert_eq!(items.len(), 3);
+        }
+        other => panic!("expected a list, got {other:?}"),
+    }
+}
+
+#[test]
+fn reference_definitions_apply_within_their_segment_only() {
+    // Documented difference: the definition is in an earlier segment than its use.
+    let doc = "[r]: https://r.example\n\nuse [r] here\n";
+    assert_eq!(
+        urls(&parse(doc)),
+        vec![("href", "https://r.example".to_string())]
+    );
+    let md = feed_chars(doc);
+    assert_eq!(md.blocks(), vec![para("use [r] here")]);
+    assert_eq!(feed_whole(doc).blocks(), md.blocks());
+    // Within one segment it works.
+    let doc = "use [r] here\n[r]: https://r.example\n";
+    assert_eq!(feed_chars(doc).blocks(), parse(doc));
+}
+
+#[test]
+fn set_text_appends_or_resets() {
+    let mut md = IncrementalMarkdown::new();
+    md.set_text("Hello *wor");
+    md.set_text("Hello *world*\n\nSecond");
+    assert_eq!(md.blocks(), parse("Hello *world*\n\nSecond"));
+    // The boundary is confirmed once the line after the blank line is complete.
+    assert_eq!(md.finished_len(), 0);
+    md.set_text("Hello *world*\n\nSecond\n");
+    assert_eq!(md.finished_len(), 1);
+    md.set_text("Replaced text\n\nentirely\n");
+    assert_eq!(md.blocks(), parse("Replaced text\n\nentirely\n"));
+    assert_eq!(md.text(), "Replaced text\n\nentirely\n");
+    assert_eq!(
+        md.finished(),
+        feed_whole("Replaced text\n\nentirely\n").finished()
+    );
+    md.set_text("");
+    assert_eq!(md.blocks(), vec![]);
+    assert_eq!(md.text_len(), 0);
+}
+
+#[test]
+fn crlf_line_endings() {
+    let doc = DOC_MIXED.replace('\n', "\r\n");
+    let reference = parse(&doc);
+    assert_eq!(feed_chars(&doc).blocks(), reference);
+    assert_eq!(feed_random(&doc, 3, 9).blocks(), reference);
+    assert!(feed_whole(&doc).finished_len() >= 2);
+}
+
+#[test]
+fn work_is_linear_in_the_text_not_quadratic() {
+    let mut doc = String::new();
+    for i in 0..2_000 {
+        let mut p = format!(
+            "Paragraph {i} has *emphasis*, `code` and a [link](https://example.com/{i}) in it"
+        );
+        while p.len() < 98 {
+            p.push('.');
+        }
+        doc.push_str(&p);
+        doc.push_str("\n\n");
+    }
+    assert!(doc.len() >= 200_000);
+    let piece = doc.len().div_ceil(20_000);
+    let mut md = IncrementalMarkdown::new();
+    let mut deltas = 0;
+    for chunk in doc.as_bytes().chunks(piece) {
+        md.push(std::str::from_utf8(chunk).unwrap());
+        deltas += 1;
+    }
+    assert_eq!(deltas, 20_000);
+    let ratio = md.bytes_parsed() as f64 / doc.len() as f64;
+    eprintln!("bytes_parsed / text = {ratio:.1}");
+    // Re-parsing the whole message per delta would be ~10,000×; per segment it stays small.
+    assert!(
+        md.bytes_parsed() <= 40 * doc.len(),
+        "parsed {} bytes for {} bytes of text ({ratio:.1}×)",
+        md.bytes_parsed(),
+        doc.len()
+    );
+    assert_eq!(md.finished_len() + 1, 2_000);
+    assert_eq!(md.blocks(), parse(&doc));
+}
+
+// ---------------------------------------------------------------------------------------------
+// No panics
+// ---------------------------------------------------------------------------------------------
+
+const TRICKY: &str = "# Head *unclosed emph
+```rust
+unclosed fence
+| a | b
+|---|--
+| 1 | 2 |
+[link](http://
+![img](https://x/y.png \"title
+<div><script>alert(1)
+- [x] task
+  1. nested [ref][r]
+> quote ~~strike
+***bold em* __x_
+\\
+[r]: https://r
+&#106;avascript: &amp; &#0; \u{0}
+é ü 漢字 😀
+| c | d |
+|:-:|:-
+| e |";
+
+#[test]
+fn every_prefix_parses_without_panic() {
+    let mut prefixes = 0;
+    for (i, _) in TRICKY.char_indices().chain([(TRICKY.len(), ' ')]) {
+        let prefix = &TRICKY[..i];
+        let _ = parse(prefix);
+        // The same prefix with its fence closed, to reach the constructs after it.
+        let _ = parse(&prefix.replacen("```rust", "", 1));
+        prefixes += 1;
+    }
+    assert!(prefixes > 100);
+    let closed = TRICKY.replacen("```rust", "", 1);
+    for doc in [TRICKY, closed.as_str()] {
+        assert_eq!(feed_chars(doc).blocks(), feed_whole(doc).blocks());
+        assert_eq!(feed_random(doc, 11, 5).blocks(), feed_whole(doc).blocks());
+    }
+}
+
+fn markdownish() -> impl Strategy<Value = String> {
+    let atoms = prop::sample::select(vec![
+        "a",
+        "b ",
+        "\n",
+        "\n\n",
+        "  ",
+        "    ",
+        "\t",
+        "#",
+        "# ",
+        "*",
+        "**",
+        "_",
+        "~~",
+        "`",
+        "```",
+        "~~~",
+        "- ",
+        "* ",
+        "1. ",
+        "3) ",
+        "> ",
+        "|",
+        "|---|",
+        ":-:",
+        "[",
+        "]",
+        "(",
+        ")",
+        "](https://x)",
+        "]: https://r",
+        "!",
+        "<",
+        ">",
+        "<div>",
+        "</div>",
+        "<script>",
+        "</script>",
+        "<!--",
+        "-->",
+        "---",
+        "===",
+        "\\",
+        "&#106;",
+        "- [ ] ",
+        "- [x] ",
+        "é",
+        "\r\n",
+        "\n    ",
+        "\n  ",
+        "\n- ",
+        "\n\n- ",
+        "\n\n1. ",
+        "\n\n2. ",
+        "\n\n```\n",
+        "\n> ",
+        "\n\n|a|b|\n|-|-|\n",
+        "\n\n<pre>\n",
+        "</pre>",
+        "\n\n[a]",
+        "\n   ",
+        "x\n",
+    ]);
+    prop::collection::vec(atoms, 0..80).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Any split gives the same result as feeding the text whole, and — unless the text has a
+    /// link reference definition (`]:`) — the same as parsing it whole.
+    #[test]
+    fn incremental_is_split_independent(doc in markdownish(), seed in any::<u64>(), max in 1usize..12) {
+        let whole = feed_whole(&doc);
+        let split = feed_random(&doc, seed, max);
+        prop_assert_eq!(split.finished(), whole.finished());
+        prop_assert_eq!(split.tail(), whole.tail());
+        if !doc.contains("]:") {
+            prop_assert_eq!(whole.blocks(), parse(&doc));
+        }
+    }
+}
