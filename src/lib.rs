@@ -10,3 +10,9 @@ pub mod app;
 pub mod demo;
 pub mod markdown;
 pub mod protocol;
+#[cfg(target_arch = "wasm32")]
+pub mod store;
+#[cfg(target_arch = "wasm32")]
+pub mod transport;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

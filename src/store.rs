@@ -1,0 +1,934 @@
+//! `AgentStore`: the pure thread model ([`crate::protocol::Thread`], folded by the
+//! [`Pipeline`]) behind fine-grained Leptos signals.
+//!
+//! - The message list signal ([`AgentStore::rows`]) changes only when a message is added or the
+//!   list is restructured; a text delta bumps the version signal of that one row, an args
+//!   delta that one tool card, a `STATE_DELTA` the signals of the state paths it touched.
+//! - Components read content straight from the thread (`with_message`, `tool_view`, …) when
+//!   their version changes: nothing copies the transcript per token.
+//! - Byte chunks are folded immediately, but signal writes are coalesced to one flush per
+//!   animation frame while streaming, so the DOM is written at most once per frame.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::protocol::event::EventKind;
+use crate::protocol::input::{history_for_request, prepare_request};
+use crate::protocol::reducer::Run;
+use crate::protocol::types::{Content, Interrupt, Message, Role, RunAgentInput, TokenUsage};
+use crate::protocol::{
+    Change, Delivered, Pipeline, PipelineOptions, ProtocolError, RunStatus, Thread,
+};
+use crate::transport::{self, AbortHandle, TransportError};
+
+/// Where runs go.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AgentConfig {
+    /// An AG-UI endpoint URL (relative URLs work); `None` = the built-in demo agent.
+    pub endpoint: Option<String>,
+    /// Extra request headers (auth).
+    pub headers: Vec<(String, String)>,
+    /// Demo playback speed (1.0 = realistic timing; larger is faster; 0 = instant).
+    pub demo_speed: f64,
+}
+
+/// One rendered message row. `key` is unique even when a producer reuses a message id.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Row {
+    pub key: String,
+    pub id: String,
+    pub role: Role,
+}
+
+/// What the status line, error banner and step indicator show.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunView {
+    pub status: RunStatus,
+    /// Open steps (innermost last).
+    pub steps: Vec<String>,
+    /// The banner text when the run ended badly (agent error, protocol failure, transport
+    /// error, lost connection).
+    pub error: Option<String>,
+    pub usage: Vec<TokenUsage>,
+    pub interrupts: Vec<Interrupt>,
+    pub pending_tool_calls: Vec<String>,
+}
+
+/// Status of a tool card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolStatus {
+    StreamingArgs,
+    Running,
+    Success,
+    Error,
+    AwaitingInput,
+}
+
+impl ToolStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolStatus::StreamingArgs => "streaming-args",
+            ToolStatus::Running => "running",
+            ToolStatus::Success => "success",
+            ToolStatus::Error => "error",
+            ToolStatus::AwaitingInput => "awaiting-input",
+        }
+    }
+}
+
+/// Everything a tool card shows, read from the thread when its version changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolView {
+    pub id: String,
+    pub name: String,
+    pub status: ToolStatus,
+    /// Best-effort value of the (possibly still streaming) arguments.
+    pub args: Option<Value>,
+    pub args_text_len: usize,
+    pub result: Option<Content>,
+    pub result_error: Option<String>,
+    /// Milliseconds from `TOOL_CALL_END` to `TOOL_CALL_RESULT`.
+    pub duration_ms: Option<f64>,
+}
+
+/// What changed since the last flush.
+#[derive(Debug, Default)]
+struct Dirty {
+    rows: HashSet<usize>,
+    appended: bool,
+    restructured: bool,
+    tools: HashSet<String>,
+    state_all: bool,
+    state_paths: Vec<String>,
+    run: bool,
+    warnings: bool,
+}
+
+#[derive(Debug, Default)]
+struct Timings {
+    tool_end: HashMap<String, f64>,
+    tool_result: HashMap<String, f64>,
+    reasoning_start: HashMap<String, f64>,
+    reasoning_end: HashMap<String, f64>,
+}
+
+struct Engine {
+    pipeline: Pipeline,
+    thread_id: String,
+    rows: Vec<Row>,
+    key_index: HashMap<String, usize>,
+    row_versions: HashMap<String, RwSignal<u64>>,
+    tool_versions: HashMap<String, RwSignal<u64>>,
+    path_signals: HashMap<String, RwSignal<(u64, bool)>>,
+    changed_paths: Vec<String>,
+    dirty: Dirty,
+    frame_scheduled: bool,
+    timings: Timings,
+    config: AgentConfig,
+    /// Error from the transport layer for the current run (shown in the banner).
+    transport_error: Option<String>,
+    /// Warnings already published to the signal.
+    warnings_seen: usize,
+    /// Owns the lazily created per-row, per-tool and per-path signals. They are created on
+    /// first use inside some component, but must outlive it: a remounted component (or a
+    /// flush) reuses them, and a signal owned by a disposed component panics when read.
+    owner: Owner,
+}
+
+/// The store; `Copy`, provided as context to every component.
+#[derive(Clone, Copy)]
+pub struct AgentStore {
+    engine: StoredValue<Engine>,
+    abort: StoredValue<Option<AbortHandle>, LocalStorage>,
+    /// The message rows, in order.
+    pub rows: RwSignal<Vec<Row>>,
+    /// Bumped when the state is replaced wholesale (snapshot).
+    pub state_version: RwSignal<u64>,
+    pub run: RwSignal<RunView>,
+    pub warnings: RwSignal<Vec<String>>,
+    /// A run is in flight.
+    pub running: RwSignal<bool>,
+    pub config: RwSignal<AgentConfig>,
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// A fresh random id (`prefix-xxxxxxxx…`).
+pub fn new_id(prefix: &str) -> String {
+    let a = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+    let b = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+    format!("{prefix}-{:x}{a:08x}{b:08x}", now_ms() as u64)
+}
+
+fn row_keys(messages: &[Message]) -> Vec<Row> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    messages
+        .iter()
+        .map(|m| {
+            let n = seen.entry(m.id.as_str()).or_insert(0);
+            let key = if *n == 0 {
+                m.id.clone()
+            } else {
+                format!("{}#{}", m.id, n)
+            };
+            *n += 1;
+            Row {
+                key,
+                id: m.id.clone(),
+                role: m.role,
+            }
+        })
+        .collect()
+}
+
+fn parent_pointer(p: &str) -> Option<&str> {
+    p.rfind('/').map(|i| &p[..i])
+}
+
+/// The pointers a successful `STATE_DELTA` changed, as the UI addresses them: an append
+/// (`/list/-`) becomes the index it landed at, and a `move` also changed its `from` location.
+/// `state` is the state after the patch.
+fn patched_paths(state: &Value, paths: &[String], ops: &[Value]) -> Vec<String> {
+    let mut out = Vec::with_capacity(paths.len() + 1);
+    // Appends to the same array land at consecutive indices ending at its last element.
+    let mut appends: HashMap<&str, (usize, usize)> = HashMap::new();
+    for parent in paths.iter().filter_map(|p| p.strip_suffix("/-")) {
+        appends.entry(parent).or_insert((0, 0)).1 += 1;
+    }
+    for p in paths {
+        let Some(parent) = p.strip_suffix("/-") else {
+            out.push(p.clone());
+            continue;
+        };
+        let (nth, total) = appends.get(parent).copied().unwrap_or((0, 1));
+        appends.insert(parent, (nth + 1, total));
+        let len = state
+            .pointer(parent)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        match (len + nth).checked_sub(total) {
+            Some(i) => out.push(format!("{parent}/{i}")),
+            None => out.push(p.clone()),
+        }
+    }
+    for op in ops {
+        if op.get("op").and_then(Value::as_str) == Some("move") {
+            if let Some(from) = op.get("from").and_then(Value::as_str) {
+                out.push(from.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// An insert into or removal from an array shifts the elements after it: their rendered
+/// signals (`/list/j`, `j >= i`, and below) must re-read although no operation named them.
+fn shifted_siblings(
+    state: &Value,
+    pointer: &str,
+    signals: &HashMap<String, RwSignal<(u64, bool)>>,
+    touched: &mut HashSet<String>,
+) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let Ok(i) = last.parse::<usize>() else {
+        return;
+    };
+    if !state.pointer(parent).is_some_and(Value::is_array) {
+        return;
+    }
+    let prefix = format!("{parent}/");
+    for k in signals.keys() {
+        let Some(rest) = k.strip_prefix(&prefix) else {
+            continue;
+        };
+        let segment = rest.split('/').next().unwrap_or(rest);
+        if segment.parse::<usize>().is_ok_and(|j| j >= i) {
+            touched.insert(k.clone());
+        }
+    }
+}
+
+impl AgentStore {
+    /// A store on a fresh thread.
+    pub fn new(config: AgentConfig) -> Self {
+        Self::continuing(config, Thread::new(), new_id("thread"))
+    }
+
+    /// A store continuing an existing thread.
+    pub fn continuing(config: AgentConfig, thread: Thread, thread_id: String) -> Self {
+        let rows = row_keys(&thread.messages);
+        let engine = Engine {
+            pipeline: Pipeline::new(thread, PipelineOptions::default()),
+            thread_id,
+            key_index: rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.key.clone(), i))
+                .collect(),
+            rows: rows.clone(),
+            row_versions: HashMap::new(),
+            tool_versions: HashMap::new(),
+            path_signals: HashMap::new(),
+            changed_paths: Vec::new(),
+            dirty: Dirty::default(),
+            frame_scheduled: false,
+            timings: Timings::default(),
+            config: config.clone(),
+            transport_error: None,
+            warnings_seen: 0,
+            owner: Owner::new(),
+        };
+        AgentStore {
+            engine: StoredValue::new(engine),
+            abort: StoredValue::new_local(None),
+            rows: RwSignal::new(rows),
+            state_version: RwSignal::new(0),
+            run: RwSignal::new(RunView::default()),
+            warnings: RwSignal::new(Vec::new()),
+            running: RwSignal::new(false),
+            config: RwSignal::new(config),
+        }
+    }
+
+    /// Put the store in context.
+    pub fn provide(self) {
+        provide_context(self);
+    }
+
+    /// The store from context (a component outside the chat is a programming error).
+    pub fn expect() -> Self {
+        expect_context::<AgentStore>()
+    }
+
+    /// Change where the next run goes: updates the engine's copy (what `start_run` reads) and
+    /// the `config` signal (what the UI shows). A run in flight keeps its own settings.
+    pub fn set_config(&self, config: AgentConfig) {
+        let copy = config.clone();
+        self.engine.update_value(|e| e.config = copy);
+        self.config.set(config);
+    }
+
+    pub fn thread_id(&self) -> String {
+        self.engine.with_value(|e| e.thread_id.clone())
+    }
+
+    // ---- reading ------------------------------------------------------------------------
+
+    /// The owner of the lazily created signals (see `Engine::owner`).
+    fn signal_owner(&self) -> Owner {
+        self.engine
+            .try_with_value(|e| e.owner.clone())
+            .unwrap_or_else(Owner::new)
+    }
+
+    /// Version signal of a row: bumps when that message's content changes.
+    pub fn row_version(&self, key: &str) -> RwSignal<u64> {
+        // A signal disposed with the component that created it is replaced, never handed out.
+        if let Some(v) = self
+            .engine
+            .with_value(|e| e.row_versions.get(key).copied())
+            .filter(|v| !v.is_disposed())
+        {
+            return v;
+        }
+        let v = self.signal_owner().with(|| RwSignal::new(0));
+        self.engine.update_value(|e| {
+            e.row_versions.insert(key.to_owned(), v);
+        });
+        v
+    }
+
+    /// Version signal of a tool card.
+    pub fn tool_version(&self, tool_call_id: &str) -> RwSignal<u64> {
+        if let Some(v) = self
+            .engine
+            .with_value(|e| e.tool_versions.get(tool_call_id).copied())
+            .filter(|v| !v.is_disposed())
+        {
+            return v;
+        }
+        let v = self.signal_owner().with(|| RwSignal::new(0));
+        self.engine.update_value(|e| {
+            e.tool_versions.insert(tool_call_id.to_owned(), v);
+        });
+        v
+    }
+
+    /// Signal of one state path: (version, changed by the last delta).
+    pub fn path_signal(&self, pointer: &str) -> RwSignal<(u64, bool)> {
+        if let Some(v) = self
+            .engine
+            .with_value(|e| e.path_signals.get(pointer).copied())
+            .filter(|v| !v.is_disposed())
+        {
+            return v;
+        }
+        let changed = self
+            .engine
+            .with_value(|e| e.changed_paths.iter().any(|p| p == pointer));
+        let v = self.signal_owner().with(|| RwSignal::new((0, changed)));
+        self.engine.update_value(|e| {
+            e.path_signals.insert(pointer.to_owned(), v);
+        });
+        v
+    }
+
+    /// Read the message of a row.
+    pub fn with_message<R>(&self, key: &str, f: impl FnOnce(&Message) -> R) -> Option<R> {
+        self.engine.with_value(|e| {
+            let i = *e.key_index.get(key)?;
+            e.pipeline.thread.messages.get(i).map(f)
+        })
+    }
+
+    /// Read the whole thread (tests, export).
+    pub fn with_thread<R>(&self, f: impl FnOnce(&Thread) -> R) -> R {
+        self.engine.with_value(|e| f(&e.pipeline.thread))
+    }
+
+    /// Read the state at a JSON pointer.
+    pub fn with_state<R>(&self, pointer: &str, f: impl FnOnce(Option<&Value>) -> R) -> R {
+        self.engine
+            .with_value(|e| f(e.pipeline.thread.state.pointer(pointer)))
+    }
+
+    /// Seconds a reasoning message took (None while streaming).
+    pub fn reasoning_seconds(&self, message_id: &str) -> Option<f64> {
+        self.engine.with_value(|e| {
+            let start = e.timings.reasoning_start.get(message_id)?;
+            let end = e.timings.reasoning_end.get(message_id)?;
+            Some(((end - start) / 1000.0).max(0.0))
+        })
+    }
+
+    /// True while a reasoning message is still open.
+    pub fn reasoning_open(&self, message_id: &str) -> bool {
+        self.engine.with_value(|e| {
+            e.timings.reasoning_start.contains_key(message_id)
+                && !e.timings.reasoning_end.contains_key(message_id)
+                && e.pipeline.run_active()
+        })
+    }
+
+    /// The card view of one tool call.
+    pub fn tool_view(&self, tool_call_id: &str) -> Option<ToolView> {
+        self.engine.with_value(|e| {
+            let thread = &e.pipeline.thread;
+            let (_, call) = thread.tool_call(tool_call_id)?;
+            let args = thread.tool_args.get(tool_call_id);
+            let result = thread.tool_result(tool_call_id);
+            let ended = args.is_none_or(|a| a.ended);
+            let pending = !e.pipeline.run_active()
+                && thread
+                    .pending_tool_calls()
+                    .iter()
+                    .any(|p| p == tool_call_id);
+            let active = e.pipeline.run_active();
+            let status = match result {
+                Some(m) if m.error.is_some() => ToolStatus::Error,
+                Some(_) => ToolStatus::Success,
+                None if pending => ToolStatus::AwaitingInput,
+                None if active && !ended => ToolStatus::StreamingArgs,
+                None if active => ToolStatus::Running,
+                // The run is over and the call never got a result.
+                None => match thread.status() {
+                    RunStatus::Success { .. } | RunStatus::Interrupted | RunStatus::Running => {
+                        ToolStatus::Running
+                    }
+                    _ => ToolStatus::Error,
+                },
+            };
+            let duration_ms = match (
+                e.timings.tool_end.get(tool_call_id),
+                e.timings.tool_result.get(tool_call_id),
+            ) {
+                (Some(a), Some(b)) => Some((b - a).max(0.0)),
+                _ => None,
+            };
+            Some(ToolView {
+                id: call.id.clone(),
+                name: call.function.name.clone(),
+                status,
+                args: args.and_then(|a| a.parser.value().cloned()),
+                args_text_len: call.function.arguments.len(),
+                result: result.and_then(|m| m.content.clone()),
+                result_error: result.and_then(|m| m.error.clone()),
+                duration_ms,
+            })
+        })
+    }
+
+    // ---- writing ------------------------------------------------------------------------
+
+    /// Fold response bytes; schedule one flush per animation frame.
+    pub fn push_bytes(&self, bytes: &[u8]) {
+        let delivered = self.engine.try_update_value(|e| {
+            let out = e.pipeline.push_bytes(bytes);
+            e.note(&out);
+            out.len()
+        });
+        if delivered.unwrap_or(0) > 0 {
+            self.schedule_flush();
+        }
+    }
+
+    fn schedule_flush(&self) {
+        let schedule = self
+            .engine
+            .try_update_value(|e| !std::mem::replace(&mut e.frame_scheduled, true))
+            .unwrap_or(false);
+        if schedule {
+            let store = *self;
+            request_animation_frame(move || store.flush());
+        }
+    }
+
+    /// Write everything that changed since the last flush to the signals.
+    pub fn flush(&self) {
+        struct Out {
+            rows: Option<Vec<Row>>,
+            bumps: Vec<RwSignal<u64>>,
+            paths: Vec<(RwSignal<(u64, bool)>, bool)>,
+            state_all: bool,
+            run: Option<RunView>,
+            warnings: Option<Vec<String>>,
+        }
+        let Some(out) = self
+            .engine
+            .try_update_value(|e| {
+                e.frame_scheduled = false;
+                let dirty = std::mem::take(&mut e.dirty);
+                let mut bumps = Vec::new();
+                let mut rows = None;
+                if dirty.restructured || dirty.appended {
+                    let old = std::mem::take(&mut e.rows);
+                    let fresh = row_keys(&e.pipeline.thread.messages);
+                    e.key_index = fresh
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| (r.key.clone(), i))
+                        .collect();
+                    if dirty.restructured {
+                        bumps.extend(e.row_versions.values().copied());
+                        bumps.extend(e.tool_versions.values().copied());
+                    }
+                    if old != fresh {
+                        rows = Some(fresh.clone());
+                    }
+                    e.rows = fresh;
+                }
+                for i in &dirty.rows {
+                    if let Some(v) = e.rows.get(*i).and_then(|r| e.row_versions.get(&r.key)) {
+                        bumps.push(*v);
+                    }
+                }
+                for t in &dirty.tools {
+                    if let Some(v) = e.tool_versions.get(t) {
+                        bumps.push(*v);
+                    }
+                }
+                // State paths: clear the old "changed" marks, set the new ones, bump each touched
+                // path, its ancestors and (for replaced subtrees) its rendered descendants.
+                let mut paths = Vec::new();
+                if dirty.state_all || !dirty.state_paths.is_empty() {
+                    for p in std::mem::take(&mut e.changed_paths) {
+                        if let Some(s) = e.path_signals.get(&p) {
+                            paths.push((*s, false));
+                        }
+                    }
+                }
+                if dirty.state_all {
+                    for s in e.path_signals.values() {
+                        paths.push((*s, false));
+                    }
+                } else if !dirty.state_paths.is_empty() {
+                    let mut touched: HashSet<String> = HashSet::new();
+                    for p in &dirty.state_paths {
+                        let mut cur = p.as_str();
+                        touched.insert(cur.to_owned());
+                        while let Some(parent) = parent_pointer(cur) {
+                            touched.insert(parent.to_owned());
+                            cur = parent;
+                        }
+                        let prefix = format!("{p}/");
+                        for k in e.path_signals.keys() {
+                            if k.starts_with(&prefix) {
+                                touched.insert(k.clone());
+                            }
+                        }
+                        shifted_siblings(
+                            &e.pipeline.thread.state,
+                            p,
+                            &e.path_signals,
+                            &mut touched,
+                        );
+                    }
+                    for t in &touched {
+                        if let Some(s) = e.path_signals.get(t) {
+                            paths.push((*s, dirty.state_paths.contains(t)));
+                        }
+                    }
+                    e.changed_paths = dirty.state_paths.clone();
+                }
+                Some(Out {
+                    rows,
+                    bumps,
+                    paths,
+                    state_all: dirty.state_all,
+                    run: dirty.run.then(|| e.run_view()),
+                    warnings: dirty.warnings.then(|| {
+                        e.pipeline
+                            .thread
+                            .warnings
+                            .iter()
+                            .map(|w| w.to_string())
+                            .collect()
+                    }),
+                })
+            })
+            .flatten()
+        else {
+            return;
+        };
+        // Signals are written only after the engine is released: components read it.
+        if let Some(rows) = out.rows {
+            self.rows.set(rows);
+        }
+        for b in out.bumps {
+            b.update(|v| *v += 1);
+        }
+        for (s, changed) in out.paths {
+            s.update(|(v, c)| {
+                *v += 1;
+                *c = changed;
+            });
+        }
+        if out.state_all {
+            self.state_version.update(|v| *v += 1);
+        }
+        if let Some(run) = out.run {
+            self.run.set(run);
+        }
+        if let Some(w) = out.warnings {
+            self.warnings.set(w);
+        }
+    }
+
+    /// Send a user message and start a run.
+    pub fn send(&self, text: String) {
+        if self.running.get_untracked() {
+            return;
+        }
+        let text = text.trim().to_owned();
+        if text.is_empty() {
+            return;
+        }
+        self.engine.update_value(|e| {
+            e.pipeline.thread.append(Message::user(new_id("msg"), text));
+            e.dirty.appended = true;
+        });
+        self.start_run();
+    }
+
+    /// Retry after a failed run: drop what the failed run produced after the last user
+    /// message and run again with a new run id.
+    pub fn retry(&self) {
+        if self.running.get_untracked() {
+            return;
+        }
+        self.engine.update_value(|e| {
+            let thread = &mut e.pipeline.thread;
+            if let Some(i) = thread.messages.iter().rposition(|m| m.role == Role::User) {
+                thread.truncate(i + 1);
+                e.dirty.restructured = true;
+            }
+        });
+        self.start_run();
+    }
+
+    /// Stop the running run: it shows as stopped and keeps everything received.
+    pub fn stop(&self) {
+        if let Some(handle) = self.abort.get_value() {
+            handle.abort();
+        }
+        self.engine.update_value(|e| {
+            e.pipeline.abort();
+            e.dirty.run = true;
+            e.dirty.tools.extend(e.tool_versions.keys().cloned());
+        });
+        self.running.set(false);
+        self.flush();
+    }
+
+    fn start_run(&self) {
+        let prepared = self.engine.try_update_value(|e| {
+            let thread = std::mem::take(&mut e.pipeline.thread);
+            e.pipeline = Pipeline::new(thread, PipelineOptions::default());
+            e.transport_error = None;
+            let run_id = new_id("run");
+            let input = RunAgentInput {
+                thread_id: e.thread_id.clone(),
+                run_id: run_id.clone(),
+                protocol_version: None,
+                parent_run_id: None,
+                state: Some(e.pipeline.thread.state.clone()),
+                messages: history_for_request(&e.pipeline.thread.messages),
+                tools: Some(Vec::new()),
+                context: Some(Vec::new()),
+                forwarded_props: None,
+                resume: None,
+            };
+            e.dirty.run = true;
+            (prepare_request(&input, None), e.config.clone())
+        });
+        let Some((prepared, config)) = prepared else {
+            return;
+        };
+        let body = match prepared {
+            Ok((body, _warnings)) => body,
+            Err(err) => {
+                self.engine.update_value(|e| {
+                    e.transport_error = Some(format!("could not build the request: {err}"));
+                    e.pipeline.thread.end_run(RunStatus::Failed {
+                        error: err.to_string(),
+                    });
+                    e.dirty.run = true;
+                });
+                self.flush();
+                return;
+            }
+        };
+        self.running.set(true);
+        self.run.update(|r| {
+            r.status = RunStatus::Running;
+            r.error = None;
+        });
+        self.flush();
+        let store = *self;
+        match config.endpoint.clone() {
+            None => {
+                let flag = Rc::new(std::cell::Cell::new(false));
+                let handle = AbortHandle::Demo(flag);
+                self.abort.set_value(Some(handle.clone()));
+                let req_text = body.to_string();
+                leptos::task::spawn_local(async move {
+                    let chunks = demo_reply(&body);
+                    let _ = req_text;
+                    let result = transport::run_demo(chunks, &handle, config.demo_speed, |b| {
+                        store.push_bytes(b)
+                    })
+                    .await;
+                    store.end_transport(result);
+                });
+            }
+            Some(endpoint) => {
+                let handle = match transport::fetch_abort_handle() {
+                    Ok(h) => h,
+                    Err(e) => {
+                        store.end_transport(Err(e));
+                        return;
+                    }
+                };
+                self.abort.set_value(Some(handle.clone()));
+                let text = body.to_string();
+                leptos::task::spawn_local(async move {
+                    let result =
+                        transport::run_http(&endpoint, &config.headers, &text, &handle, |b| {
+                            store.push_bytes(b)
+                        })
+                        .await;
+                    store.end_transport(result);
+                });
+            }
+        }
+    }
+
+    /// Start a run fed by the caller instead of a transport (recorded streams, tests, trace
+    /// replay): push bytes with [`AgentStore::push_bytes`], then call [`AgentStore::end_external`].
+    pub fn begin_external(&self) {
+        self.engine.update_value(|e| {
+            let thread = std::mem::take(&mut e.pipeline.thread);
+            e.pipeline = Pipeline::new(thread, PipelineOptions::default());
+            e.transport_error = None;
+            e.dirty.run = true;
+        });
+        self.running.set(true);
+        self.flush();
+    }
+
+    /// End a run started with [`AgentStore::begin_external`]; `error` = the transport failed.
+    pub fn end_external(&self, error: Option<String>) {
+        self.end_transport(match error {
+            None => Ok(()),
+            Some(e) => Err(TransportError::Network(e)),
+        });
+    }
+
+    /// The transport finished (cleanly or not): finish the pipeline and surface the outcome.
+    fn end_transport(&self, result: Result<(), TransportError>) {
+        let aborted = matches!(result, Err(TransportError::Aborted));
+        self.engine.update_value(|e| {
+            match result {
+                Ok(()) => {
+                    let out = e.pipeline.finish();
+                    e.note(&out);
+                }
+                Err(TransportError::Aborted) => {}
+                Err(err) => {
+                    e.pipeline.thread.end_run(RunStatus::Failed {
+                        error: err.to_string(),
+                    });
+                    e.pipeline.abort();
+                    e.transport_error = Some(err.to_string());
+                }
+            }
+            e.dirty.run = true;
+            e.dirty.warnings = true;
+            e.dirty.tools.extend(e.tool_versions.keys().cloned());
+            e.dirty
+                .rows
+                .extend(0..e.pipeline.thread.messages.len().min(4096));
+        });
+        if !aborted {
+            self.abort.set_value(None);
+        }
+        self.running.set(false);
+        self.flush();
+    }
+}
+
+/// The demo agent's reply for a prepared request body.
+fn demo_reply(body: &Value) -> Vec<crate::demo::DemoChunk> {
+    let last_user_text = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .and_then(|ms| {
+            ms.iter()
+                .rev()
+                .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        })
+        .and_then(|m| m.get("content"))
+        .map(|c| match c {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .unwrap_or_default();
+    let empty = Value::Object(Default::default());
+    let req = crate::demo::DemoRequest {
+        thread_id: body.get("threadId").and_then(Value::as_str).unwrap_or(""),
+        run_id: body.get("runId").and_then(Value::as_str).unwrap_or(""),
+        last_user_text: &last_user_text,
+        state: body.get("state").unwrap_or(&empty),
+        input: body,
+    };
+    crate::demo::respond(&req)
+}
+
+impl Engine {
+    /// Record what delivered events changed, for the next flush.
+    fn note(&mut self, delivered: &[Delivered]) {
+        let now = now_ms();
+        for d in delivered {
+            match &d.change {
+                Change::Nothing => {}
+                Change::Message(i) => {
+                    self.dirty.rows.insert(*i);
+                }
+                Change::Appended(_) => self.dirty.appended = true,
+                Change::Messages => self.dirty.restructured = true,
+                Change::StateReplaced => self.dirty.state_all = true,
+                Change::StatePatched(paths) => {
+                    let moved_from = match &d.event.kind {
+                        EventKind::StateDelta(delta) => delta.delta.as_slice(),
+                        _ => &[],
+                    };
+                    let paths = patched_paths(&self.pipeline.thread.state, paths, moved_from);
+                    self.dirty.state_paths.extend(paths);
+                }
+                Change::Run => self.dirty.run = true,
+                Change::Warning => self.dirty.warnings = true,
+            }
+            match &d.event.kind {
+                EventKind::ToolCallStart(s) => {
+                    self.dirty.tools.insert(s.tool_call_id.clone());
+                }
+                EventKind::ToolCallArgs(a) => {
+                    self.dirty.tools.insert(a.tool_call_id.clone());
+                }
+                EventKind::ToolCallEnd(t) => {
+                    self.timings.tool_end.insert(t.tool_call_id.clone(), now);
+                    self.dirty.tools.insert(t.tool_call_id.clone());
+                }
+                EventKind::ToolCallResult(r) => {
+                    self.timings.tool_result.insert(r.tool_call_id.clone(), now);
+                    self.dirty.tools.insert(r.tool_call_id.clone());
+                }
+                EventKind::ReasoningMessageStart(s) => {
+                    self.timings
+                        .reasoning_start
+                        .insert(s.message_id.clone(), now);
+                }
+                EventKind::ReasoningMessageEnd(s) => {
+                    self.timings.reasoning_end.insert(s.message_id.clone(), now);
+                    if let Some(i) = self.pipeline.thread.position(&s.message_id) {
+                        self.dirty.rows.insert(i);
+                    }
+                }
+                EventKind::RunStarted(_) | EventKind::RunFinished(_) | EventKind::RunError(_) => {
+                    self.dirty.run = true;
+                }
+                _ => {}
+            }
+        }
+        let warnings = self.pipeline.thread.warnings.len();
+        if warnings != self.warnings_seen {
+            self.warnings_seen = warnings;
+            self.dirty.warnings = true;
+        }
+        if self.pipeline.error().is_some() {
+            self.dirty.run = true;
+        }
+    }
+
+    fn run_view(&self) -> RunView {
+        let thread = &self.pipeline.thread;
+        let run: Option<&Run> = thread.run();
+        let status = thread.status();
+        let error = match &status {
+            RunStatus::Error { message, code } => Some(match code {
+                Some(c) => format!("The agent reported an error: {message} ({c})"),
+                None => format!("The agent reported an error: {message}"),
+            }),
+            RunStatus::Failed { error } => Some(
+                self.transport_error
+                    .clone()
+                    .unwrap_or_else(|| format!("The stream broke the AG-UI protocol: {error}")),
+            ),
+            RunStatus::Truncated => Some(
+                "Connection lost: the stream ended before the run finished. What arrived is kept."
+                    .to_owned(),
+            ),
+            _ => match self.pipeline.error() {
+                Some(ProtocolError::Stopped) | None => None,
+                Some(e) => Some(e.to_string()),
+            },
+        };
+        RunView {
+            status,
+            steps: run
+                .map(|r| r.steps.iter().map(|(_, s)| s.clone()).collect())
+                .unwrap_or_default(),
+            error,
+            usage: run.map(|r| r.usage.clone()).unwrap_or_default(),
+            interrupts: thread.open_interrupts().to_vec(),
+            pending_tool_calls: thread.pending_tool_calls(),
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Browser transport: POST the `RunAgentInput`, read the SSE body with fetch streaming
+//! (`ReadableStream` reader) and hand every chunk to the caller **as it arrives**; plus the
+//! offline demo agent played back with its own timing through the very same callback.
+//!
+//! Errors are values ([`TransportError`]): a non-2xx status keeps its body text, a non-SSE
+//! content type is refused before reading, and Stop (an `AbortController`) is distinguishable
+//! from a failure. Spec digest §1.2–1.4.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response,
+};
+
+/// Why a run's transport ended badly.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    #[error("HTTP {status}: {body}")]
+    Status { status: u16, body: String },
+    #[error("the agent answered with content type {0:?}, not text/event-stream")]
+    NotSse(String),
+    #[error("network error: {0}")]
+    Network(String),
+    #[error("stopped")]
+    Aborted,
+}
+
+/// Stops a running transport (Stop button).
+#[derive(Clone)]
+pub enum AbortHandle {
+    Fetch(AbortController),
+    Demo(Rc<Cell<bool>>),
+}
+
+impl AbortHandle {
+    pub fn abort(&self) {
+        match self {
+            AbortHandle::Fetch(c) => c.abort(),
+            AbortHandle::Demo(flag) => flag.set(true),
+        }
+    }
+
+    fn aborted(&self) -> bool {
+        match self {
+            AbortHandle::Fetch(c) => c.signal().aborted(),
+            AbortHandle::Demo(flag) => flag.get(),
+        }
+    }
+}
+
+fn js_error(e: JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn is_abort(e: &JsValue) -> bool {
+    Reflect::get(e, &JsValue::from_str("name"))
+        .ok()
+        .and_then(|n| n.as_string())
+        .is_some_and(|n| n == "AbortError")
+}
+
+/// A new abort handle for an HTTP run.
+pub fn fetch_abort_handle() -> Result<AbortHandle, TransportError> {
+    AbortController::new()
+        .map(AbortHandle::Fetch)
+        .map_err(|e| TransportError::Network(js_error(e)))
+}
+
+/// POST `body` to `endpoint` and feed the response body to `on_chunk` as it streams in.
+pub async fn run_http(
+    endpoint: &str,
+    headers: &[(String, String)],
+    body: &str,
+    abort: &AbortHandle,
+    mut on_chunk: impl FnMut(&[u8]),
+) -> Result<(), TransportError> {
+    let net = |e: JsValue| {
+        if is_abort(&e) {
+            TransportError::Aborted
+        } else {
+            TransportError::Network(js_error(e))
+        }
+    };
+    let h = Headers::new().map_err(net)?;
+    h.set("Content-Type", "application/json").map_err(net)?;
+    h.set("Accept", "text/event-stream").map_err(net)?;
+    for (k, v) in headers {
+        h.set(k, v).map_err(net)?;
+    }
+    let init = RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&h);
+    init.set_body(&JsValue::from_str(body));
+    if let AbortHandle::Fetch(c) = abort {
+        init.set_signal(Some(&c.signal()));
+    }
+    let request = Request::new_with_str_and_init(endpoint, &init).map_err(net)?;
+    let window = web_sys::window().ok_or_else(|| TransportError::Network("no window".into()))?;
+    let response: Response = JsFuture::from(window.fetch_with_request(&request))
+        .await
+        .map_err(net)?
+        .dyn_into()
+        .map_err(|v: JsValue| net(v))?;
+    let status = response.status();
+    if !response.ok() {
+        let text = match response.text() {
+            Ok(p) => JsFuture::from(p)
+                .await
+                .ok()
+                .and_then(|t| t.as_string())
+                .unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        return Err(TransportError::Status {
+            status,
+            body: text.chars().take(2000).collect(),
+        });
+    }
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    if !content_type
+        .to_ascii_lowercase()
+        .starts_with("text/event-stream")
+    {
+        return Err(TransportError::NotSse(content_type));
+    }
+    let stream = response
+        .body()
+        .ok_or_else(|| TransportError::Network("response has no body".into()))?;
+    let reader: ReadableStreamDefaultReader = stream
+        .get_reader()
+        .dyn_into()
+        .map_err(|o: js_sys::Object| net(o.into()))?;
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(net)?;
+        let done = Reflect::get(&chunk, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            return Ok(());
+        }
+        if let Ok(value) = Reflect::get(&chunk, &JsValue::from_str("value")) {
+            if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+                on_chunk(&bytes.to_vec());
+            }
+        }
+        if abort.aborted() {
+            return Err(TransportError::Aborted);
+        }
+    }
+}
+
+/// Resolve after `ms` milliseconds (a `setTimeout` promise).
+pub async fn sleep(ms: u32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Play the demo agent's reply: the same bytes a server would send, with its timing.
+pub async fn run_demo(
+    chunks: Vec<crate::demo::DemoChunk>,
+    abort: &AbortHandle,
+    speed: f64,
+    mut on_chunk: impl FnMut(&[u8]),
+) -> Result<(), TransportError> {
+    for chunk in chunks {
+        if chunk.delay_ms > 0 && speed > 0.0 {
+            sleep((chunk.delay_ms as f64 / speed) as u32).await;
+        }
+        if abort.aborted() {
+            return Err(TransportError::Aborted);
+        }
+        on_chunk(&chunk.bytes);
+    }
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! The chat layout: the widget root (`.agui-root`, where the design tokens live), a header
+//! (title, agent settings, warnings, run status), the main column (transcript, error banner,
+//! composer) and a side column (trip panel, then the shared-state panel) that moves below the
+//! conversation on narrow screens.
+
+use leptos::prelude::*;
+
+use crate::ui::composer::Composer;
+use crate::ui::error_banner::ErrorBanner;
+use crate::ui::run_status::RunStatusLine;
+use crate::ui::settings::EndpointSettings;
+use crate::ui::state_panel::StatePanel;
+use crate::ui::transcript::Transcript;
+use crate::ui::trip_panel::TripPanel;
+use crate::ui::warnings::WarningsBadge;
+
+/// The whole chat. Needs an [`crate::store::AgentStore`] in context.
+#[component]
+pub fn Chat() -> impl IntoView {
+    view! {
+        <div class="agui-root" data-testid="app-root">
+            <header class="agui-header">
+                <div class="agui-header__brand">
+                    <span class="agui-header__logo" aria-hidden="true"></span>
+                    <h1 class="agui-header__title">"agui-leptos"</h1>
+                </div>
+                <div class="agui-header__status">
+                    <RunStatusLine />
+                </div>
+                <div class="agui-header__actions">
+                    <WarningsBadge />
+                    <EndpointSettings />
+                </div>
+            </header>
+            <div class="agui-layout">
+                <main class="agui-main" data-testid="chat-main">
+                    <Transcript />
+                    <div class="agui-main__footer">
+                        <ErrorBanner />
+                        <Composer />
+                    </div>
+                </main>
+                <aside class="agui-side" data-testid="chat-side" aria-label="Trip and shared state">
+                    <TripPanel />
+                    <StatePanel />
+                </aside>
+            </div>
+        </div>
+    }
+}

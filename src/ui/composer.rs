@@ -1,0 +1,164 @@
+//! The composer: a growing textarea (Enter sends, Shift+Enter inserts a newline, nothing is
+//! sent while an IME composition is open), Send, Stop while a run is in flight, and the
+//! demo agent's "Try:" suggestions.
+
+use leptos::html::{Button, Textarea};
+use leptos::prelude::*;
+use web_sys::{HtmlTextAreaElement, KeyboardEvent};
+
+use crate::demo::TRIGGERS;
+use crate::store::AgentStore;
+
+/// The `keyCode` browsers report for keys pressed during an IME composition.
+const IME_KEY_CODE: u32 = 229;
+
+/// Grow the textarea with its content (the stylesheet caps the height).
+fn autosize(el: &HtmlTextAreaElement) {
+    let style = web_sys::HtmlElement::style(el);
+    let _ = style.set_property("height", "auto");
+    let _ = style.set_property("height", &format!("{}px", el.scroll_height()));
+}
+
+/// Whether a keydown in the textarea should send the message.
+fn sends(ev: &KeyboardEvent) -> bool {
+    ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() && ev.key_code() != IME_KEY_CODE
+}
+
+/// "Try:" chips with the demo agent's trigger phrases; clicking one sends it.
+pub fn suggestion_chips(store: AgentStore) -> impl IntoView {
+    let chips: Vec<_> = TRIGGERS
+        .iter()
+        .map(|(phrase, description)| {
+            view! {
+                <li>
+                    <button
+                        type="button"
+                        class="agui-chip"
+                        data-testid="suggestion"
+                        title=*description
+                        disabled=move || store.running.get()
+                        on:click=move |_| store.send((*phrase).to_owned())
+                    >
+                        {*phrase}
+                    </button>
+                </li>
+            }
+        })
+        .collect();
+    view! {
+        <div class="agui-suggestions" data-testid="suggestions">
+            <span class="agui-suggestions__label">"Try:"</span>
+            <ul class="agui-suggestions__list">{chips}</ul>
+        </div>
+    }
+}
+
+/// Message input with Send and Stop.
+#[component]
+pub fn Composer() -> impl IntoView {
+    let store = AgentStore::expect();
+    let input: NodeRef<Textarea> = NodeRef::new();
+    let send_button: NodeRef<Button> = NodeRef::new();
+    let (text, set_text) = signal(String::new());
+    let on_demo = Memo::new(move |_| store.config.with(|c| c.endpoint.is_none()));
+    let has_rows = Memo::new(move |_| store.rows.with(|r| !r.is_empty()));
+
+    // Send's `disabled` is written imperatively, both right away (input, send) and from this
+    // effect: a reactive attribute skips writes when its value looks unchanged, which would
+    // miss the synchronous writes.
+    let set_send_disabled = move |disabled: bool| {
+        if let Some(button) = send_button.get_untracked() {
+            let _ = button.toggle_attribute_with_force("disabled", disabled);
+        }
+    };
+    Effect::new(move || {
+        let disabled = text.with(|t| t.trim().is_empty()) || store.running.get();
+        send_button.track();
+        set_send_disabled(disabled);
+    });
+
+    // Reads the element itself, so a value set by a script (or a test) is sent too.
+    let send = move || {
+        let Some(el) = input.get_untracked() else {
+            return;
+        };
+        let value = el.value();
+        if value.trim().is_empty() || store.running.get_untracked() {
+            return;
+        }
+        store.send(value);
+        el.set_value("");
+        set_text.set(String::new());
+        set_send_disabled(true);
+        autosize(&el);
+        let _ = el.focus();
+    };
+
+    view! {
+        <div class="agui-composer" data-testid="composer">
+            <Show when=move || on_demo.get() && has_rows.get()>
+                {suggestion_chips(store)}
+            </Show>
+            <form
+                class="agui-composer__form"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    send();
+                }
+            >
+                <label class="agui-visually-hidden" for="agui-composer-input">
+                    "Message"
+                </label>
+                <textarea
+                    id="agui-composer-input"
+                    class="agui-composer__input"
+                    data-testid="composer-input"
+                    node_ref=input
+                    rows="1"
+                    placeholder="Message the agent…"
+                    autocomplete="off"
+                    on:input=move |ev| {
+                        let el: HtmlTextAreaElement = event_target(&ev);
+                        let value = el.value();
+                        // Reactive updates land a microtask later; a script (or a fast test)
+                        // that types and clicks at once must find Send enabled already.
+                        set_send_disabled(value.trim().is_empty() || store.running.get_untracked());
+                        set_text.set(value);
+                        autosize(&el);
+                    }
+                    on:keydown=move |ev: KeyboardEvent| {
+                        if sends(&ev) {
+                            ev.prevent_default();
+                            send();
+                        }
+                    }
+                ></textarea>
+                <div class="agui-composer__actions">
+                    <Show when=move || store.running.get()>
+                        <button
+                            type="button"
+                            class="agui-button agui-button--secondary agui-composer__stop"
+                            data-testid="composer-stop"
+                            on:click=move |_| store.stop()
+                        >
+                            <span class="agui-composer__stop-icon" aria-hidden="true"></span>
+                            "Stop"
+                        </button>
+                    </Show>
+                    <button
+                        type="submit"
+                        class="agui-button agui-button--primary agui-composer__send"
+                        data-testid="composer-send"
+                        node_ref=send_button
+                        disabled=true
+                    >
+                        "Send"
+                    </button>
+                </div>
+            </form>
+            <p class="agui-composer__hint">
+                "Enter to send · Shift+Enter for a new line"
+            </p>
+        </div>
+    }
+}

@@ -1,0 +1,37 @@
+//! The error banner: shown when the last run ended badly (the agent's `RUN_ERROR`, a protocol
+//! violation, a transport failure or a lost connection), with a Retry button. The message may
+//! come from the agent: it is shown as text.
+
+use leptos::prelude::*;
+
+use crate::store::AgentStore;
+
+/// Banner for a failed run.
+#[component]
+pub fn ErrorBanner() -> impl IntoView {
+    let store = AgentStore::expect();
+    let error = Memo::new(move |_| store.run.with(|r| r.error.clone()));
+    move || {
+        error.get().map(|message| {
+            view! {
+                <div class="agui-error-banner" data-testid="error-banner" role="alert">
+                    <span class="agui-error-banner__icon" aria-hidden="true">
+                        "!"
+                    </span>
+                    <p class="agui-error-banner__text" data-testid="error-text">
+                        {message}
+                    </p>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--secondary agui-error-banner__retry"
+                        data-testid="retry"
+                        disabled=move || store.running.get()
+                        on:click=move |_| store.retry()
+                    >
+                        "Retry"
+                    </button>
+                </div>
+            }
+        })
+    }
+}

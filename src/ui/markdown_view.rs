@@ -1,0 +1,404 @@
+//! The Markdown of a message, rendered as DOM nodes from the safe tree of [`crate::markdown`]
+//! (CommonMark + GFM tables, task lists, strikethrough).
+//!
+//! Safety: nothing here builds an HTML string or touches `inner_html`. Text becomes text
+//! nodes, raw HTML in the source becomes *visible text*, a link exists only for a
+//! [`SafeUrl`] (http, https, mailto) and opens with `rel="noopener noreferrer"`, and an image
+//! is never fetched until the person clicks "Load image".
+//!
+//! Incremental: each message keeps one [`IncrementalMarkdown`] in a `StoredValue`. When the
+//! row's version bumps only the new suffix of the text is fed to it; the finished segments are
+//! rendered once each (a keyed `<For>` over segment indexes: a finished segment never
+//! changes) and only the open tail is re-rendered. So a token costs O(the tail), not O(the
+//! message) and never O(the transcript).
+
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
+use crate::store::AgentStore;
+
+/// The parser of one message plus a generation that changes when its text was replaced
+/// (not just appended to), so every rendered segment is thrown away.
+#[derive(Default)]
+struct MdState {
+    md: IncrementalMarkdown,
+    generation: u64,
+}
+
+impl MdState {
+    /// Bring the parser up to `text`; returns whether anything changed.
+    fn feed(&mut self, text: &str) -> bool {
+        match text.strip_prefix(self.md.text()) {
+            Some("") => false,
+            Some(rest) => {
+                self.md.push(rest);
+                true
+            }
+            None => {
+                // A snapshot rewrote the message: start over.
+                self.md = IncrementalMarkdown::new();
+                self.generation += 1;
+                self.md.push(text);
+                true
+            }
+        }
+    }
+}
+
+/// What the view needs to know after feeding: which segments are final, and a counter that
+/// moves whenever the tail must be re-rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Progress {
+    generation: u64,
+    finished: usize,
+    tail_rev: u64,
+}
+
+/// The Markdown text of an assistant message.
+#[component]
+pub fn MarkdownMessage(
+    /// Key of the message row (see [`crate::store::Row::key`]) whose text is rendered.
+    row_key: String,
+) -> impl IntoView {
+    view! {
+        <div class="agui-markdown" data-testid="message-text">
+            {incremental_markdown(row_key)}
+        </div>
+    }
+}
+
+/// The incrementally rendered Markdown of a row's text, without a container (the reasoning
+/// box reuses it).
+pub fn incremental_markdown(row_key: String) -> impl IntoView {
+    let store = AgentStore::expect();
+    let version = store.row_version(&row_key);
+    let state = StoredValue::new(MdState::default());
+    // Feed the new text whenever this row's version bumps (and only then).
+    let progress = Memo::new(move |prev: Option<&Progress>| {
+        version.track();
+        let changed = store
+            .with_message(&row_key, |m| {
+                let text = m.text();
+                state.try_update_value(|s| s.feed(&text)).unwrap_or(false)
+            })
+            .unwrap_or(false);
+        let tail_rev = match prev {
+            Some(p) if changed => p.tail_rev.wrapping_add(1),
+            Some(p) => p.tail_rev,
+            None => 0,
+        };
+        state
+            .try_with_value(|s| Progress {
+                generation: s.generation,
+                finished: s.md.finished_len(),
+                tail_rev,
+            })
+            .unwrap_or(Progress {
+                generation: 0,
+                finished: 0,
+                tail_rev,
+            })
+    });
+    // Changes only when a segment is finished (or everything was reset), so the `<For>` below
+    // diffs its keys once per segment, not once per token.
+    let segments = Memo::new(move |_| progress.with(|p| (p.generation, p.finished)));
+    let tail = move || {
+        progress.track();
+        let blocks = state
+            .try_with_value(|s| s.md.tail().to_vec())
+            .unwrap_or_default();
+        render_blocks(&blocks)
+    };
+    view! {
+        <For
+            each=move || {
+                let (generation, n) = segments.get();
+                (0..n).map(move |i| (generation, i))
+            }
+            key=|k| *k
+            children=move |(_, i)| {
+                let blocks = state
+                    .try_with_value(|s| s.md.finished().get(i).cloned())
+                    .flatten()
+                    .unwrap_or_default();
+                render_blocks(&blocks)
+            }
+        />
+        {tail}
+    }
+}
+
+/// Blocks → DOM.
+pub fn render_blocks(blocks: &[Block]) -> AnyView {
+    blocks
+        .iter()
+        .map(render_block)
+        .collect::<Vec<_>>()
+        .into_any()
+}
+
+fn render_block(block: &Block) -> AnyView {
+    match block {
+        Block::Paragraph(inlines) => view! { <p>{render_inlines(inlines)}</p> }.into_any(),
+        Block::Heading { level, content } => heading(*level, render_inlines(content)),
+        Block::CodeBlock { lang, code } => code_block(lang.clone(), code.clone()),
+        Block::Quote(blocks) => view! {
+            <blockquote class="agui-md__quote">{render_blocks(blocks)}</blockquote>
+        }
+        .into_any(),
+        Block::List {
+            ordered,
+            start,
+            items,
+        } => list(*ordered, *start, items),
+        Block::Table {
+            align,
+            header,
+            rows,
+        } => table(align, header, rows),
+        Block::Rule => view! { <hr class="agui-md__rule" /> }.into_any(),
+        // Raw HTML from the agent is shown as what it is: text.
+        Block::Html(text) => view! { <p class="agui-md__raw">{text.clone()}</p> }.into_any(),
+    }
+}
+
+fn heading(level: u8, content: AnyView) -> AnyView {
+    match level {
+        1 => view! { <h1 class="agui-md__h">{content}</h1> }.into_any(),
+        2 => view! { <h2 class="agui-md__h">{content}</h2> }.into_any(),
+        3 => view! { <h3 class="agui-md__h">{content}</h3> }.into_any(),
+        4 => view! { <h4 class="agui-md__h">{content}</h4> }.into_any(),
+        5 => view! { <h5 class="agui-md__h">{content}</h5> }.into_any(),
+        _ => view! { <h6 class="agui-md__h">{content}</h6> }.into_any(),
+    }
+}
+
+fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
+    let has_tasks = items.iter().any(|i| i.task.is_some());
+    let items: Vec<AnyView> = items
+        .iter()
+        .map(|item| match item.task {
+            Some(checked) => view! {
+                <li class="agui-md__task" data-checked=checked.to_string()>
+                    <input
+                        class="agui-md__checkbox"
+                        type="checkbox"
+                        disabled=true
+                        checked=checked
+                        aria-label=if checked { "done" } else { "not done" }
+                    />
+                    <div class="agui-md__task-body">{render_blocks(&item.blocks)}</div>
+                </li>
+            }
+            .into_any(),
+            None => view! { <li>{render_blocks(&item.blocks)}</li> }.into_any(),
+        })
+        .collect();
+    let class = if has_tasks {
+        "agui-md__list agui-md__list--tasks"
+    } else {
+        "agui-md__list"
+    };
+    if ordered {
+        view! { <ol class=class start=start.to_string()>{items}</ol> }.into_any()
+    } else {
+        view! { <ul class=class>{items}</ul> }.into_any()
+    }
+}
+
+fn align_class(align: Option<&Align>) -> &'static str {
+    match align {
+        Some(Align::Left) => "agui-md__cell agui-md__cell--left",
+        Some(Align::Center) => "agui-md__cell agui-md__cell--center",
+        Some(Align::Right) => "agui-md__cell agui-md__cell--right",
+        Some(Align::None) | None => "agui-md__cell",
+    }
+}
+
+fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> AnyView {
+    let head: Vec<AnyView> = header
+        .iter()
+        .enumerate()
+        .map(|(i, cell)| {
+            view! { <th class=align_class(align.get(i)) scope="col">{render_inlines(cell)}</th> }
+                .into_any()
+        })
+        .collect();
+    let body: Vec<AnyView> = rows
+        .iter()
+        .map(|row| {
+            let cells: Vec<AnyView> = row
+                .iter()
+                .enumerate()
+                .map(|(i, cell)| {
+                    view! { <td class=align_class(align.get(i))>{render_inlines(cell)}</td> }
+                        .into_any()
+                })
+                .collect();
+            view! { <tr>{cells}</tr> }.into_any()
+        })
+        .collect();
+    view! {
+        <div class="agui-md__table-wrap">
+            <table class="agui-md__table">
+                <thead>
+                    <tr>{head}</tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+fn code_block(lang: Option<String>, code: String) -> AnyView {
+    let (copied, set_copied) = signal(false);
+    let to_copy = code.clone();
+    let class = lang
+        .as_ref()
+        .map(|l| format!("language-{l}"))
+        .unwrap_or_default();
+    view! {
+        <div class="agui-code" data-testid="code-block">
+            <div class="agui-code__bar">
+                <span class="agui-code__lang">{lang.unwrap_or_else(|| "text".to_owned())}</span>
+                <button
+                    type="button"
+                    class="agui-code__copy"
+                    data-testid="copy-code"
+                    aria-label="Copy code"
+                    on:click=move |_| copy_to_clipboard(to_copy.clone(), set_copied)
+                >
+                    {move || if copied.get() { "Copied" } else { "Copy" }}
+                </button>
+            </div>
+            <pre class="agui-code__pre">
+                <code class=class>{code}</code>
+            </pre>
+        </div>
+    }
+    .into_any()
+}
+
+/// `navigator.clipboard.writeText`; failures (no permission, insecure context) are ignored.
+fn copy_to_clipboard(text: String, set_copied: WriteSignal<bool>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let navigator = window.navigator();
+    // `navigator.clipboard` is undefined outside secure contexts; calling into it would throw.
+    let available = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .map(|c| !c.is_undefined() && !c.is_null())
+        .unwrap_or(false);
+    if !available {
+        return;
+    }
+    let promise = navigator.clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        if wasm_bindgen_futures::JsFuture::from(promise).await.is_ok() {
+            set_copied.try_set(true);
+            crate::transport::sleep(1500).await;
+            set_copied.try_set(false);
+        }
+    });
+}
+
+/// Inlines → DOM.
+pub fn render_inlines(inlines: &[Inline]) -> AnyView {
+    inlines
+        .iter()
+        .map(render_inline)
+        .collect::<Vec<_>>()
+        .into_any()
+}
+
+fn render_inline(inline: &Inline) -> AnyView {
+    match inline {
+        Inline::Text(text) => text.clone().into_any(),
+        Inline::Code(code) => {
+            view! { <code class="agui-md__code">{code.clone()}</code> }.into_any()
+        }
+        Inline::Emphasis(c) => view! { <em>{render_inlines(c)}</em> }.into_any(),
+        Inline::Strong(c) => view! { <strong>{render_inlines(c)}</strong> }.into_any(),
+        Inline::Strikethrough(c) => view! { <del>{render_inlines(c)}</del> }.into_any(),
+        Inline::Link {
+            href,
+            title,
+            content,
+        } => view! {
+            <a
+                class="agui-md__link"
+                href=href.as_str().to_owned()
+                title=title.clone()
+                rel="noopener noreferrer"
+                target="_blank"
+                referrerpolicy="no-referrer"
+            >
+                {render_inlines(content)}
+            </a>
+        }
+        .into_any(),
+        Inline::Image { src, alt, title } => image(src.clone(), alt.clone(), title.clone()),
+        Inline::SoftBreak => " ".into_any(),
+        Inline::HardBreak => view! { <br /> }.into_any(),
+        // Raw inline HTML from the agent: literal text.
+        Inline::Html(text) => view! { <span class="agui-md__raw">{text.clone()}</span> }.into_any(),
+    }
+}
+
+/// The host of an http(s) URL, for the "Load image" button (userinfo dropped).
+fn url_host(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host)
+        .to_owned()
+}
+
+/// An image placeholder: nothing is fetched until the person asks for it.
+fn image(src: SafeUrl, alt: String, title: Option<String>) -> AnyView {
+    let (loaded, set_loaded) = signal(false);
+    let host = url_host(src.as_str());
+    let label = if alt.trim().is_empty() {
+        "Image".to_owned()
+    } else {
+        alt.clone()
+    };
+    let button_title = format!("Load the image from {host}");
+    view! {
+        <span class="agui-md__image" data-testid="image-placeholder">
+            {move || {
+                if loaded.get() {
+                    view! {
+                        <img
+                            class="agui-md__img"
+                            src=src.as_str().to_owned()
+                            alt=alt.clone()
+                            title=title.clone()
+                            referrerpolicy="no-referrer"
+                        />
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <button
+                            type="button"
+                            class="agui-md__image-load"
+                            data-testid="load-image"
+                            title=button_title.clone()
+                            on:click=move |_| set_loaded.set(true)
+                        >
+                            <span class="agui-md__image-label">{label.clone()}</span>
+                            <span class="agui-md__image-host">{host.clone()}</span>
+                            <span class="agui-md__image-action">"Load image"</span>
+                        </button>
+                    }
+                        .into_any()
+                }
+            }}
+        </span>
+    }
+    .into_any()
+}

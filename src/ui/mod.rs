@@ -1,0 +1,19 @@
+//! The chat UI: one Leptos component per file, all reading the [`crate::store::AgentStore`]
+//! from context. Nothing here renders agent output through `inner_html`.
+
+pub mod activity;
+pub mod chat;
+pub mod composer;
+pub mod error_banner;
+pub mod markdown_view;
+pub mod message;
+pub mod reasoning;
+pub mod run_status;
+pub mod settings;
+pub mod state_panel;
+pub mod tool_card;
+pub mod tool_registry;
+pub mod transcript;
+pub mod trip_panel;
+pub mod venue_card;
+pub mod warnings;

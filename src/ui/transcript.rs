@@ -1,0 +1,166 @@
+//! The transcript: a keyed `<For>` over the store's rows (a delta to one message touches one
+//! row; a new `messageId` is a new block), an empty-state hero, and auto-scroll that follows
+//! the stream unless the person scrolled up.
+//!
+//! Following costs one scroll-position write per animation frame while a run is in flight;
+//! it never walks the transcript.
+
+use leptos::html::Div;
+use leptos::prelude::*;
+
+use crate::protocol::types::Role;
+use crate::store::AgentStore;
+use crate::ui::composer::suggestion_chips;
+use crate::ui::message::MessageRow;
+
+/// Within this many pixels of the bottom counts as "at the bottom".
+const STICK_SLACK_PX: i32 = 48;
+
+fn scroll_to_bottom(el: &web_sys::HtmlDivElement) {
+    el.set_scroll_top(el.scroll_height());
+}
+
+/// Keep the transcript pinned to the bottom once per animation frame while a run is in flight
+/// (and for a couple of frames after, for the final flush). Stops by itself.
+fn follow(scroller: NodeRef<Div>, stick: RwSignal<bool>, store: AgentStore, tail_frames: u8) {
+    request_animation_frame(move || {
+        let Some(Some(el)) = scroller.try_get_untracked() else {
+            return;
+        };
+        if stick.try_get_untracked().unwrap_or(false) {
+            scroll_to_bottom(&el);
+        }
+        match store.running.try_get_untracked() {
+            Some(true) => follow(scroller, stick, store, 2),
+            Some(false) if tail_frames > 0 => follow(scroller, stick, store, tail_frames - 1),
+            _ => {}
+        }
+    });
+}
+
+/// The message list.
+#[component]
+pub fn Transcript() -> impl IntoView {
+    let store = AgentStore::expect();
+    let scroller: NodeRef<Div> = NodeRef::new();
+    let stick = RwSignal::new(true);
+    let last_top = StoredValue::new(0i32);
+
+    // A run starts (the person just sent something): jump to the bottom and follow.
+    Effect::new(move |was_running: Option<bool>| {
+        let running = store.running.get();
+        if running && was_running != Some(true) {
+            stick.set(true);
+            follow(scroller, stick, store, 2);
+        }
+        running
+    });
+    // New rows outside a run (history loaded, a row appended by an action): scroll if pinned.
+    Effect::new(move |_| {
+        store.rows.track();
+        if stick.get_untracked() {
+            follow(scroller, stick, store, 1);
+        }
+    });
+
+    let on_scroll = move |_| {
+        let Some(el) = scroller.get_untracked() else {
+            return;
+        };
+        let top = el.scroll_top();
+        let distance = el.scroll_height() - top - el.client_height();
+        let previous = last_top.get_value();
+        last_top.set_value(top);
+        if distance <= STICK_SLACK_PX {
+            if !stick.get_untracked() {
+                stick.set(true);
+            }
+        } else if top < previous - 1 && stick.get_untracked() {
+            // Only moving up un-pins: content growing below never does.
+            stick.set(false);
+        }
+    };
+    let jump = move |_| {
+        stick.set(true);
+        if let Some(el) = scroller.get_untracked() {
+            scroll_to_bottom(&el);
+        }
+    };
+
+    let empty = Memo::new(move |_| store.rows.with(Vec::is_empty));
+    let on_demo = Memo::new(move |_| store.config.with(|c| c.endpoint.is_none()));
+    let endpoint = move || {
+        store
+            .config
+            .with(|c| c.endpoint.clone().unwrap_or_default())
+    };
+    // Waiting for the first event of a run: show a typing indicator.
+    let waiting = move || {
+        store.running.get()
+            && store
+                .rows
+                .with(|r| r.last().is_none_or(|r| r.role == Role::User))
+    };
+
+    view! {
+        <div class="agui-transcript-wrap">
+            <div
+                class="agui-transcript"
+                data-testid="transcript"
+                role="log"
+                aria-live="polite"
+                aria-busy=move || store.running.get().to_string()
+                aria-label="Conversation"
+                tabindex="0"
+                node_ref=scroller
+                on:scroll=on_scroll
+            >
+                <div class="agui-transcript__inner">
+                    <Show when=move || empty.get()>
+                        <div class="agui-hero" data-testid="empty-state">
+                            <h2 class="agui-hero__title">"What shall we plan?"</h2>
+                            <Show
+                                when=move || on_demo.get()
+                                fallback=move || {
+                                    view! {
+                                        <p class="agui-hero__text">
+                                            "Connected to " <code>{endpoint}</code>
+                                            ". Send a message to start a run."
+                                        </p>
+                                    }
+                                }
+                            >
+                                <p class="agui-hero__text">
+                                    "You are talking to the built-in demo agent: it runs offline, in your browser, and streams real AG-UI events — reasoning, tools, shared state and all."
+                                </p>
+                                {suggestion_chips(store)}
+                            </Show>
+                        </div>
+                    </Show>
+                    <For
+                        each=move || store.rows.get()
+                        key=|row| (row.key.clone(), row.role)
+                        children=|row| view! { <MessageRow row /> }
+                    />
+                    <Show when=waiting>
+                        <div class="agui-typing" data-testid="typing" aria-label="The agent is thinking">
+                            <span></span>
+                            <span></span>
+                            <span></span>
+                        </div>
+                    </Show>
+                </div>
+            </div>
+            <Show when=move || !stick.get() && !empty.get()>
+                <button
+                    type="button"
+                    class="agui-transcript__jump"
+                    data-testid="jump-to-latest"
+                    on:click=jump
+                >
+                    "↓ Latest"
+                </button>
+            </Show>
+        </div>
+    }
+}

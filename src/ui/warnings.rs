@@ -1,0 +1,53 @@
+//! The warnings badge: protocol warnings (dropped unknown fields, repaired streams, …) are
+//! something the person can see, not only a console line. A count, expandable to the list.
+
+use leptos::prelude::*;
+
+use crate::store::AgentStore;
+
+/// Badge with the number of warnings; click to list them.
+#[component]
+pub fn WarningsBadge() -> impl IntoView {
+    let store = AgentStore::expect();
+    let (open, set_open) = signal(false);
+    let count = Memo::new(move |_| store.warnings.with(Vec::len));
+    let items = move || {
+        store.warnings.with(|ws| {
+            ws.iter()
+                .map(|w| view! { <li class="agui-warnings__item">{w.clone()}</li> })
+                .collect::<Vec<_>>()
+        })
+    };
+    move || {
+        (count.get() > 0).then(|| {
+            view! {
+                <div class="agui-warnings" data-testid="warnings">
+                    <button
+                        type="button"
+                        class="agui-warnings__badge"
+                        data-testid="warnings-toggle"
+                        aria-expanded=move || open.get().to_string()
+                        title="Protocol warnings"
+                        on:click=move |_| set_open.update(|o| *o = !*o)
+                    >
+                        <span class="agui-warnings__icon" aria-hidden="true">
+                            "⚠"
+                        </span>
+                        <span class="agui-warnings__count" data-testid="warnings-count">
+                            {move || count.get()}
+                        </span>
+                        <span class="agui-visually-hidden">
+                            {move || if count.get() == 1 { " warning" } else { " warnings" }}
+                        </span>
+                    </button>
+                    <Show when=move || open.get()>
+                        <div class="agui-warnings__panel" data-testid="warnings-list">
+                            <div class="agui-warnings__heading">"Protocol warnings"</div>
+                            <ul class="agui-warnings__list">{items}</ul>
+                        </div>
+                    </Show>
+                </div>
+            }
+        })
+    }
+}

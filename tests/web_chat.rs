@@ -1,0 +1,969 @@
+//! Browser tests of the chat (headless Chromium): a demo run streams into the transcript,
+//! failed / truncated / stopped runs keep what arrived and say so, and the composer's
+//! keyboard handling.
+//!
+//! Run with `cargo test --target wasm32-unknown-unknown --test web_chat`.
+#![cfg(target_arch = "wasm32")]
+
+use agui_leptos::app::mount_with_store;
+use agui_leptos::store::{AgentConfig, AgentStore};
+use agui_leptos::transport::sleep;
+use leptos::prelude::GetUntracked;
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---- helpers ----------------------------------------------------------------------------
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document")
+}
+
+fn fresh_container() -> HtmlElement {
+    let doc = document();
+    let el: HtmlElement = doc
+        .create_element("div")
+        .expect("create div")
+        .dyn_into()
+        .expect("div is an HtmlElement");
+    doc.body()
+        .expect("body")
+        .append_child(&el)
+        .expect("append container");
+    el
+}
+
+fn store_with_speed(demo_speed: f64) -> AgentStore {
+    AgentStore::new(AgentConfig {
+        endpoint: None,
+        headers: Vec::new(),
+        demo_speed,
+    })
+}
+
+fn q(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).expect("valid selector")
+}
+
+fn q_all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).expect("valid selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn testid(root: &Element, id: &str) -> Option<Element> {
+    q(root, &format!(r#"[data-testid="{id}"]"#))
+}
+
+fn text_of(el: &Element) -> String {
+    el.text_content().unwrap_or_default()
+}
+
+fn run_status(root: &Element) -> String {
+    testid(root, "run-status")
+        .and_then(|e| e.get_attribute("data-status"))
+        .unwrap_or_default()
+}
+
+/// All the text of the assistant answers (not reasoning).
+fn assistant_text(root: &Element) -> String {
+    q_all(
+        root,
+        r#"[data-testid="message"][data-role="assistant"] [data-testid="message-text"]"#,
+    )
+    .iter()
+    .map(text_of)
+    .collect::<Vec<_>>()
+    .join("\n")
+}
+
+/// Write pending store changes, then let effects run and the DOM update.
+async fn settle(store: &AgentStore) {
+    store.flush();
+    leptos::task::tick().await;
+    sleep(5).await;
+}
+
+fn sse(event: Value) -> Vec<u8> {
+    format!("data: {event}\n\n").into_bytes()
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// `new KeyboardEvent(kind, {...})` (built through the constructor so no extra web-sys
+/// feature is needed).
+fn keyboard_event(kind: &str, key: &str, shift: bool, composing: bool) -> web_sys::Event {
+    let init = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).expect("set init field");
+    };
+    set("key", JsValue::from_str(key));
+    set("shiftKey", JsValue::from_bool(shift));
+    set("isComposing", JsValue::from_bool(composing));
+    set("bubbles", JsValue::TRUE);
+    set("cancelable", JsValue::TRUE);
+    let window = web_sys::window().expect("window");
+    let ctor: js_sys::Function = js_sys::Reflect::get(&window, &JsValue::from_str("KeyboardEvent"))
+        .expect("KeyboardEvent")
+        .dyn_into()
+        .expect("KeyboardEvent is a constructor");
+    let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
+    js_sys::Reflect::construct(&ctor, &args)
+        .expect("construct KeyboardEvent")
+        .dyn_into()
+        .expect("a KeyboardEvent is an Event")
+}
+
+fn composer(root: &Element) -> HtmlTextAreaElement {
+    testid(root, "composer-input")
+        .expect("composer input")
+        .dyn_into()
+        .expect("a textarea")
+}
+
+/// Type into the composer the way a person does (value + an `input` event).
+fn type_text(root: &Element, text: &str) {
+    let input = composer(root);
+    input.set_value(text);
+    let ev = web_sys::Event::new("input").expect("input event");
+    input.dispatch_event(&ev).expect("dispatch input");
+}
+
+fn click(root: &Element, id: &str) {
+    testid(root, id)
+        .unwrap_or_else(|| panic!("{id} is rendered"))
+        .dyn_into::<HtmlElement>()
+        .expect("an HtmlElement")
+        .click();
+}
+
+// ---- 1. a demo run ------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn demo_run_streams_text_before_the_run_ends() {
+    let container = fresh_container();
+    let store = store_with_speed(4.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+
+    assert!(
+        testid(&root, "empty-state").is_some(),
+        "empty thread shows the hero"
+    );
+    assert_eq!(run_status(&root), "idle");
+
+    type_text(&root, "plan a team offsite in Lisbon");
+    settle(&store).await;
+    let send = testid(&root, "composer-send").expect("send button");
+    assert!(
+        !send.has_attribute("disabled"),
+        "send is enabled with text typed"
+    );
+    click(&root, "composer-send");
+    settle(&store).await;
+    assert_eq!(
+        composer(&root).value(),
+        "",
+        "the composer is cleared after sending"
+    );
+    assert!(testid(&root, "empty-state").is_none(), "the hero is gone");
+
+    let mut text_while_running = false;
+    let mut reasoning_while_running = false;
+    let deadline = now() + 60_000.0;
+    loop {
+        settle(&store).await;
+        let status = run_status(&root);
+        if status == "running" {
+            if !assistant_text(&root).trim().is_empty() {
+                text_while_running = true;
+            }
+            if testid(&root, "reasoning").is_some() {
+                reasoning_while_running = true;
+            }
+        }
+        if status == "success" {
+            break;
+        }
+        assert!(
+            matches!(status.as_str(), "running" | "idle"),
+            "unexpected run status {status:?}"
+        );
+        assert!(now() < deadline, "the demo run did not finish in time");
+        sleep(40).await;
+    }
+    settle(&store).await;
+
+    assert!(
+        text_while_running,
+        "assistant text appeared while the run was running"
+    );
+    assert!(reasoning_while_running, "reasoning appeared while running");
+
+    // The user message.
+    let user = q(&root, r#"[data-testid="message"][data-role="user"]"#).expect("user row");
+    assert!(text_of(&user).contains("plan a team offsite in Lisbon"));
+
+    // Reasoning: its own box, not inside an answer, collapsed with a duration.
+    let reasoning = testid(&root, "reasoning").expect("reasoning box");
+    assert!(
+        reasoning
+            .closest(r#"[data-role="assistant"]"#)
+            .ok()
+            .flatten()
+            .is_none(),
+        "reasoning is separate from the answer"
+    );
+    assert_eq!(
+        reasoning.get_attribute("data-state").as_deref(),
+        Some("done")
+    );
+    assert!(
+        text_of(&reasoning).contains("Thought for"),
+        "{}",
+        text_of(&reasoning)
+    );
+
+    // At least two assistant messages, each its own block.
+    let answers = q_all(&root, r#"[data-testid="message"][data-role="assistant"]"#);
+    let mut ids: Vec<String> = answers
+        .iter()
+        .filter_map(|a| a.get_attribute("data-message-id"))
+        .collect();
+    assert!(
+        ids.len() >= 2,
+        "expected two assistant messages, got {}",
+        ids.len()
+    );
+    ids.sort();
+    ids.dedup();
+    assert!(ids.len() >= 2, "assistant messages have distinct ids");
+    let all = assistant_text(&root);
+    assert!(all.contains("Lisbon team offsite"), "{all}");
+    assert!(all.contains("Recommendation"), "{all}");
+
+    // Activity card, updated in place to its final progress.
+    let activity = testid(&root, "activity").expect("activity card");
+    assert_eq!(
+        activity.get_attribute("data-activity-type").as_deref(),
+        Some("PLAN")
+    );
+    assert!(
+        text_of(&activity).contains("100%"),
+        "{}",
+        text_of(&activity)
+    );
+
+    assert!(
+        testid(&root, "composer-stop").is_none(),
+        "no Stop once the run is over"
+    );
+    assert!(testid(&root, "error-banner").is_none());
+
+    drop(handle);
+    container.remove();
+}
+
+// ---- 2. runs that end badly ----------------------------------------------------------------
+
+/// Events of a run that starts and streams one assistant message.
+fn started_with_text(store: &AgentStore, run_id: &str, text: &str) -> Vec<Value> {
+    vec![
+        json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": run_id}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": format!("m-{run_id}"), "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": format!("m-{run_id}"), "delta": text}),
+    ]
+}
+
+#[wasm_bindgen_test]
+async fn run_error_shows_the_banner_with_retry() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+
+    store.begin_external();
+    for ev in started_with_text(&store, "r-err", "Looking that up") {
+        store.push_bytes(&sse(ev));
+    }
+    settle(&store).await;
+    assert_eq!(run_status(&root), "running");
+    assert!(testid(&root, "error-banner").is_none());
+    store.push_bytes(&sse(json!({
+        "type": "RUN_ERROR",
+        "message": "The venue service is <b>down</b>",
+        "code": "upstream",
+    })));
+    store.end_external(None);
+    settle(&store).await;
+
+    let banner = testid(&root, "error-banner").expect("error banner");
+    assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
+    let text = text_of(&banner);
+    assert!(
+        text.contains("The venue service is <b>down</b>"),
+        "agent text shown as text: {text}"
+    );
+    assert!(
+        q(&banner, "b").is_none(),
+        "no markup from the error message"
+    );
+    assert!(testid(&root, "retry").is_some(), "retry button");
+    assert_eq!(run_status(&root), "error");
+    assert!(
+        assistant_text(&root).contains("Looking that up"),
+        "streamed text is kept"
+    );
+
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn truncated_stream_says_connection_lost_and_keeps_the_text() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+
+    store.begin_external();
+    for ev in started_with_text(&store, "r-cut", "Here is the first half of the plan") {
+        store.push_bytes(&sse(ev));
+    }
+    // The body just ends: no TEXT_MESSAGE_END, no RUN_FINISHED.
+    store.end_external(None);
+    settle(&store).await;
+
+    assert_eq!(run_status(&root), "truncated");
+    let banner = testid(&root, "error-banner").expect("error banner");
+    assert!(
+        text_of(&banner).to_lowercase().contains("connection lost"),
+        "{}",
+        text_of(&banner)
+    );
+    assert!(assistant_text(&root).contains("Here is the first half of the plan"));
+    let label = testid(&root, "run-status")
+        .map(|e| text_of(&e))
+        .unwrap_or_default();
+    assert!(label.contains("Connection lost"), "{label}");
+
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn stop_keeps_what_arrived_and_nothing_more_arrives() {
+    let container = fresh_container();
+    let store = store_with_speed(2.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+
+    type_text(&root, "long");
+    settle(&store).await;
+    click(&root, "composer-send");
+
+    let deadline = now() + 30_000.0;
+    loop {
+        settle(&store).await;
+        if assistant_text(&root).trim().len() > 40 {
+            break;
+        }
+        assert!(now() < deadline, "no text arrived");
+        sleep(30).await;
+    }
+    assert_eq!(run_status(&root), "running");
+    click(&root, "composer-stop");
+    settle(&store).await;
+
+    assert_eq!(run_status(&root), "cancelled");
+    let label = testid(&root, "run-status")
+        .map(|e| text_of(&e))
+        .unwrap_or_default();
+    assert!(label.contains("Stopped"), "{label}");
+    let kept = assistant_text(&root);
+    assert!(kept.trim().len() > 40, "the text is still there");
+    assert!(testid(&root, "composer-stop").is_none(), "Stop is gone");
+    assert!(
+        testid(&root, "error-banner").is_none(),
+        "stopping is not an error"
+    );
+
+    sleep(800).await;
+    settle(&store).await;
+    assert_eq!(assistant_text(&root), kept, "no more text after Stop");
+    assert_eq!(run_status(&root), "cancelled");
+
+    drop(handle);
+    container.remove();
+}
+
+// ---- 3. composer keys ----------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn enter_sends_and_shift_enter_does_not() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+    let users = |root: &Element| q_all(root, r#"[data-testid="message"][data-role="user"]"#);
+
+    type_text(&root, "think");
+    let input = composer(&root);
+
+    // Shift+Enter: a newline is the browser's default; nothing is sent.
+    let ev = keyboard_event("keydown", "Enter", true, false);
+    input.dispatch_event(&ev).expect("dispatch");
+    settle(&store).await;
+    assert!(
+        !ev.default_prevented(),
+        "Shift+Enter keeps its default (newline)"
+    );
+    assert!(users(&root).is_empty(), "Shift+Enter does not send");
+    assert_eq!(input.value(), "think");
+
+    // Enter during an IME composition: not sent.
+    let ev = keyboard_event("keydown", "Enter", false, true);
+    input.dispatch_event(&ev).expect("dispatch");
+    settle(&store).await;
+    assert!(
+        users(&root).is_empty(),
+        "Enter while composing does not send"
+    );
+
+    // Enter: sent, cleared.
+    let ev = keyboard_event("keydown", "Enter", false, false);
+    input.dispatch_event(&ev).expect("dispatch");
+    settle(&store).await;
+    assert!(ev.default_prevented(), "Enter does not insert a newline");
+    let sent = users(&root);
+    assert_eq!(sent.len(), 1, "Enter sends");
+    assert!(text_of(&sent[0]).contains("think"));
+    assert_eq!(input.value(), "", "the composer is cleared");
+
+    // Enter on an empty composer sends nothing.
+    store.stop();
+    settle(&store).await;
+    let ev = keyboard_event("keydown", "Enter", false, false);
+    input.dispatch_event(&ev).expect("dispatch");
+    settle(&store).await;
+    assert_eq!(users(&root).len(), 1, "an empty message is not sent");
+
+    drop(handle);
+    container.remove();
+}
+
+// ---- settings ------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn settings_reject_bad_headers_and_apply_an_endpoint() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+
+    let label = testid(&root, "agent-label").expect("agent label");
+    assert_eq!(text_of(&label), "Demo agent (offline)");
+    click(&root, "settings-toggle");
+    settle(&store).await;
+
+    let set_field = |id: &str, value: &str| {
+        let el = testid(&root, id).expect("field");
+        js_sys::Reflect::set(&el, &JsValue::from_str("value"), &JsValue::from_str(value))
+            .expect("set value");
+        el.dispatch_event(&web_sys::Event::new("input").expect("event"))
+            .expect("dispatch");
+    };
+    set_field("settings-endpoint", "/agent");
+    set_field("settings-headers", "{not json");
+    settle(&store).await;
+    click(&root, "settings-apply");
+    settle(&store).await;
+    assert!(
+        testid(&root, "settings-error").is_some(),
+        "invalid JSON is reported"
+    );
+    assert_eq!(
+        store.config.get_untracked().endpoint,
+        None,
+        "nothing applied"
+    );
+
+    set_field("settings-headers", r#"{"Authorization": "Bearer abc"}"#);
+    settle(&store).await;
+    click(&root, "settings-apply");
+    settle(&store).await;
+    let config = store.config.get_untracked();
+    assert_eq!(config.endpoint.as_deref(), Some("/agent"));
+    assert_eq!(
+        config.headers,
+        vec![("Authorization".to_owned(), "Bearer abc".to_owned())]
+    );
+    assert!(testid(&root, "settings-form").is_none(), "the form closes");
+    assert_eq!(
+        text_of(&testid(&root, "agent-label").expect("label")),
+        "/agent"
+    );
+
+    drop(handle);
+    container.remove();
+}
+
+// ---- warnings ------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn warnings_badge_counts_and_lists() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+    assert!(
+        testid(&root, "warnings").is_none(),
+        "no badge without warnings"
+    );
+
+    store.begin_external();
+    let thread_id = store.thread_id();
+    store.push_bytes(&sse(
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-w"}),
+    ));
+    // An unknown event type is dropped with a warning.
+    store.push_bytes(&sse(json!({"type": "MADE_UP_EVENT", "x": 1})));
+    store.push_bytes(&sse(
+        json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": "r-w"}),
+    ));
+    store.end_external(None);
+    settle(&store).await;
+
+    let count = store.warnings.get_untracked().len();
+    assert!(count >= 1, "the unknown event left a warning");
+    let badge = testid(&root, "warnings").expect("badge");
+    assert_eq!(
+        text_of(&testid(&badge, "warnings-count").expect("count")),
+        count.to_string()
+    );
+    assert!(
+        testid(&root, "warnings-list").is_none(),
+        "collapsed at first"
+    );
+    click(&root, "warnings-toggle");
+    settle(&store).await;
+    let list = testid(&root, "warnings-list").expect("list");
+    let items = q_all(&list, "li");
+    assert_eq!(items.len(), count);
+    assert!(
+        text_of(&list).contains("MADE_UP_EVENT"),
+        "{}",
+        text_of(&list)
+    );
+
+    drop(handle);
+    container.remove();
+}
+
+// ---- composer: type and click in one go ----------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn send_works_when_typing_and_clicking_in_one_task() {
+    // Regression: Send's reactive `disabled` lagged one microtask behind typing, so a script
+    // that typed and clicked at once hit a disabled button (and after sending, the button
+    // stayed enabled because the reactive value looked unchanged).
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+    let send = testid(&root, "composer-send").expect("send");
+    assert!(send.has_attribute("disabled"), "disabled while empty");
+
+    type_text(&root, "use a tool");
+    click(&root, "composer-send");
+    settle(&store).await;
+    assert_eq!(
+        q_all(&root, r#"[data-testid="message"][data-role="user"]"#).len(),
+        1,
+        "sent"
+    );
+    assert!(send.has_attribute("disabled"), "disabled again once sent");
+    store.stop();
+    settle(&store).await;
+
+    drop(handle);
+    container.remove();
+}
+
+// ---- reasoning, activity, history -----------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn encrypted_reasoning_shows_a_label_and_never_the_value() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+
+    store.begin_external();
+    let thread_id = store.thread_id();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-enc"}),
+        json!({"type": "REASONING_START", "messageId": "span-1"}),
+        json!({"type": "REASONING_MESSAGE_START", "messageId": "rs-1", "role": "reasoning"}),
+        json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": "message", "entityId": "rs-1",
+               "encryptedValue": "SECRET-CIPHERTEXT"}),
+        json!({"type": "REASONING_MESSAGE_END", "messageId": "rs-1"}),
+        json!({"type": "REASONING_END", "messageId": "span-1"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "a-1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a-1", "delta": "The answer."}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "a-1"}),
+        json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": "r-enc"}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    store.end_external(None);
+    settle(&store).await;
+
+    let reasoning = testid(&root, "reasoning").expect("reasoning");
+    assert!(text_of(&reasoning).contains("Reasoning (encrypted)"));
+    assert_eq!(
+        reasoning.get_attribute("data-state").as_deref(),
+        Some("done")
+    );
+    assert!(
+        !text_of(&root).contains("SECRET-CIPHERTEXT"),
+        "the value is never shown"
+    );
+    assert!(assistant_text(&root).contains("The answer."));
+    assert_eq!(run_status(&root), "success");
+
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn activity_card_updates_in_place_and_previews_unknown_shapes() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+
+    store.begin_external();
+    let thread_id = store.thread_id();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-act"}),
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "act-1", "activityType": "PLAN",
+               "content": {"title": "Planning", "progress": 0.25,
+                           "steps": [{"title": "Search", "status": "in_progress"}, "Compare"]}}),
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "act-2", "activityType": "SEARCH",
+               "content": {"query": {"city": "Lisbon"}, "hits": 4}}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    settle(&store).await;
+
+    let cards = q_all(&root, r#"[data-testid="activity"]"#);
+    assert_eq!(cards.len(), 2);
+    let plan = cards[0].clone();
+    assert_eq!(
+        plan.get_attribute("data-activity-type").as_deref(),
+        Some("PLAN")
+    );
+    assert!(text_of(&plan).contains("Planning"));
+    assert!(text_of(&plan).contains("25%"));
+    let steps = q_all(&plan, "li");
+    assert_eq!(steps.len(), 2);
+    assert_eq!(
+        steps[0].get_attribute("data-status").as_deref(),
+        Some("in-progress")
+    );
+    assert_eq!(
+        steps[1].get_attribute("data-status").as_deref(),
+        Some("pending")
+    );
+    // An unknown shape: title from the activity type, a compact JSON preview.
+    let search = cards[1].clone();
+    assert!(text_of(&search).contains("SEARCH"));
+    assert!(
+        text_of(&search).contains(r#""city":"Lisbon""#),
+        "{}",
+        text_of(&search)
+    );
+
+    store.push_bytes(&sse(json!({
+        "type": "ACTIVITY_DELTA", "messageId": "act-1", "activityType": "PLAN",
+        "patch": [
+            {"op": "replace", "path": "/progress", "value": 1},
+            {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        ],
+    })));
+    settle(&store).await;
+    let now = q_all(&root, r#"[data-testid="activity"]"#);
+    assert_eq!(now.len(), 2, "updated in place, not appended");
+    assert!(plan.is_same_node(Some(&now[0])), "the same card element");
+    assert!(text_of(&plan).contains("100%"));
+    assert_eq!(
+        q_all(&plan, "li")[0]
+            .get_attribute("data-status")
+            .as_deref(),
+        Some("done")
+    );
+
+    store.end_external(None);
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn snapshot_history_shows_user_parts_as_text_and_chips() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+
+    store.begin_external();
+    let thread_id = store.thread_id();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-snap"}),
+        json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+            {"id": "s-1", "role": "system", "content": "You are a planner."},
+            {"id": "u-1", "role": "user", "content": [
+                {"type": "text", "text": "What about <b>this</b> place?"},
+                {"type": "image", "source": {"type": "url", "value": "https://example.com/p.png"}},
+            ]},
+            {"id": "a-1", "role": "assistant", "content": "It looks **lovely**."},
+        ]}),
+        json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": "r-snap"}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    store.end_external(None);
+    settle(&store).await;
+
+    let user = q(&root, r#"[data-testid="message"][data-role="user"]"#).expect("user row");
+    let text = testid(&user, "message-text").expect("user text");
+    assert_eq!(
+        text_of(&text),
+        "What about <b>this</b> place?",
+        "plain text, not HTML"
+    );
+    assert!(q(&user, "b").is_none());
+    assert!(q(&user, "img").is_none(), "media parts are never loaded");
+    assert_eq!(
+        testid(&user, "media-chip").map(|c| text_of(&c)).as_deref(),
+        Some("[image]")
+    );
+    let system = q(&root, r#"[data-testid="message"][data-role="system"]"#).expect("system");
+    assert!(text_of(&system).contains("You are a planner."));
+    let answer = q(&root, r#"[data-role="assistant"] strong"#).expect("markdown answer");
+    assert_eq!(text_of(&answer), "lovely");
+
+    drop(handle);
+    container.remove();
+}
+
+// ---- auto-scroll ---------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn transcript_follows_the_stream_until_the_person_scrolls_up() {
+    let container = fresh_container();
+    let store = store_with_speed(3.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+    // No stylesheet in tests: make the transcript a small scroller.
+    let transcript: HtmlElement = testid(&root, "transcript")
+        .expect("transcript")
+        .dyn_into()
+        .expect("html");
+    transcript
+        .set_attribute("style", "height: 200px; overflow-y: auto; display: block")
+        .expect("style");
+    let distance = |t: &HtmlElement| t.scroll_height() - t.scroll_top() - t.client_height();
+
+    store.send("long".to_owned());
+    let deadline = now() + 30_000.0;
+    while transcript.scroll_height() < 1200 {
+        settle(&store).await;
+        assert!(now() < deadline, "not enough text arrived");
+        sleep(30).await;
+    }
+    sleep(100).await;
+    assert!(
+        distance(&transcript) < 60,
+        "pinned to the bottom: {}",
+        distance(&transcript)
+    );
+    assert!(testid(&root, "jump-to-latest").is_none());
+
+    // The person scrolls up: the view stays where they put it while text keeps coming.
+    transcript.set_scroll_top(0);
+    sleep(100).await;
+    let height = transcript.scroll_height();
+    let until = now() + 3_000.0;
+    while transcript.scroll_height() <= height + 200 && now() < until {
+        settle(&store).await;
+        sleep(30).await;
+    }
+    assert!(transcript.scroll_height() > height, "more text arrived");
+    assert!(transcript.scroll_top() < 20, "not yanked back down");
+    settle(&store).await;
+    assert!(
+        testid(&root, "jump-to-latest").is_some(),
+        "offers to jump back"
+    );
+
+    // Jumping back pins it again.
+    click(&root, "jump-to-latest");
+    sleep(100).await;
+    settle(&store).await;
+    assert!(distance(&transcript) < 60);
+
+    store.stop();
+    settle(&store).await;
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_message_id_that_comes_back_still_streams() {
+    // A row removed by a snapshot whose message id comes back (an agent reusing ids after a
+    // retry) keeps streaming: its version signal is live again.
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    let thread_id = store.thread_id();
+
+    store.begin_external();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-1"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "a-1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a-1", "delta": "First try."}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "a-1"}),
+        json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": "r-1"}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    store.end_external(None);
+    settle(&store).await;
+    assert!(assistant_text(&root).contains("First try."));
+
+    store.begin_external();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-2"}),
+        json!({"type": "MESSAGES_SNAPSHOT", "messages": []}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    settle(&store).await;
+    assert!(
+        assistant_text(&root).is_empty(),
+        "the snapshot removed the row"
+    );
+    for ev in [
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "a-1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a-1", "delta": "Second"}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    settle(&store).await;
+    store.push_bytes(&sse(
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a-1", "delta": " try, streaming on."}),
+    ));
+    settle(&store).await;
+    assert_eq!(assistant_text(&root).trim(), "Second try, streaming on.");
+
+    store.end_external(None);
+    drop(handle);
+    container.remove();
+}
+
+// ---- configuration from the URL and the settings form -----------------------------------
+
+#[wasm_bindgen_test]
+fn url_parameters_pick_the_agent_and_the_demo_speed() {
+    use agui_leptos::app::config_from_href;
+    let c = config_from_href("http://127.0.0.1:8080/?endpoint=%2Fagent&speed=2.5");
+    assert_eq!(c.endpoint.as_deref(), Some("/agent"));
+    assert_eq!(c.demo_speed, 2.5);
+    let c = config_from_href("http://127.0.0.1:8080/?endpoint=https://agent.example.com/run");
+    assert_eq!(c.endpoint.as_deref(), Some("https://agent.example.com/run"));
+    assert_eq!(c.demo_speed, 1.0);
+    let c = config_from_href("http://127.0.0.1:8080/?endpoint=&speed=fast");
+    assert_eq!(c.endpoint, None, "empty = the demo agent");
+    assert_eq!(c.demo_speed, 1.0, "an unreadable speed keeps the default");
+    let c = config_from_href("http://127.0.0.1:8080/?speed=-3");
+    assert_eq!(c.demo_speed, 1.0);
+    let c = config_from_href("not a url");
+    assert_eq!(c.endpoint, None);
+}
+
+#[wasm_bindgen_test]
+fn header_json_is_validated() {
+    use agui_leptos::ui::settings::parse_headers;
+    assert_eq!(parse_headers("  "), Ok(Vec::new()));
+    assert_eq!(
+        parse_headers(r#"{"Authorization": "Bearer x", "X-Retries": 3}"#),
+        Ok(vec![
+            ("Authorization".to_owned(), "Bearer x".to_owned()),
+            ("X-Retries".to_owned(), "3".to_owned()),
+        ])
+    );
+    assert!(parse_headers("{bad").is_err());
+    assert!(parse_headers(r#"["a"]"#).is_err());
+    assert!(parse_headers(r#"{"Bad Name": "x"}"#).is_err());
+    assert!(parse_headers(r#"{"X-A": {"nested": 1}}"#).is_err());
+    assert!(parse_headers(r#"{"X-A": "line\nbreak"}"#).is_err());
+}
+
+#[wasm_bindgen_test]
+async fn retry_replaces_the_failed_answer() {
+    let container = fresh_container();
+    let store = store_with_speed(0.0);
+    let handle = mount_with_store(container.clone(), store);
+    settle(&store).await;
+    let root: Element = container.clone().into();
+    let answers = |root: &Element| q_all(root, r#"[data-testid="message"][data-role="assistant"]"#);
+
+    store.send("show an error".to_owned());
+    let deadline = now() + 10_000.0;
+    while testid(&root, "error-banner").is_none() {
+        settle(&store).await;
+        assert!(now() < deadline, "the demo error did not arrive");
+        sleep(20).await;
+    }
+    assert_eq!(run_status(&root), "error");
+    assert_eq!(answers(&root).len(), 1);
+
+    click(&root, "retry");
+    settle(&store).await;
+    let deadline = now() + 10_000.0;
+    while store.running.get_untracked() {
+        settle(&store).await;
+        assert!(now() < deadline, "the retry did not finish");
+        sleep(20).await;
+    }
+    settle(&store).await;
+    assert_eq!(
+        q_all(&root, r#"[data-testid="message"][data-role="user"]"#).len(),
+        1,
+        "the question is kept, not sent twice"
+    );
+    assert_eq!(answers(&root).len(), 1, "the failed answer was replaced");
+    assert_eq!(run_status(&root), "error", "the demo fails again");
+
+    drop(handle);
+    container.remove();
+}

@@ -1,0 +1,342 @@
+//! Browser tests of assistant Markdown (headless Chromium): hostile content stays inert,
+//! GFM renders as DOM, and streaming re-renders only the open tail.
+//!
+//! Run with `cargo test --target wasm32-unknown-unknown --test web_markdown`.
+#![cfg(target_arch = "wasm32")]
+
+use agui_leptos::app::mount_with_store;
+use agui_leptos::store::{AgentConfig, AgentStore};
+use agui_leptos::transport::sleep;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---- helpers ----------------------------------------------------------------------------
+
+fn fresh_container() -> HtmlElement {
+    let doc = web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document");
+    let el: HtmlElement = doc
+        .create_element("div")
+        .expect("create div")
+        .dyn_into()
+        .expect("div is an HtmlElement");
+    doc.body()
+        .expect("body")
+        .append_child(&el)
+        .expect("append container");
+    el
+}
+
+fn q(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).expect("valid selector")
+}
+
+fn q_all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).expect("valid selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn text_of(el: &Element) -> String {
+    el.text_content().unwrap_or_default()
+}
+
+async fn settle(store: &AgentStore) {
+    store.flush();
+    leptos::task::tick().await;
+    sleep(5).await;
+}
+
+fn sse(event: Value) -> Vec<u8> {
+    format!("data: {event}\n\n").into_bytes()
+}
+
+struct Mounted {
+    container: HtmlElement,
+    root: Element,
+    store: AgentStore,
+}
+
+/// A chat mounted on a fresh store, with an external run open and one assistant message
+/// (`message_id`) started.
+async fn mount_streaming(message_id: &str) -> (Mounted, impl Drop) {
+    let container = fresh_container();
+    let store = AgentStore::new(AgentConfig {
+        endpoint: None,
+        headers: Vec::new(),
+        demo_speed: 0.0,
+    });
+    let handle = mount_with_store(container.clone(), store);
+    store.begin_external();
+    store.push_bytes(&sse(json!({
+        "type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "run-md",
+    })));
+    store.push_bytes(&sse(json!({
+        "type": "TEXT_MESSAGE_START", "messageId": message_id, "role": "assistant",
+    })));
+    settle(&store).await;
+    let root: Element = container.clone().into();
+    (
+        Mounted {
+            container,
+            root,
+            store,
+        },
+        handle,
+    )
+}
+
+fn push_text(store: &AgentStore, message_id: &str, delta: &str) {
+    store.push_bytes(&sse(json!({
+        "type": "TEXT_MESSAGE_CONTENT", "messageId": message_id, "delta": delta,
+    })));
+}
+
+fn finish(store: &AgentStore, message_id: &str) {
+    store.push_bytes(&sse(
+        json!({"type": "TEXT_MESSAGE_END", "messageId": message_id}),
+    ));
+    store.push_bytes(&sse(json!({
+        "type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "run-md",
+    })));
+    store.end_external(None);
+}
+
+fn answer(root: &Element) -> Element {
+    q(
+        root,
+        r#"[data-testid="message"][data-role="assistant"] [data-testid="message-text"]"#,
+    )
+    .expect("assistant message text")
+}
+
+// ---- 4. hostile content -------------------------------------------------------------------
+
+const HOSTILE: &str = "Hello <script>alert(1)</script> there.\n\n\
+<img src=x onerror=alert(1)>\n\n\
+A [bad link](javascript:alert(1)), an [encoded one](&#106;avascript:alert(1)) and \
+a [good one](https://example.com/ok).\n\n\
+<div onclick=\"alert(1)\">raw div</div>\n\n\
+An image: ![i](https://example.com/i.png)\n\n\
+<script>alert(2)</script>\n\n\
+Inline <b onmouseover=alert(1)>bold</b> and <iframe src=\"https://example.com\"></iframe>.\n";
+
+fn assert_inert(root: &Element) {
+    assert!(q_all(root, "script").is_empty(), "no script element");
+    assert!(q_all(root, "iframe").is_empty(), "no iframe element");
+    assert!(q_all(root, "b").is_empty(), "no markup from raw HTML");
+    assert!(
+        q_all(root, "[onerror],[onclick],[onmouseover],[onload]").is_empty(),
+        "no inline event handler attribute"
+    );
+    for a in q_all(root, "a[href]") {
+        let href = a.get_attribute("href").unwrap_or_default();
+        assert!(
+            ["http:", "https:", "mailto:"]
+                .iter()
+                .any(|p| href.starts_with(p)),
+            "unsafe href {href:?}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn hostile_markdown_is_inert() {
+    let (m, handle) = mount_streaming("m-hostile").await;
+    // Streamed in pieces, so every intermediate tail is checked too.
+    for piece in HOSTILE.as_bytes().chunks(23) {
+        push_text(&m.store, "m-hostile", &String::from_utf8_lossy(piece));
+        settle(&m.store).await;
+        assert_inert(&m.root);
+        assert!(q_all(&m.root, "img").is_empty(), "no image before a click");
+    }
+    finish(&m.store, "m-hostile");
+    settle(&m.store).await;
+    assert_inert(&m.root);
+    assert!(q_all(&m.root, "img").is_empty(), "no image before a click");
+
+    let text = text_of(&answer(&m.root));
+    assert!(
+        text.contains("<script>alert(1)</script>"),
+        "raw HTML is visible text: {text}"
+    );
+    assert!(text.contains("<img src=x onerror=alert(1)>"), "{text}");
+    assert!(
+        text.contains("bad link"),
+        "the unsafe link keeps its text: {text}"
+    );
+    let links = q_all(&m.root, r#"[data-testid="message-text"] a[href]"#);
+    assert_eq!(links.len(), 1, "only the https link is a link");
+
+    // The image waits for a click, then loads from its (safe) URL only.
+    let load = q(&m.root, r#"[data-testid="load-image"]"#).expect("load-image button");
+    assert!(text_of(&load).contains("example.com"), "{}", text_of(&load));
+    load.dyn_into::<HtmlElement>().expect("button").click();
+    settle(&m.store).await;
+    let imgs = q_all(&m.root, "img");
+    assert_eq!(imgs.len(), 1);
+    assert_eq!(
+        imgs[0].get_attribute("src").as_deref(),
+        Some("https://example.com/i.png")
+    );
+    assert_inert(&m.root);
+
+    drop(handle);
+    m.container.remove();
+}
+
+// ---- 5. GFM rendering ----------------------------------------------------------------------
+
+const RICH: &str = "## Shortlist\n\n\
+| Venue | Seats | Price |\n\
+|:---|---:|:---:|\n\
+| Tasca | 14 | €€ |\n\
+| Pátio | 16 | €€€ |\n\n\
+- [x] Find venues\n\
+- [ ] Book a table\n\n\
+```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n\n\
+> A quote with ~~struck~~ and **bold** text.\n\n\
+Read [the guide](https://example.com/guide \"Guide\") or mail [us](mailto:team@example.com).\n";
+
+#[wasm_bindgen_test]
+async fn gfm_renders_as_dom() {
+    let (m, handle) = mount_streaming("m-rich").await;
+    push_text(&m.store, "m-rich", RICH);
+    finish(&m.store, "m-rich");
+    settle(&m.store).await;
+    let md = answer(&m.root);
+
+    assert_eq!(
+        q(&md, "h2").map(|h| text_of(&h)).as_deref(),
+        Some("Shortlist")
+    );
+
+    // Table with header, rows and alignment.
+    let table = q(&md, "table").expect("a table");
+    let headers: Vec<String> = q_all(&table, "thead th").iter().map(text_of).collect();
+    assert_eq!(headers, ["Venue", "Seats", "Price"]);
+    assert_eq!(q_all(&table, "tbody tr").len(), 2);
+    let seats = q(&table, "tbody tr td:nth-child(2)").expect("cell");
+    assert_eq!(text_of(&seats), "14");
+    assert!(seats.class_list().contains("agui-md__cell--right"));
+    let price = q(&table, "tbody tr td:nth-child(3)").expect("cell");
+    assert!(price.class_list().contains("agui-md__cell--center"));
+
+    // Task list: two disabled checkboxes, the first checked.
+    let boxes: Vec<HtmlInputElement> = q_all(&md, r#"input[type="checkbox"]"#)
+        .into_iter()
+        .map(|e| e.dyn_into().expect("input"))
+        .collect();
+    assert_eq!(boxes.len(), 2);
+    assert!(boxes[0].checked());
+    assert!(!boxes[1].checked());
+    assert!(boxes.iter().all(|b| b.disabled()));
+
+    // Code block: <pre><code>, language label, copy button.
+    let code_block = q(&md, r#"[data-testid="code-block"]"#).expect("code block");
+    let code = q(&code_block, "pre > code").expect("pre > code");
+    assert!(text_of(&code).contains("println!(\"hi\");"));
+    assert!(text_of(&code_block).contains("rust"));
+    assert!(q(&code_block, r#"[data-testid="copy-code"]"#).is_some());
+
+    // Quote, strikethrough, strong.
+    let quote = q(&md, "blockquote").expect("blockquote");
+    assert_eq!(
+        q(&quote, "del").map(|e| text_of(&e)).as_deref(),
+        Some("struck")
+    );
+    assert_eq!(
+        q(&quote, "strong").map(|e| text_of(&e)).as_deref(),
+        Some("bold")
+    );
+
+    // Links open safely in a new tab.
+    let link = q(&md, r#"a[href="https://example.com/guide"]"#).expect("link");
+    let rel = link.get_attribute("rel").unwrap_or_default();
+    assert!(rel.split_whitespace().any(|r| r == "noopener"), "{rel}");
+    assert!(rel.split_whitespace().any(|r| r == "noreferrer"), "{rel}");
+    assert_eq!(link.get_attribute("target").as_deref(), Some("_blank"));
+    assert_eq!(link.get_attribute("title").as_deref(), Some("Guide"));
+    assert!(q(&md, r#"a[href="mailto:team@example.com"]"#).is_some());
+
+    drop(handle);
+    m.container.remove();
+}
+
+// ---- 6. incremental rendering ---------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn finished_blocks_are_not_re_rendered() {
+    let (m, handle) = mount_streaming("m-long").await;
+    let mut text =
+        String::from("The first paragraph is finished early and must never be rebuilt.\n\n");
+    for i in 0..12 {
+        text.push_str(&format!(
+            "Paragraph {i} streams in many small deltas, one after another, like tokens.\n\n"
+        ));
+    }
+    text.push_str("- a list\n- at the end\n");
+
+    let first_p = |root: &Element| q(&answer(root), "p").expect("a paragraph");
+    let mut reference: Option<Element> = None;
+    let mut streamed = String::new();
+    let mut checks = 0;
+    let chars: Vec<char> = text.chars().collect();
+    for piece in chars.chunks(9) {
+        let piece: String = piece.iter().collect();
+        streamed.push_str(&piece);
+        push_text(&m.store, "m-long", &piece);
+        settle(&m.store).await;
+        // Once the second block's first line is complete, the first paragraph is final.
+        match &reference {
+            None if streamed.contains(
+                "Paragraph 0 streams in many small deltas, one after another, like tokens.\n",
+            ) =>
+            {
+                let p = first_p(&m.root);
+                assert!(text_of(&p).starts_with("The first paragraph"));
+                reference = Some(p);
+            }
+            Some(p) => {
+                let now = first_p(&m.root);
+                assert!(
+                    p.is_same_node(Some(&now)),
+                    "the first paragraph was re-rendered after {} bytes",
+                    streamed.len()
+                );
+                assert!(p.is_connected());
+                checks += 1;
+            }
+            None => {}
+        }
+    }
+    finish(&m.store, "m-long");
+    settle(&m.store).await;
+    let p = reference.expect("the first paragraph was captured");
+    assert!(
+        p.is_same_node(Some(&first_p(&m.root))),
+        "still the same node at the end"
+    );
+    assert!(checks > 50, "checked across many deltas ({checks})");
+
+    // And the whole text made it.
+    let md = answer(&m.root);
+    assert_eq!(
+        q_all(&md, ":scope > p").len(),
+        13,
+        "13 top-level paragraphs"
+    );
+    assert_eq!(q_all(&md, "li").len(), 2);
+    assert!(text_of(&md).contains("Paragraph 11 streams"));
+
+    drop(handle);
+    m.container.remove();
+}

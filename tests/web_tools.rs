@@ -1,0 +1,806 @@
+//! Browser tests for the tool cards, the venue renderer, the state panel and the trip panel:
+//! mount the components with an [`AgentStore`] in context into a fresh element in headless
+//! Chromium, drive a recorded AG-UI stream through the store, and assert by `data-testid`.
+//!
+//! Run with `cargo test --target wasm32-unknown-unknown --test web_tools`.
+#![cfg(target_arch = "wasm32")]
+
+use agui_leptos::store::{AgentConfig, AgentStore};
+use agui_leptos::ui::state_panel::{escape_pointer_token, StatePanel};
+use agui_leptos::ui::tool_card::{
+    format_bytes, format_count, format_duration, preview_of, ToolCard, PREVIEW_CHARS,
+};
+use agui_leptos::ui::tool_registry::{normalize_tool_name, ToolRegistry};
+use agui_leptos::ui::trip_panel::{format_money, TripPanel};
+use agui_leptos::ui::venue_card::{parse_venues, plural, VenueQuery};
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---- harness -----------------------------------------------------------------------------
+
+fn fresh_container() -> HtmlElement {
+    let doc = web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document");
+    let el: HtmlElement = doc
+        .create_element("div")
+        .expect("create div")
+        .dyn_into()
+        .expect("div is an HtmlElement");
+    doc.body()
+        .expect("body")
+        .append_child(&el)
+        .expect("append container");
+    el
+}
+
+/// Mounts tool cards for `tool_ids`, the state panel and the trip panel, with `store` (and
+/// `registry`, when given) in context.
+fn mount(
+    store: AgentStore,
+    registry: Option<ToolRegistry>,
+    tool_ids: &[&str],
+) -> (HtmlElement, impl Drop) {
+    let ids = RwSignal::new(tool_ids.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    mount_dynamic(store, registry, ids)
+}
+
+/// Like [`mount`], with the list of tool cards in a signal (as the chat renders them).
+fn mount_dynamic(
+    store: AgentStore,
+    registry: Option<ToolRegistry>,
+    ids: RwSignal<Vec<String>>,
+) -> (HtmlElement, impl Drop) {
+    let container = fresh_container();
+    let handle = leptos::mount::mount_to(container.clone(), move || {
+        store.provide();
+        if let Some(r) = registry {
+            r.provide();
+        }
+        view! {
+            <div class="agui-root">
+                <For
+                    each=move || ids.get()
+                    key=|id| id.clone()
+                    children=|id| view! { <ToolCard tool_call_id=id/> }
+                />
+                <StatePanel/>
+                <TripPanel/>
+            </div>
+        }
+    });
+    (container, handle)
+}
+
+struct Stream {
+    store: AgentStore,
+}
+
+impl Stream {
+    fn start(store: AgentStore) -> Self {
+        store.begin_external();
+        let s = Stream { store };
+        s.send(json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "run-1"}));
+        s
+    }
+
+    fn send(&self, event: Value) {
+        self.store
+            .push_bytes(format!("data: {event}\n\n").as_bytes());
+    }
+
+    async fn settle(&self) {
+        self.store.flush();
+        for _ in 0..3 {
+            leptos::task::tick().await;
+        }
+    }
+
+    async fn finish(self) {
+        self.send(
+            json!({"type": "RUN_FINISHED", "threadId": self.store.thread_id(), "runId": "run-1"}),
+        );
+        self.store.end_external(None);
+        self.settle().await;
+    }
+}
+
+fn one(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).expect("valid selector")
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).expect("valid selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn text(el: &Element) -> String {
+    el.text_content().unwrap_or_default()
+}
+
+fn card(root: &Element, id: &str) -> Element {
+    one(
+        root,
+        &format!(r#"[data-testid="tool-card"][data-tool-call-id="{id}"]"#),
+    )
+    .unwrap_or_else(|| panic!("tool card {id} is rendered"))
+}
+
+fn node(root: &Element, pointer: &str) -> Element {
+    one(
+        root,
+        &format!(r#"[data-testid="state-path"][data-path="{pointer}"]"#),
+    )
+    .unwrap_or_else(|| panic!("state node {pointer:?} is rendered"))
+}
+
+fn new_store() -> AgentStore {
+    AgentStore::new(AgentConfig::default())
+}
+
+// ---- tool card ---------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn tool_card_previews_streaming_args_then_runs_and_succeeds() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["t1"]);
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "t1", "toolCallName": "get_weather"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "t1", "delta": "{\"city\":\"Lis"}));
+    s.settle().await;
+
+    let c = card(&root, "t1");
+    assert_eq!(
+        c.get_attribute("data-tool-name").as_deref(),
+        Some("get_weather")
+    );
+    assert_eq!(
+        c.get_attribute("data-status").as_deref(),
+        Some("streaming-args")
+    );
+    let args = one(&c, r#"[data-testid="tool-args"]"#).expect("args preview");
+    assert!(text(&args).contains("city"), "args: {:?}", text(&args));
+    assert!(text(&args).contains("Lis"), "args: {:?}", text(&args));
+    assert!(
+        one(&c, ".agui-tool-spinner").is_some(),
+        "spinner while streaming"
+    );
+    assert!(one(&c, r#"[data-testid="tool-result"]"#).is_none());
+
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "t1", "delta": "bon\",\"days\":3}"}));
+    s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "t1"}));
+    s.settle().await;
+    assert_eq!(c.get_attribute("data-status").as_deref(), Some("running"));
+    let args = one(&c, r#"[data-testid="tool-args"]"#).expect("args preview");
+    assert!(text(&args).contains("Lisbon"), "args: {:?}", text(&args));
+    assert!(text(&args).contains('3'), "args: {:?}", text(&args));
+
+    s.send(json!({
+        "type": "TOOL_CALL_RESULT", "messageId": "tm1", "toolCallId": "t1", "role": "tool",
+        "content": "{\"temp\":21,\"sky\":\"clear\"}",
+    }));
+    s.settle().await;
+    assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
+    let result = one(&c, r#"[data-testid="tool-result"]"#).expect("result shown");
+    // Pretty-printed JSON: one field per line.
+    assert!(
+        text(&result).contains("\"sky\": \"clear\""),
+        "result: {:?}",
+        text(&result)
+    );
+    let duration = one(&c, r#"[data-testid="tool-duration"]"#).expect("duration slot");
+    assert!(text(&duration).ends_with(" ms") || text(&duration).ends_with(" s"));
+    assert!(
+        one(&c, ".agui-tool-spinner").is_none(),
+        "no spinner once done"
+    );
+
+    s.finish().await;
+    assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
+
+    // The header collapses and expands the body.
+    let body = one(&c, ".agui-tool-card__body").expect("body");
+    let toggle = one(&c, ".agui-tool-card__toggle").expect("toggle");
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("true")
+    );
+    toggle.dyn_ref::<HtmlElement>().expect("html").click();
+    leptos::task::tick().await;
+    assert!(body.has_attribute("hidden"));
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    toggle.dyn_ref::<HtmlElement>().expect("html").click();
+    leptos::task::tick().await;
+    assert!(!body.has_attribute("hidden"));
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn tool_card_shows_error_results_in_error_style() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["e1"]);
+    let s = Stream::start(store);
+    // Tool errors arrive on tool messages (`error`), e.g. in a MESSAGES_SNAPSHOT.
+    s.send(json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+        {"id": "a1", "role": "assistant", "toolCalls": [
+            {"id": "e1", "type": "function", "function": {"name": "book_table", "arguments": "{\"size\":12}"}},
+        ]},
+        {"id": "tm-e", "role": "tool", "toolCallId": "e1", "content": "", "error": "Restaurant is fully booked"},
+    ]}));
+    s.settle().await;
+    let c = card(&root, "e1");
+    assert_eq!(c.get_attribute("data-status").as_deref(), Some("error"));
+    let err = one(&c, r#"[data-testid="tool-error"]"#).expect("error text");
+    assert!(text(&err).contains("fully booked"));
+    let result = one(&c, r#"[data-testid="tool-result"]"#).expect("result section");
+    assert!(result
+        .class_name()
+        .contains("agui-tool-card__result--error"));
+    drop(handle);
+    root.remove();
+}
+
+// Regression guard: a 2 MB result must be collapsed to a bounded preview, not put in the DOM.
+#[wasm_bindgen_test]
+async fn huge_result_renders_collapsed_with_size_and_show_all() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["big"]);
+    let line = format!("{}\n", "x".repeat(50));
+    let big = line.repeat(41_000);
+    assert!(big.len() > 2_000_000);
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "big", "toolCallName": "dump_logs"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "big", "delta": "{\"all\":true}"}));
+    s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "big"}));
+    s.send(json!({
+        "type": "TOOL_CALL_RESULT", "messageId": "tm-big", "toolCallId": "big", "role": "tool",
+        "content": big,
+    }));
+    s.settle().await;
+
+    let c = card(&root, "big");
+    assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
+    let size = one(&c, r#"[data-testid="tool-result-size"]"#).expect("size shown");
+    assert_eq!(text(&size), "2.0 MB, 41,000 lines");
+    let button = one(&c, r#"[data-testid="tool-result-show-all"]"#).expect("Show all");
+    assert_eq!(text(&button), "Show all");
+    let shown = text(&c).len();
+    assert!(
+        shown < PREVIEW_CHARS + 1_000,
+        "card holds {shown} characters of text"
+    );
+
+    button
+        .dyn_ref::<HtmlElement>()
+        .expect("button is an HtmlElement")
+        .click();
+    leptos::task::tick().await;
+    assert!(text(&c).len() > big.len(), "Show all shows everything");
+    assert_eq!(text(&button), "Show less");
+    button
+        .dyn_ref::<HtmlElement>()
+        .expect("button is an HtmlElement")
+        .click();
+    leptos::task::tick().await;
+    assert!(text(&c).len() < PREVIEW_CHARS + 1_000);
+
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn markup_in_results_and_args_stays_text() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["x1", "x2"]);
+    let evil = "<img src=x onerror=alert(1)><script>alert(2)</script><b>bold</b>";
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "x1", "toolCallName": "<img src=y onerror=alert(3)>"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "x1", "delta": json!({"q": evil}).to_string()}));
+    s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "x1"}));
+    s.send(json!({
+        "type": "TOOL_CALL_RESULT", "messageId": "tm-x1", "toolCallId": "x1", "role": "tool",
+        "content": evil,
+    }));
+    // Parts: text with markup plus a media part (a chip, never an <img>).
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "x2", "toolCallName": "render"}));
+    s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "x2"}));
+    s.send(json!({
+        "type": "TOOL_CALL_RESULT", "messageId": "tm-x2", "toolCallId": "x2", "role": "tool",
+        "content": [
+            {"type": "text", "text": evil},
+            {"type": "image", "source": {"type": "url", "value": "https://example.com/x.png", "mimeType": "image/png"}},
+        ],
+    }));
+    s.settle().await;
+
+    for id in ["x1", "x2"] {
+        let c = card(&root, id);
+        assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
+        assert!(one(&c, "img").is_none(), "{id}: no <img> element");
+        assert!(one(&c, "script").is_none(), "{id}: no <script> element");
+        assert!(one(&c, "b").is_none(), "{id}: no <b> element");
+        assert!(
+            text(&c).contains("<img src=x onerror=alert(1)>"),
+            "{id}: shown as text"
+        );
+    }
+    let chip = one(&card(&root, "x2"), r#"[data-testid="tool-result-media"]"#).expect("chip");
+    assert_eq!(chip.get_attribute("data-kind").as_deref(), Some("image"));
+    assert!(text(&chip).contains("image/png"));
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn registry_in_context_renders_registered_tools() {
+    let store = new_store();
+    let registry = ToolRegistry::with_defaults().with("getWeather", |id: String| {
+        view! { <p data-testid="custom-body">{format!("weather card for {id}")}</p> }.into_any()
+    });
+    assert!(registry.contains("get_weather"));
+    assert!(registry.contains("functions.search_venues"));
+    let (root, handle) = mount(store, Some(registry), &["w1", "o1"]);
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "w1", "toolCallName": "get_weather"}));
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "o1", "toolCallName": "other_tool"}));
+    s.settle().await;
+    let custom = one(&card(&root, "w1"), r#"[data-testid="custom-body"]"#).expect("custom body");
+    assert_eq!(text(&custom), "weather card for w1");
+    assert!(one(&card(&root, "o1"), r#"[data-testid="custom-body"]"#).is_none());
+    assert!(one(&card(&root, "o1"), r#"[data-testid="tool-args"]"#).is_some());
+    drop(handle);
+    root.remove();
+}
+
+// Regression guard: streaming one card's arguments must not rebuild other cards or the
+// fields that already arrived.
+#[wasm_bindgen_test]
+async fn streaming_args_touch_only_their_own_card_and_field() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["f1", "f2"]);
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "f1", "toolCallName": "plan"}));
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "f2", "toolCallName": "plan"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "f2", "delta": "{\"x\":1,"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "f1", "delta": "{\"city\":\"Lisbon\",\"note\":\"a"}));
+    s.settle().await;
+    let city = one(&card(&root, "f1"), r#"[data-key="city"]"#).expect("city row");
+    let other = one(&card(&root, "f2"), r#"[data-key="x"]"#).expect("x row");
+    for piece in ["b", "c", "d\",\"n\":2}"] {
+        s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "f1", "delta": piece}));
+        s.settle().await;
+    }
+    let f1 = card(&root, "f1");
+    assert!(text(&f1).contains("abcd"), "{:?}", text(&f1));
+    let city_after = one(&f1, r#"[data-key="city"]"#).expect("city row");
+    assert!(
+        city.is_same_node(Some(&city_after)),
+        "an arrived field keeps its row"
+    );
+    let other_after = one(&card(&root, "f2"), r#"[data-key="x"]"#).expect("x row");
+    assert!(
+        other.is_same_node(Some(&other_after)),
+        "the other card is untouched"
+    );
+    drop(handle);
+    root.remove();
+}
+
+// ---- venue cards -------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn venue_search_previews_query_then_renders_one_card_per_venue() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["v1"]);
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "v1", "toolCallName": "search_venues"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "v1", "delta": "{\"city\":\"Lisbon\",\"kind\":\"restaurant\",\"ar"}));
+    s.settle().await;
+    let c = card(&root, "v1");
+    let query = one(&c, r#"[data-testid="venue-query"]"#).expect("query preview");
+    assert!(text(&query).contains("Lisbon"), "query: {:?}", text(&query));
+    assert!(
+        text(&query).starts_with("Searching restaurants"),
+        "query: {:?}",
+        text(&query)
+    );
+
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "v1", "delta": "ea\":\"Alfama\",\"capacity\":12}"}));
+    s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "v1"}));
+    s.settle().await;
+    let query = one(&c, r#"[data-testid="venue-query"]"#).expect("query preview");
+    assert_eq!(
+        text(&query),
+        "Searching restaurants in Alfama, Lisbon for 12…"
+    );
+    assert!(all(&c, r#"[data-testid="venue-card"]"#).is_empty());
+
+    let result = json!({"venues": [
+        {"name": "Tasca do Miradouro", "kind": "restaurant", "area": "Alfama", "rating": 4.7, "price": "€€", "capacity": 14},
+        {"name": "Pátio da Graça", "kind": "restaurant", "area": "Graça", "rating": 4.6, "price": "€€€"},
+        {"name": "Casa das Sardinhas"},
+    ]});
+    s.send(json!({
+        "type": "TOOL_CALL_RESULT", "messageId": "tm-v1", "toolCallId": "v1", "role": "tool",
+        "content": result.to_string(),
+    }));
+    s.settle().await;
+    let cards = all(&c, r#"[data-testid="venue-card"]"#);
+    assert_eq!(cards.len(), 3);
+    let names: Vec<String> = all(&c, r#"[data-testid="venue-name"]"#)
+        .iter()
+        .map(text)
+        .collect();
+    assert_eq!(
+        names,
+        ["Tasca do Miradouro", "Pátio da Graça", "Casa das Sardinhas"]
+    );
+    let first = text(&cards[0]);
+    assert!(first.contains("restaurant · Alfama"), "{first:?}");
+    assert!(first.contains("★ 4.7"), "{first:?}");
+    assert!(first.contains("up to 14"), "{first:?}");
+    assert!(
+        !text(&cards[1]).contains("up to"),
+        "no capacity, no capacity line"
+    );
+    let query = one(&c, r#"[data-testid="venue-query"]"#).expect("query line");
+    assert_eq!(text(&query), "Found 3 restaurants in Alfama, Lisbon for 12");
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn venue_search_with_a_non_json_result_falls_back_to_the_generic_view() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["v2"]);
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "v2", "toolCallName": "find_venues"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "v2", "delta": "{\"city\":\"Porto\"}"}));
+    s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "v2"}));
+    s.send(json!({
+        "type": "TOOL_CALL_RESULT", "messageId": "tm-v2", "toolCallId": "v2", "role": "tool",
+        "content": "The venue service is down, try later.",
+    }));
+    s.settle().await;
+    let c = card(&root, "v2");
+    assert!(all(&c, r#"[data-testid="venue-card"]"#).is_empty());
+    let result = one(&c, r#"[data-testid="tool-result"]"#).expect("generic result");
+    assert!(text(&result).contains("service is down"));
+    drop(handle);
+    root.remove();
+}
+
+// ---- state panel -------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn state_panel_updates_one_node_on_a_delta_and_keeps_the_others() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &[]);
+    let panel = one(&root, r#"[data-testid="state-panel"]"#).expect("state panel");
+    assert!(text(&panel).contains("No shared state yet"));
+
+    let s = Stream::start(store);
+    s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": 1, "b": {"c": 2}}}));
+    s.settle().await;
+    for p in ["", "/a", "/b", "/b/c"] {
+        node(&root, p);
+    }
+    assert!(text(&node(&root, "/b/c")).contains('2'));
+    let a_before = node(&root, "/a");
+    let c_before = node(&root, "/b/c");
+
+    s.send(
+        json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/b/c", "value": 3}]}),
+    );
+    s.settle().await;
+    let c_after = node(&root, "/b/c");
+    assert!(text(&c_after).contains('3'), "{:?}", text(&c_after));
+    assert_eq!(
+        c_after.get_attribute("data-changed").as_deref(),
+        Some("true")
+    );
+    assert!(
+        c_before.is_same_node(Some(&c_after)),
+        "/b/c updated in place"
+    );
+    let a_after = node(&root, "/a");
+    assert_eq!(
+        a_after.get_attribute("data-changed").as_deref(),
+        Some("false")
+    );
+    assert_eq!(
+        node(&root, "/b").get_attribute("data-changed").as_deref(),
+        Some("false")
+    );
+    assert!(
+        a_before.is_same_node(Some(&a_after)),
+        "/a kept its DOM node"
+    );
+
+    // A patch that cannot apply leaves the state (and the tree) as it was, with a notice.
+    assert!(one(&root, r#"[data-testid="state-warning"]"#).is_none());
+    s.send(json!({"type": "STATE_DELTA", "delta": [
+        {"op": "replace", "path": "/a", "value": 100},
+        {"op": "replace", "path": "/missing/x", "value": 1},
+    ]}));
+    s.settle().await;
+    assert_eq!(store.with_state("/a", |v| v.cloned()), Some(json!(1)));
+    assert!(text(&node(&root, "/a")).contains('1'));
+    assert!(!text(&node(&root, "/a")).contains("100"));
+    let notice = one(&root, r#"[data-testid="state-warning"]"#).expect("inline notice");
+    assert!(
+        text(&notice).contains("could not be applied"),
+        "{:?}",
+        text(&notice)
+    );
+    assert!(a_before.is_same_node(Some(&node(&root, "/a"))));
+
+    s.finish().await;
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn state_panel_escapes_keys_collapses_and_rebuilds_on_snapshot() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &[]);
+    let s = Stream::start(store);
+    s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {
+        "a/b": {"~x": true},
+        "list": [10, 20],
+        "long": "y".repeat(500),
+    }}));
+    s.settle().await;
+    node(&root, "/a~1b");
+    node(&root, "/a~1b/~0x");
+    assert_eq!(
+        node(&root, "/list").get_attribute("data-kind").as_deref(),
+        Some("array")
+    );
+    assert!(text(&node(&root, "/list")).contains("[2 items]"));
+    let long = node(&root, "/long");
+    assert!(text(&long).len() < 300, "long strings are cut");
+
+    // Collapse /list: its children leave the DOM.
+    let toggle = one(&node(&root, "/list"), ".agui-state-node__toggle").expect("toggle");
+    toggle.dyn_ref::<HtmlElement>().expect("html").click();
+    leptos::task::tick().await;
+    assert!(one(&root, r#"[data-path="/list/0"]"#).is_none());
+    toggle.dyn_ref::<HtmlElement>().expect("html").click();
+    leptos::task::tick().await;
+    assert!(one(&root, r#"[data-path="/list/0"]"#).is_some());
+
+    // An insert at the front shifts the later elements: they re-read.
+    s.send(json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/list/0", "value": 5}]}));
+    s.settle().await;
+    let values: Vec<String> = ["/list/0", "/list/1", "/list/2"]
+        .iter()
+        .map(|p| text(&one(&node(&root, p), ".agui-state-node__value").expect("value")))
+        .collect();
+    assert_eq!(values, ["5", "10", "20"]);
+
+    s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {"z": null}}));
+    s.settle().await;
+    assert!(one(&root, r#"[data-path="/list"]"#).is_none());
+    node(&root, "/z");
+
+    s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {}}));
+    s.settle().await;
+    assert!(one(&root, r#"[data-testid="state-empty"]"#).is_some());
+    drop(handle);
+    root.remove();
+}
+
+// ---- trip panel --------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn trip_panel_lists_venues_as_deltas_add_them() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &[]);
+    assert!(
+        one(&root, r#"[data-testid="trip-panel"]"#).is_none(),
+        "hidden without state"
+    );
+
+    let s = Stream::start(store);
+    s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {
+        "destination": "Lisbon",
+        "travellers": 12,
+        "budget": {"amount": 6000, "currency": "EUR"},
+        "dates": "May 14–16, 2026",
+        "venues": [],
+        "steps": [
+            {"title": "Find venues", "status": "in_progress"},
+            {"title": "Shortlist", "status": "pending"},
+        ],
+    }}));
+    s.settle().await;
+    let panel = one(&root, r#"[data-testid="trip-panel"]"#).expect("trip panel");
+    assert_eq!(
+        text(&one(&panel, r#"[data-testid="trip-destination"]"#).expect("title")),
+        "Lisbon"
+    );
+    assert!(text(&panel).contains("12 travellers"));
+    assert!(text(&panel).contains("€6,000"), "{:?}", text(&panel));
+    assert!(text(&panel).contains("May 14–16, 2026"));
+    assert!(all(&panel, r#"[data-testid="trip-venue"]"#).is_empty());
+    let steps = all(&panel, r#"[data-testid="trip-step"]"#);
+    assert_eq!(steps.len(), 2);
+    assert_eq!(
+        steps[0].get_attribute("data-status").as_deref(),
+        Some("active")
+    );
+
+    let venues = [
+        ("Tasca do Miradouro", "Alfama"),
+        ("Pátio da Graça", "Graça"),
+        ("Casa das Sardinhas", "Alfama"),
+    ];
+    let mut first: Option<Element> = None;
+    for (i, (name, area)) in venues.iter().enumerate() {
+        let mut ops = vec![
+            json!({"op": "add", "path": "/venues/-", "value": {"name": name, "area": area, "price": "€€"}}),
+        ];
+        if i == 0 {
+            ops.push(json!({"op": "replace", "path": "/steps/0/status", "value": "done"}));
+        }
+        s.send(json!({"type": "STATE_DELTA", "delta": ops}));
+        s.settle().await;
+        let rows = all(&panel, r#"[data-testid="trip-venue"]"#);
+        assert_eq!(rows.len(), i + 1);
+        assert!(text(&rows[i]).contains(name));
+        assert!(text(&rows[i]).contains(area));
+        match &first {
+            None => first = Some(rows[0].clone()),
+            Some(f) => assert!(
+                f.is_same_node(Some(&rows[0])),
+                "earlier rows keep their DOM"
+            ),
+        }
+        // The state panel marks the appended element as changed.
+        let appended = node(&root, &format!("/venues/{i}"));
+        assert_eq!(
+            appended.get_attribute("data-changed").as_deref(),
+            Some("true")
+        );
+    }
+    let steps = all(&panel, r#"[data-testid="trip-step"]"#);
+    assert_eq!(
+        steps[0].get_attribute("data-status").as_deref(),
+        Some("done")
+    );
+    assert!(text(&panel).contains("1 of 2 done"));
+
+    s.send(json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/venues/0"}]}));
+    s.settle().await;
+    let names: Vec<String> = all(&panel, r#"[data-testid="trip-venue"]"#)
+        .iter()
+        .map(text)
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(names[0].contains("Pátio da Graça"), "{names:?}");
+    assert!(names[1].contains("Casa das Sardinhas"), "{names:?}");
+
+    s.send(json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/destination"}]}));
+    s.settle().await;
+    assert!(
+        one(&root, r#"[data-testid="trip-panel"]"#).is_none(),
+        "hidden without destination"
+    );
+    s.finish().await;
+    drop(handle);
+    root.remove();
+}
+
+// ---- the demo planner, end to end -----------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn demo_planner_fills_venue_cards_state_and_trip_panel() {
+    let store = new_store();
+    let ids = RwSignal::new(Vec::<String>::new());
+    let (root, handle) = mount_dynamic(store, None, ids);
+    let thread_id = store.thread_id();
+    let state = Value::Null;
+    let input = json!({});
+    let chunks = agui_leptos::demo::respond(&agui_leptos::demo::DemoRequest {
+        thread_id: &thread_id,
+        run_id: "run-demo",
+        last_user_text: "Plan our team offsite in Lisbon. 12 people, 6000 EUR.",
+        state: &state,
+        input: &input,
+    });
+    store.begin_external();
+    let mut saw_query = false;
+    for chunk in &chunks {
+        store.push_bytes(&chunk.bytes);
+        store.flush();
+        let calls: Vec<String> = store.with_thread(|t| {
+            t.messages
+                .iter()
+                .flat_map(|m| m.tool_calls.iter().flatten())
+                .map(|c| c.id.clone())
+                .collect()
+        });
+        if calls != ids.get_untracked() {
+            ids.set(calls);
+        }
+        leptos::task::tick().await;
+        if let Some(q) = one(&root, r#"[data-testid="venue-query"]"#) {
+            saw_query |= text(&q).starts_with("Searching") && text(&q).contains("Lisbon");
+        }
+    }
+    store.end_external(None);
+    store.flush();
+    leptos::task::tick().await;
+    leptos::task::tick().await;
+
+    assert!(saw_query, "the query was previewed while the search ran");
+    let venue_card = one(&root, r#"[data-tool-name="search_venues"]"#).expect("venue tool card");
+    assert_eq!(
+        venue_card.get_attribute("data-status").as_deref(),
+        Some("success")
+    );
+    assert_eq!(all(&venue_card, r#"[data-testid="venue-card"]"#).len(), 4);
+    let panel = one(&root, r#"[data-testid="trip-panel"]"#).expect("trip panel");
+    assert_eq!(all(&panel, r#"[data-testid="trip-venue"]"#).len(), 3);
+    assert!(text(&panel).contains("Lisbon"));
+    node(&root, "/venues/2/name");
+    drop(handle);
+    root.remove();
+}
+
+// ---- pure helpers ------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+fn formatting_helpers() {
+    assert_eq!(format_duration(412.3), "412 ms");
+    assert_eq!(format_duration(1234.0), "1.2 s");
+    assert_eq!(format_duration(75_000.0), "1 min 15 s");
+    assert_eq!(format_bytes(512), "512 B");
+    assert_eq!(format_bytes(2 * 1024 * 1024), "2.0 MB");
+    assert_eq!(format_count(41_000), "41,000");
+    assert_eq!(format_money(6000.0, Some("EUR")), "€6,000");
+    assert_eq!(format_money(1234.5, Some("CHF")), "1,234.50 CHF");
+    assert_eq!(escape_pointer_token("a/b~c"), "a~1b~0c");
+    assert_eq!(normalize_tool_name("searchVenues"), "search_venues");
+    assert_eq!(normalize_tool_name("Search-Venues"), "search_venues");
+    assert_eq!(plural("restaurant"), "restaurants");
+    assert_eq!(plural("winery"), "wineries");
+    assert_eq!(plural("bar"), "bars");
+    assert!(preview_of("short").is_none());
+    let long = "é".repeat(5_000);
+    let p = preview_of(&long).expect("long text is previewed");
+    assert_eq!(p.chars().count(), PREVIEW_CHARS + 1);
+    let lines = "l\n".repeat(100);
+    assert_eq!(preview_of(&lines).map(|p| p.lines().count()), Some(30));
+    assert!(preview_of(&"l\n".repeat(30)).is_none());
+}
+
+#[wasm_bindgen_test]
+fn venue_parsing_tolerates_shapes() {
+    assert_eq!(
+        parse_venues(r#"[{"name":"A"},{"title":"B","stars":"4.5"}]"#).map(|v| v.len()),
+        Some(2)
+    );
+    assert_eq!(parse_venues(r#"{"venues":[]}"#), Some(vec![]));
+    assert_eq!(parse_venues("not json"), None);
+    assert_eq!(parse_venues(r#"{"other":1}"#), None);
+    assert_eq!(parse_venues("[1,2,3]"), None);
+    let q = VenueQuery::from_args(&json!({"city": "Lis"}));
+    assert_eq!(q.searching_sentence(), "Searching venues in Lis…");
+    let q = VenueQuery::from_args(&json!({"kind": "bar", "max_price": "€€"}));
+    assert_eq!(q.found_sentence(1), "Found 1 bar, up to €€");
+}
