@@ -3,7 +3,8 @@
 //! per-event cost, plus the outgoing side (`input`: resume coverage, request preparation).
 
 use agui_leptos::protocol::chunks::ChunkError;
-use agui_leptos::protocol::input::{check_resume_coverage, prepare_request, ResumeError};
+use agui_leptos::protocol::input::{check_resume_coverage, prepare_request};
+use agui_leptos::protocol::resume::ResumeError;
 use agui_leptos::protocol::sse::SseError;
 use agui_leptos::protocol::types::{Content, Message, ResumeEntry, ResumeStatus, Role};
 use agui_leptos::protocol::verify::VerifyError;

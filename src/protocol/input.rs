@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::compat::{upgrade_messages, Version, V0_0_39};
 use super::enforce::enforce_input;
 use super::error::{Malformed, Warning};
+use super::resume::ResumeError;
 use super::types::{Message, ResumeEntry, Role, RunAgentInput};
 
 /// The protocol version this client speaks (1.1 only adds optional `encryptedValueType` to 1.0).
@@ -81,19 +82,8 @@ fn flatten_parts(messages: &mut [Value], warnings: &mut Vec<Warning>) {
     }
 }
 
-/// Every open interrupt must be answered or cancelled before a resume is sent (§4.11).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ResumeError {
-    #[error("interrupt '{0}' has no resume entry (answer it or cancel it)")]
-    Missing(String),
-    #[error("resume entry for unknown interrupt '{0}'")]
-    Unknown(String),
-    #[error("interrupt '{0}' answered twice")]
-    Duplicate(String),
-}
-
-/// Check that `resume` covers exactly the open interrupt ids.
+/// Check that a `resume` array covers exactly the open interrupt ids (the last guard before a
+/// request with `resume` leaves; [`super::resume::ResumeBuilder`] builds complete ones).
 pub fn check_resume_coverage(open: &[String], resume: &[ResumeEntry]) -> Result<(), ResumeError> {
     let mut seen = std::collections::HashSet::new();
     for r in resume {

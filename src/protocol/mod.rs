@@ -15,6 +15,7 @@ pub mod input;
 pub mod partial_json;
 pub mod pipeline;
 pub mod reducer;
+pub mod resume;
 pub mod sse;
 pub mod types;
 pub mod verify;

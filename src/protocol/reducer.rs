@@ -144,6 +144,31 @@ pub enum Change {
     Warning,
 }
 
+/// The persisted form of a thread (see [`Thread::saved`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedThread {
+    pub messages: Vec<Message>,
+    pub state: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_run: Option<SavedRun>,
+}
+
+/// How the last run of a saved thread ended.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedRun {
+    pub run_id: String,
+    /// [`RunStatus::name`].
+    pub status: String,
+    #[serde(default)]
+    pub interrupts: Vec<Interrupt>,
+    #[serde(default)]
+    pub pending_tool_calls: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
 /// The pure thread model.
 #[derive(Debug, Default)]
 pub struct Thread {
@@ -293,6 +318,106 @@ impl Thread {
                 }
             }
         }
+    }
+
+    /// Answer a tool call from the client side (a frontend tool's result, or a cancellation):
+    /// a tool message placed right after the call, exactly as a `TOOL_CALL_RESULT` would be.
+    pub fn add_tool_result(
+        &mut self,
+        message_id: String,
+        tool_call_id: &str,
+        content: Content,
+        error: Option<String>,
+    ) -> Change {
+        let event = Event::new(EventKind::ToolCallResult(super::event::ToolCallResult {
+            message_id: message_id.clone(),
+            tool_call_id: tool_call_id.to_owned(),
+            content,
+            role: None,
+        }));
+        let change = self.apply(&event);
+        if let Some(e) = error {
+            if let Some(m) = self
+                .position(&message_id)
+                .and_then(|i| self.messages.get_mut(i))
+            {
+                m.error = Some(e);
+            }
+        }
+        change
+    }
+
+    /// Close every pending frontend tool call with a result saying why (e.g. the person sent a
+    /// new message instead of answering), so history never carries a call without a result.
+    /// Returns the ids closed. `next_id` mints the tool message ids.
+    pub fn cancel_pending_tool_calls(
+        &mut self,
+        reason: &str,
+        mut next_id: impl FnMut() -> String,
+    ) -> Vec<String> {
+        let pending = self.pending_tool_calls();
+        for id in &pending {
+            self.add_tool_result(
+                next_id(),
+                id,
+                Content::Text(reason.to_owned()),
+                Some(reason.to_owned()),
+            );
+        }
+        pending
+    }
+
+    /// What survives a reload: messages, state, and how the last run ended (open interrupts,
+    /// pending tool calls).
+    pub fn saved(&self) -> SavedThread {
+        SavedThread {
+            messages: self.messages.clone(),
+            state: self.state.clone(),
+            last_run: self.runs.last().map(|r| SavedRun {
+                run_id: r.run_id.clone(),
+                status: r.status.name().to_owned(),
+                interrupts: self.open_interrupts().to_vec(),
+                pending_tool_calls: self.pending_tool_calls(),
+                error: match &r.status {
+                    RunStatus::Error { message, .. } => Some(message.clone()),
+                    RunStatus::Failed { error } => Some(error.clone()),
+                    _ => None,
+                },
+            }),
+        }
+    }
+
+    /// Rebuild a thread saved with [`Thread::saved`].
+    pub fn from_saved(saved: SavedThread) -> Self {
+        let mut t = Thread::with_history(saved.messages, saved.state);
+        if let Some(r) = saved.last_run {
+            let status = if !r.interrupts.is_empty() {
+                RunStatus::Interrupted
+            } else {
+                match r.status.as_str() {
+                    "success" => RunStatus::Success {
+                        pending: r.pending_tool_calls.clone(),
+                    },
+                    "cancelled" => RunStatus::Cancelled,
+                    "truncated" => RunStatus::Truncated,
+                    // A run that was in flight when the page went away was cut off.
+                    "running" => RunStatus::Truncated,
+                    "error" => RunStatus::Error {
+                        message: r.error.clone().unwrap_or_default(),
+                        code: None,
+                    },
+                    _ => RunStatus::Idle,
+                }
+            };
+            t.runs.push(Run {
+                run_id: r.run_id,
+                status,
+                interrupts: r.interrupts,
+                tool_call_ids: r.pending_tool_calls,
+                ..Default::default()
+            });
+        }
+        t
     }
 
     /// Append a message the client adds itself (a user message, a frontend tool's result).
