@@ -24,6 +24,18 @@ use crate::protocol::{
 };
 use crate::transport::{self, AbortHandle, TransportError};
 
+pub mod hitl;
+pub mod threads;
+
+/// Extra inputs of one run beyond the history and state.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Answers to the open interrupts (complete by construction).
+    pub resume: Option<crate::protocol::resume::CompleteResume>,
+    /// Also send the answers the older way (`forwardedProps.command.resume`).
+    pub legacy_resume: bool,
+}
+
 /// Where runs go.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AgentConfig {
@@ -33,6 +45,11 @@ pub struct AgentConfig {
     pub headers: Vec<(String, String)>,
     /// Demo playback speed (1.0 = realistic timing; larger is faster; 0 = instant).
     pub demo_speed: f64,
+    /// Frontend tools advertised in `RunAgentInput.tools` (executed in the browser).
+    pub tools: Vec<crate::protocol::types::Tool>,
+    /// Send resume answers also as `forwardedProps.command.resume` (older LangGraph/Mastra
+    /// servers read only that).
+    pub legacy_resume: bool,
 }
 
 /// One rendered message row. `key` is unique even when a producer reuses a message id.
@@ -65,6 +82,8 @@ pub enum ToolStatus {
     Success,
     Error,
     AwaitingInput,
+    /// Left pending behind an open interrupt (`reason: tool_call`): the interrupt card asks.
+    AwaitingApproval,
 }
 
 impl ToolStatus {
@@ -75,6 +94,7 @@ impl ToolStatus {
             ToolStatus::Success => "success",
             ToolStatus::Error => "error",
             ToolStatus::AwaitingInput => "awaiting-input",
+            ToolStatus::AwaitingApproval => "awaiting-approval",
         }
     }
 }
@@ -126,6 +146,9 @@ struct Engine {
     changed_paths: Vec<String>,
     dirty: Dirty,
     frame_scheduled: bool,
+    /// Bumped when a run starts or is stopped. A transport task only touches the store while
+    /// its generation is current, so a stopped run's late bytes or end never reach the next.
+    run_gen: u64,
     timings: Timings,
     config: AgentConfig,
     /// Error from the transport layer for the current run (shown in the banner).
@@ -136,6 +159,13 @@ struct Engine {
     /// first use inside some component, but must outlive it: a remounted component (or a
     /// flush) reuses them, and a signal owned by a disposed component panics when read.
     owner: Owner,
+    /// Interrupt answers, claimed frontend tool calls, the last request (`store/hitl.rs`).
+    hitl: hitl::Hitl,
+    /// Other conversations, storage, branches of this one (`store/threads.rs`).
+    threads: threads::ThreadsState,
+    /// Bumped whenever the message list is restructured (snapshot, branch or thread switch):
+    /// between two bumps a message's text only grows by appended deltas.
+    rewrite_epoch: u64,
 }
 
 /// The store; `Copy`, provided as context to every component.
@@ -279,11 +309,15 @@ impl AgentStore {
             changed_paths: Vec::new(),
             dirty: Dirty::default(),
             frame_scheduled: false,
+            run_gen: 0,
             timings: Timings::default(),
             config: config.clone(),
             transport_error: None,
             warnings_seen: 0,
+            rewrite_epoch: 0,
             owner: Owner::new(),
+            hitl: hitl::Hitl::default(),
+            threads: threads::ThreadsState::default(),
         };
         AgentStore {
             engine: StoredValue::new(engine),
@@ -380,6 +414,12 @@ impl AgentStore {
         v
     }
 
+    /// See `Engine::rewrite_epoch`: while it stays the same, message texts only grow, so a
+    /// view can append the new suffix without comparing the whole text.
+    pub fn rewrite_epoch(&self) -> u64 {
+        self.engine.with_value(|e| e.rewrite_epoch)
+    }
+
     /// Read the message of a row.
     pub fn with_message<R>(&self, key: &str, f: impl FnOnce(&Message) -> R) -> Option<R> {
         self.engine.with_value(|e| {
@@ -434,7 +474,7 @@ impl AgentStore {
             let status = match result {
                 Some(m) if m.error.is_some() => ToolStatus::Error,
                 Some(_) => ToolStatus::Success,
-                None if pending => ToolStatus::AwaitingInput,
+                None if pending => e.pending_status(tool_call_id, &call.function.name),
                 None if active && !ended => ToolStatus::StreamingArgs,
                 None if active => ToolStatus::Running,
                 // The run is over and the call never got a result.
@@ -516,6 +556,7 @@ impl AgentStore {
                         .map(|(i, r)| (r.key.clone(), i))
                         .collect();
                     if dirty.restructured {
+                        e.rewrite_epoch += 1;
                         bumps.extend(e.row_versions.values().copied());
                         bumps.extend(e.tool_versions.values().copied());
                     }
@@ -584,11 +625,12 @@ impl AgentStore {
                     state_all: dirty.state_all,
                     run: dirty.run.then(|| e.run_view()),
                     warnings: dirty.warnings.then(|| {
-                        e.pipeline
-                            .thread
-                            .warnings
+                        // Storage problems first (`store/threads.rs`), then the protocol's.
+                        e.threads
+                            .notices
                             .iter()
-                            .map(|w| w.to_string())
+                            .cloned()
+                            .chain(e.pipeline.thread.warnings.iter().map(|w| w.to_string()))
                             .collect()
                     }),
                 })
@@ -630,11 +672,30 @@ impl AgentStore {
         if text.is_empty() {
             return;
         }
-        self.engine.update_value(|e| {
-            e.pipeline.thread.append(Message::user(new_id("msg"), text));
-            e.dirty.appended = true;
-        });
-        self.start_run();
+        let sent = self
+            .engine
+            .try_update_value(|e| {
+                let thread = &mut e.pipeline.thread;
+                // Open interrupts lock the composer: they must be answered or cancelled first.
+                if !thread.open_interrupts().is_empty() {
+                    return false;
+                }
+                // A frontend tool call left unanswered is closed, so the history never
+                // carries a call without a result.
+                if !thread
+                    .cancel_pending_tool_calls("cancelled by user", || new_id("tool"))
+                    .is_empty()
+                {
+                    e.dirty.restructured = true;
+                }
+                thread.append(Message::user(new_id("msg"), text));
+                e.dirty.appended = true;
+                true
+            })
+            .unwrap_or(false);
+        if sent {
+            self.start_run(RunOptions::default());
+        }
     }
 
     /// Retry after a failed run: drop what the failed run produced after the last user
@@ -650,7 +711,7 @@ impl AgentStore {
                 e.dirty.restructured = true;
             }
         });
-        self.start_run();
+        self.start_run(RunOptions::default());
     }
 
     /// Stop the running run: it shows as stopped and keeps everything received.
@@ -658,6 +719,7 @@ impl AgentStore {
         if let Some(handle) = self.abort.get_value() {
             handle.abort();
         }
+        self.next_run_gen();
         self.engine.update_value(|e| {
             e.pipeline.abort();
             e.dirty.run = true;
@@ -665,9 +727,11 @@ impl AgentStore {
         });
         self.running.set(false);
         self.flush();
+        self.on_run_end();
     }
 
-    fn start_run(&self) {
+    /// Start a run with the thread's history and state (and `options`).
+    pub(crate) fn start_run(&self, options: RunOptions) {
         let prepared = self.engine.try_update_value(|e| {
             let thread = std::mem::take(&mut e.pipeline.thread);
             e.pipeline = Pipeline::new(thread, PipelineOptions::default());
@@ -680,10 +744,15 @@ impl AgentStore {
                 parent_run_id: None,
                 state: Some(e.pipeline.thread.state.clone()),
                 messages: history_for_request(&e.pipeline.thread.messages),
-                tools: Some(Vec::new()),
+                tools: Some(e.config.tools.clone()),
                 context: Some(Vec::new()),
-                forwarded_props: None,
-                resume: None,
+                forwarded_props: match &options.resume {
+                    Some(r) if options.legacy_resume || e.config.legacy_resume => {
+                        Some(r.legacy_command())
+                    }
+                    _ => None,
+                },
+                resume: options.resume.as_ref().map(|r| r.entries().to_vec()),
             };
             e.dirty.run = true;
             (prepare_request(&input, None), e.config.clone())
@@ -692,7 +761,10 @@ impl AgentStore {
             return;
         };
         let body = match prepared {
-            Ok((body, _warnings)) => body,
+            Ok((body, _warnings)) => {
+                self.record_request(&body);
+                body
+            }
             Err(err) => {
                 self.engine.update_value(|e| {
                     e.transport_error = Some(format!("could not build the request: {err}"));
@@ -706,12 +778,17 @@ impl AgentStore {
             }
         };
         self.running.set(true);
+        // Flush before marking the run: the run view a flush computes is the thread's last
+        // outcome until this run's RUN_STARTED arrives ("Done", or the old error banner while
+        // retrying), and the status line must show the request in flight.
+        self.flush();
         self.run.update(|r| {
             r.status = RunStatus::Running;
             r.error = None;
         });
-        self.flush();
+        self.on_run_start();
         let store = *self;
+        let this_run = self.next_run_gen();
         match config.endpoint.clone() {
             None => {
                 let flag = Rc::new(std::cell::Cell::new(false));
@@ -722,10 +799,14 @@ impl AgentStore {
                     let chunks = demo_reply(&body);
                     let _ = req_text;
                     let result = transport::run_demo(chunks, &handle, config.demo_speed, |b| {
-                        store.push_bytes(b)
+                        if store.is_current_run(this_run) {
+                            store.push_bytes(b)
+                        }
                     })
                     .await;
-                    store.end_transport(result);
+                    if store.is_current_run(this_run) {
+                        store.end_transport(result);
+                    }
                 });
             }
             Some(endpoint) => {
@@ -741,13 +822,34 @@ impl AgentStore {
                 leptos::task::spawn_local(async move {
                     let result =
                         transport::run_http(&endpoint, &config.headers, &text, &handle, |b| {
-                            store.push_bytes(b)
+                            if store.is_current_run(this_run) {
+                                store.push_bytes(b)
+                            }
                         })
                         .await;
-                    store.end_transport(result);
+                    if store.is_current_run(this_run) {
+                        store.end_transport(result);
+                    }
                 });
             }
         }
+    }
+
+    /// A new run generation: transport tasks of earlier ones go stale.
+    fn next_run_gen(&self) -> u64 {
+        self.engine
+            .try_update_value(|e| {
+                e.run_gen += 1;
+                e.run_gen
+            })
+            .unwrap_or(0)
+    }
+
+    /// Whether a transport task of generation `run` still owns the store.
+    fn is_current_run(&self, run: u64) -> bool {
+        self.engine
+            .try_with_value(|e| e.run_gen == run)
+            .unwrap_or(false)
     }
 
     /// Start a run fed by the caller instead of a transport (recorded streams, tests, trace
@@ -801,6 +903,7 @@ impl AgentStore {
         }
         self.running.set(false);
         self.flush();
+        self.on_run_end();
     }
 }
 

@@ -41,9 +41,8 @@ fn fresh_container() -> HtmlElement {
 
 fn store_with_speed(demo_speed: f64) -> AgentStore {
     AgentStore::new(AgentConfig {
-        endpoint: None,
-        headers: Vec::new(),
         demo_speed,
+        ..AgentConfig::default()
     })
 }
 

@@ -70,9 +70,8 @@ struct Mounted {
 async fn mount_streaming(message_id: &str) -> (Mounted, impl Drop) {
     let container = fresh_container();
     let store = AgentStore::new(AgentConfig {
-        endpoint: None,
-        headers: Vec::new(),
         demo_speed: 0.0,
+        ..AgentConfig::default()
     });
     let handle = mount_with_store(container.clone(), store);
     store.begin_external();

@@ -1,7 +1,8 @@
 //! The chat layout: the widget root (`.agui-root`, where the design tokens live), a header
-//! (title, agent settings, warnings, run status), the main column (transcript, error banner,
-//! composer) and a side column (trip panel, then the shared-state panel) that moves below the
-//! conversation on narrow screens.
+//! (title, agent settings, warnings, run status), the thread list on the left, the main column
+//! (transcript, error banner, composer) and a side column (trip panel, then the shared-state
+//! panel). On narrow screens the thread list moves above and the side column below the
+//! conversation.
 
 use leptos::prelude::*;
 
@@ -10,6 +11,7 @@ use crate::ui::error_banner::ErrorBanner;
 use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
+use crate::ui::thread_list::ThreadList;
 use crate::ui::transcript::Transcript;
 use crate::ui::trip_panel::TripPanel;
 use crate::ui::warnings::WarningsBadge;
@@ -32,18 +34,21 @@ pub fn Chat() -> impl IntoView {
                     <EndpointSettings />
                 </div>
             </header>
-            <div class="agui-layout">
-                <main class="agui-main" data-testid="chat-main">
-                    <Transcript />
-                    <div class="agui-main__footer">
-                        <ErrorBanner />
-                        <Composer />
-                    </div>
-                </main>
-                <aside class="agui-side" data-testid="chat-side" aria-label="Trip and shared state">
-                    <TripPanel />
-                    <StatePanel />
-                </aside>
+            <div class="agui-body">
+                <ThreadList />
+                <div class="agui-layout">
+                    <main class="agui-main" data-testid="chat-main">
+                        <Transcript />
+                        <div class="agui-main__footer">
+                            <ErrorBanner />
+                            <Composer />
+                        </div>
+                    </main>
+                    <aside class="agui-side" data-testid="chat-side" aria-label="Trip and shared state">
+                        <TripPanel />
+                        <StatePanel />
+                    </aside>
+                </div>
             </div>
         </div>
     }

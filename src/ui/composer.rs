@@ -1,6 +1,10 @@
 //! The composer: a growing textarea (Enter sends, Shift+Enter inserts a newline, nothing is
 //! sent while an IME composition is open), Send, Stop while a run is in flight, and the
 //! demo agent's "Try:" suggestions.
+//!
+//! While the agent waits on open interrupts the composer is locked (spec digest §4.11: the
+//! next run must answer them): the input is disabled with a hint, and "Cancel all" abandons
+//! every interrupt and resumes.
 
 use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
@@ -24,8 +28,14 @@ fn sends(ev: &KeyboardEvent) -> bool {
     ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() && ev.key_code() != IME_KEY_CODE
 }
 
+/// True while open interrupts wait for an answer (sending a message is refused then).
+fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
+    Memo::new(move |_| store.run.with(|r| !r.interrupts.is_empty()))
+}
+
 /// "Try:" chips with the demo agent's trigger phrases; clicking one sends it.
 pub fn suggestion_chips(store: AgentStore) -> impl IntoView {
+    let locked = locked_by_interrupts(store);
     let chips: Vec<_> = TRIGGERS
         .iter()
         .map(|(phrase, description)| {
@@ -36,7 +46,7 @@ pub fn suggestion_chips(store: AgentStore) -> impl IntoView {
                         class="agui-chip"
                         data-testid="suggestion"
                         title=*description
-                        disabled=move || store.running.get()
+                        disabled=move || store.running.get() || locked.get()
                         on:click=move |_| store.send((*phrase).to_owned())
                     >
                         {*phrase}
@@ -62,6 +72,8 @@ pub fn Composer() -> impl IntoView {
     let (text, set_text) = signal(String::new());
     let on_demo = Memo::new(move |_| store.config.with(|c| c.endpoint.is_none()));
     let has_rows = Memo::new(move |_| store.rows.with(|r| !r.is_empty()));
+    let locked = locked_by_interrupts(store);
+    let cancel_error = RwSignal::new(None::<String>);
 
     // Send's `disabled` is written imperatively, both right away (input, send) and from this
     // effect: a reactive attribute skips writes when its value looks unchanged, which would
@@ -72,7 +84,7 @@ pub fn Composer() -> impl IntoView {
         }
     };
     Effect::new(move || {
-        let disabled = text.with(|t| t.trim().is_empty()) || store.running.get();
+        let disabled = text.with(|t| t.trim().is_empty()) || store.running.get() || locked.get();
         send_button.track();
         set_send_disabled(disabled);
     });
@@ -83,7 +95,7 @@ pub fn Composer() -> impl IntoView {
             return;
         };
         let value = el.value();
-        if value.trim().is_empty() || store.running.get_untracked() {
+        if value.trim().is_empty() || store.running.get_untracked() || locked.get_untracked() {
             return;
         }
         store.send(value);
@@ -115,14 +127,26 @@ pub fn Composer() -> impl IntoView {
                     data-testid="composer-input"
                     node_ref=input
                     rows="1"
-                    placeholder="Message the agent…"
+                    placeholder=move || {
+                        if locked.get() {
+                            "Answer the agent's request above first…"
+                        } else {
+                            "Message the agent…"
+                        }
+                    }
+                    prop:disabled=move || locked.get()
+                    aria-describedby=move || locked.get().then_some("agui-composer-locked")
                     autocomplete="off"
                     on:input=move |ev| {
                         let el: HtmlTextAreaElement = event_target(&ev);
                         let value = el.value();
                         // Reactive updates land a microtask later; a script (or a fast test)
                         // that types and clicks at once must find Send enabled already.
-                        set_send_disabled(value.trim().is_empty() || store.running.get_untracked());
+                        set_send_disabled(
+                            value.trim().is_empty()
+                                || store.running.get_untracked()
+                                || locked.get_untracked(),
+                        );
                         set_text.set(value);
                         autosize(&el);
                     }
@@ -156,9 +180,43 @@ pub fn Composer() -> impl IntoView {
                     </button>
                 </div>
             </form>
-            <p class="agui-composer__hint">
-                "Enter to send · Shift+Enter for a new line"
-            </p>
+            <Show
+                when=move || locked.get()
+                fallback=|| {
+                    view! {
+                        <p class="agui-composer__hint">
+                            "Enter to send · Shift+Enter for a new line"
+                        </p>
+                    }
+                }
+            >
+                <div class="agui-composer__locked" data-testid="composer-locked">
+                    <p class="agui-composer__locked-text" id="agui-composer-locked">
+                        "The agent is waiting for your answer above. Answer it, or cancel to move on."
+                    </p>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--secondary"
+                        data-testid="interrupt-cancel-all"
+                        disabled=move || store.running.get()
+                        on:click=move |_| match store.cancel_all_interrupts() {
+                            Ok(()) => cancel_error.set(None),
+                            Err(e) => cancel_error.set(Some(e.to_string())),
+                        }
+                    >
+                        "Cancel all"
+                    </button>
+                    {move || {
+                        cancel_error
+                            .get()
+                            .map(|e| {
+                                view! {
+                                    <p class="agui-composer__locked-error" role="alert">{e}</p>
+                                }
+                            })
+                    }}
+                </div>
+            </Show>
         </div>
     }
 }

@@ -24,11 +24,25 @@ use crate::store::AgentStore;
 struct MdState {
     md: IncrementalMarkdown,
     generation: u64,
+    /// The store's rewrite epoch when the text was last fed.
+    epoch: Option<u64>,
 }
 
 impl MdState {
     /// Bring the parser up to `text`; returns whether anything changed.
-    fn feed(&mut self, text: &str) -> bool {
+    fn feed(&mut self, text: &str, epoch: u64) -> bool {
+        let fed = self.md.text_len();
+        // Same epoch: the text can only have grown, so append the suffix — O(new text), not
+        // a comparison of the whole message on every frame.
+        if self.epoch == Some(epoch) && text.len() >= fed {
+            if let Some(rest) = text.get(fed..) {
+                if !rest.is_empty() {
+                    self.md.push(rest);
+                }
+                return !rest.is_empty();
+            }
+        }
+        self.epoch = Some(epoch);
         match text.strip_prefix(self.md.text()) {
             Some("") => false,
             Some(rest) => {
@@ -77,10 +91,13 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
     // Feed the new text whenever this row's version bumps (and only then).
     let progress = Memo::new(move |prev: Option<&Progress>| {
         version.track();
+        let epoch = store.rewrite_epoch();
         let changed = store
             .with_message(&row_key, |m| {
                 let text = m.text();
-                state.try_update_value(|s| s.feed(&text)).unwrap_or(false)
+                state
+                    .try_update_value(|s| s.feed(&text, epoch))
+                    .unwrap_or(false)
             })
             .unwrap_or(false);
         let tail_rev = match prev {

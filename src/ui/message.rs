@@ -4,10 +4,17 @@
 //!
 //! Each row reads its message from the thread only when its own version signal bumps, so a
 //! delta to one message re-runs this row and no other.
+//!
+//! Branches (`store/threads.rs`): a user message can be edited inline (the edit starts a new
+//! branch), the last answer can be regenerated, and the row where variants diverge carries a
+//! `‹ 1/2 ›` switcher. All three are offered only while nothing is running or waiting.
 
+use leptos::html::Textarea;
 use leptos::prelude::*;
+use web_sys::KeyboardEvent;
 
 use crate::protocol::types::{Content, ContentPart, Role};
+use crate::store::threads::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::ActivityCard;
 use crate::ui::markdown_view::MarkdownMessage;
@@ -22,8 +29,9 @@ pub fn MessageRow(
 ) -> impl IntoView {
     let store = AgentStore::expect();
     let role = row.role;
+    let editing = RwSignal::new(false);
     let body = match role {
-        Role::User => user_body(store, row.key.clone()),
+        Role::User => user_body(store, row.key.clone(), editing),
         Role::Assistant => assistant_body(store, row.key.clone()),
         Role::Reasoning => view! { <Reasoning row=row.clone() /> }.into_any(),
         Role::Activity => view! { <ActivityCard row=row.clone() /> }.into_any(),
@@ -31,7 +39,8 @@ pub fn MessageRow(
         // A tool result shows inside its tool card; only an orphan gets a row of its own.
         Role::Tool => return tool_row(store, row).into_any(),
     };
-    wrap(&row, body).into_any()
+    let footer = message_footer(store, &row, editing);
+    wrap(&row, view! { {body} {footer} }.into_any()).into_any()
 }
 
 fn wrap(row: &Row, body: AnyView) -> impl IntoView {
@@ -45,6 +54,218 @@ fn wrap(row: &Row, body: AnyView) -> impl IntoView {
         >
             {body}
         </div>
+    }
+}
+
+/// Whether `key` is the last answer of the conversation: an assistant row with no user
+/// message after it. Walks back from the end, so it stops at the first user or assistant row.
+fn is_last_answer(rows: &[Row], key: &str) -> bool {
+    for r in rows.iter().rev() {
+        match r.role {
+            Role::User => return false,
+            Role::Assistant => return r.key == key,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Under a message: the branch switcher (where variants diverge), Edit (user messages) and
+/// Regenerate (the last answer), with the reason when an action is refused.
+fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyView {
+    let id = StoredValue::new(row.id.clone());
+    let key = row.key.clone();
+    let role = row.role;
+    let (error, set_error) = signal(None::<String>);
+    // A switch or regenerate may replace this very row: write only while it is alive.
+    let report = move |r: Result<(), ThreadError>| {
+        set_error.try_set(r.err().map(|e| e.to_string()));
+    };
+    let switcher = Memo::new(move |_| id.with_value(|id| store.switcher_on(id)));
+    let idle = Memo::new(move |_| store.can_branch());
+    let last_answer = Memo::new(move |_| {
+        role == Role::Assistant && store.rows.with(|rows| is_last_answer(rows, &key))
+    });
+    let can_edit = move || role == Role::User && idle.get() && !editing.get();
+    let show = move || {
+        switcher.with(Option::is_some)
+            || can_edit()
+            || (last_answer.get() && idle.get())
+            || error.with(Option::is_some)
+    };
+    let step = move |delta: isize| {
+        let Some(s) = switcher.get_untracked() else {
+            return;
+        };
+        let Some(to) = s.current.checked_add_signed(delta).filter(|t| *t < s.total) else {
+            return;
+        };
+        report(store.switch_branch(s.anchor.as_deref(), to));
+    };
+    view! {
+        <Show when=show>
+            <div class="agui-message__footer" data-testid="message-footer">
+                {move || {
+                    switcher
+                        .get()
+                        .map(|s| {
+                            let first = s.current == 0;
+                            let last = s.current + 1 >= s.total;
+                            view! {
+                                <div
+                                    class="agui-branch"
+                                    data-testid="branch-switcher"
+                                    role="group"
+                                    aria-label="Versions"
+                                >
+                                    <button
+                                        type="button"
+                                        class="agui-branch__button"
+                                        data-testid="branch-prev"
+                                        aria-label="Previous version"
+                                        disabled=move || first || !idle.get()
+                                        on:click=move |_| step(-1)
+                                    >
+                                        "‹"
+                                    </button>
+                                    <span class="agui-branch__position" data-testid="branch-position">
+                                        {format!("{}/{}", s.current + 1, s.total)}
+                                    </span>
+                                    <button
+                                        type="button"
+                                        class="agui-branch__button"
+                                        data-testid="branch-next"
+                                        aria-label="Next version"
+                                        disabled=move || last || !idle.get()
+                                        on:click=move |_| step(1)
+                                    >
+                                        "›"
+                                    </button>
+                                </div>
+                            }
+                        })
+                }}
+                <Show when=can_edit>
+                    <button
+                        type="button"
+                        class="agui-message__action"
+                        data-testid="edit-message"
+                        title="Edit this message (starts a new branch)"
+                        on:click=move |_| {
+                            set_error.set(None);
+                            editing.set(true);
+                        }
+                    >
+                        "Edit"
+                    </button>
+                </Show>
+                <Show when=move || last_answer.get() && idle.get()>
+                    <button
+                        type="button"
+                        class="agui-message__action"
+                        data-testid="regenerate"
+                        title="Ask again (the current answer is kept as a version)"
+                        on:click=move |_| report(store.regenerate())
+                    >
+                        "↻ Regenerate"
+                    </button>
+                </Show>
+                {move || {
+                    error
+                        .get()
+                        .map(|e| {
+                            view! {
+                                <span class="agui-message__action-error" data-testid="message-action-error" role="status">
+                                    {e}
+                                </span>
+                            }
+                        })
+                }}
+            </div>
+        </Show>
+    }
+    .into_any()
+}
+
+/// The inline editor of a user message: Enter saves (a new message and a new branch),
+/// Shift+Enter is a new line, Escape cancels.
+fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl IntoView {
+    let input: NodeRef<Textarea> = NodeRef::new();
+    let (error, set_error) = signal(None::<String>);
+    let original = store
+        .with_message(&key, |m| m.text().into_owned())
+        .unwrap_or_default();
+    let message_id = store
+        .with_message(&key, |m| m.id.clone())
+        .unwrap_or_default();
+    let save = move || {
+        let Some(el) = input.get_untracked() else {
+            return;
+        };
+        // The edit replaces this row: its signals may already be on their way out.
+        match store.edit_message(&message_id, &el.value()) {
+            Ok(()) => {
+                editing.try_set(false);
+            }
+            Err(e) => {
+                set_error.try_set(Some(e.to_string()));
+            }
+        }
+    };
+    let save = StoredValue::new(save);
+    // The editor may be gone by the next frame (cancelled at once): never panic on it.
+    request_animation_frame(move || {
+        if let Some(Some(el)) = input.try_get_untracked() {
+            let _ = el.focus();
+        }
+    });
+    view! {
+        <form
+            class="agui-message__editor"
+            data-testid="edit-form"
+            on:submit=move |ev| {
+                ev.prevent_default();
+                save.with_value(|f| f());
+            }
+        >
+            <textarea
+                class="agui-message__edit-input"
+                data-testid="edit-input"
+                aria-label="Edit message"
+                node_ref=input
+                rows="3"
+                prop:value=original
+                on:keydown=move |ev: KeyboardEvent| {
+                    if ev.key() == "Escape" {
+                        ev.prevent_default();
+                        editing.set(false);
+                    } else if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
+                        ev.prevent_default();
+                        save.with_value(|f| f());
+                    }
+                }
+            ></textarea>
+            {move || {
+                error
+                    .get()
+                    .map(|e| {
+                        view! { <p class="agui-message__action-error" data-testid="edit-error">{e}</p> }
+                    })
+            }}
+            <div class="agui-message__editor-actions">
+                <button
+                    type="button"
+                    class="agui-button agui-button--ghost"
+                    data-testid="edit-cancel"
+                    on:click=move |_| editing.set(false)
+                >
+                    "Cancel"
+                </button>
+                <button type="submit" class="agui-button agui-button--primary" data-testid="edit-save">
+                    "Save & send"
+                </button>
+            </div>
+        </form>
     }
 }
 
@@ -70,39 +291,43 @@ fn user_parts(content: Option<&Content>) -> (String, Vec<String>) {
     }
 }
 
-fn user_body(store: AgentStore, key: String) -> AnyView {
+fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView {
     let version = store.row_version(&key);
+    let editor_key = key.clone();
     let parts = Memo::new(move |_| {
         version.track();
         store
             .with_message(&key, |m| user_parts(m.content.as_ref()))
             .unwrap_or_default()
     });
+    let editor = move || user_editor(store, editor_key.clone(), editing);
     view! {
-        <div class="agui-message__bubble">
-            <div class="agui-message__text" data-testid="message-text">
-                {move || parts.with(|(text, _)| text.clone())}
+        <Show when=move || !editing.get() fallback=editor>
+            <div class="agui-message__bubble">
+                <div class="agui-message__text" data-testid="message-text">
+                    {move || parts.with(|(text, _)| text.clone())}
+                </div>
+                {move || {
+                    parts
+                        .with(|(_, chips)| {
+                            (!chips.is_empty())
+                                .then(|| {
+                                    let chips: Vec<_> = chips
+                                        .iter()
+                                        .map(|kind| {
+                                            view! {
+                                                <span class="agui-chip agui-chip--media" data-testid="media-chip">
+                                                    {format!("[{kind}]")}
+                                                </span>
+                                            }
+                                        })
+                                        .collect();
+                                    view! { <div class="agui-message__media">{chips}</div> }
+                                })
+                        })
+                }}
             </div>
-            {move || {
-                parts
-                    .with(|(_, chips)| {
-                        (!chips.is_empty())
-                            .then(|| {
-                                let chips: Vec<_> = chips
-                                    .iter()
-                                    .map(|kind| {
-                                        view! {
-                                            <span class="agui-chip agui-chip--media" data-testid="media-chip">
-                                                {format!("[{kind}]")}
-                                            </span>
-                                        }
-                                    })
-                                    .collect();
-                                view! { <div class="agui-message__media">{chips}</div> }
-                            })
-                    })
-            }}
-        </div>
+        </Show>
     }
     .into_any()
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::KeyboardEvent;
 
-use crate::store::{AgentConfig, AgentStore};
+use crate::store::AgentStore;
 
 /// What the header shows for the demo agent.
 pub const DEMO_LABEL: &str = "Demo agent (offline)";
@@ -94,23 +94,19 @@ pub fn EndpointSettings() -> impl IntoView {
         Err(e) => set_error.set(Some(e)),
         Ok(parsed) => {
             let endpoint = url.with_untracked(|u| u.trim().to_owned());
-            let demo_speed = store.config.with_untracked(|c| c.demo_speed);
-            store.set_config(AgentConfig {
-                endpoint: (!endpoint.is_empty()).then_some(endpoint),
-                headers: parsed,
-                demo_speed,
-            });
+            let mut config = store.config.get_untracked();
+            config.endpoint = (!endpoint.is_empty()).then_some(endpoint);
+            config.headers = parsed;
+            store.set_config(config);
             set_error.set(None);
             set_open.set(false);
         }
     };
     let use_demo = move |_| {
-        let demo_speed = store.config.with_untracked(|c| c.demo_speed);
-        store.set_config(AgentConfig {
-            endpoint: None,
-            headers: Vec::new(),
-            demo_speed,
-        });
+        let mut config = store.config.get_untracked();
+        config.endpoint = None;
+        config.headers = Vec::new();
+        store.set_config(config);
         set_error.set(None);
         set_open.set(false);
     };

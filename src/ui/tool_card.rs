@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::protocol::types::{Content, ContentPart, MediaPart, PartSource};
 use crate::store::{AgentStore, ToolStatus, ToolView};
+use crate::ui::frontend_tools::{component_body, FrontendTools};
 use crate::ui::tool_registry::ToolRegistry;
 
 /// A text longer than this many characters is collapsed to a preview.
@@ -37,6 +38,7 @@ pub fn ToolCard(
     tool_call_id: String,
 ) -> impl IntoView {
     let registry = ToolRegistry::use_registry();
+    let frontend = FrontendTools::use_tools();
     let view = tool_view_memo(&tool_call_id);
     // The body (a registered renderer included) reuses this memo instead of re-reading.
     provide_context(CardView {
@@ -57,14 +59,38 @@ pub fn ToolCard(
         )
     };
     let id = tool_call_id.clone();
-    // Re-chosen only when the name changes (it is set by TOOL_CALL_START and stays).
+    // Re-chosen only when the name changes (it is set by TOOL_CALL_START and stays). A
+    // frontend component tool shows its own UI while the call waits for the person.
     let body = move || {
         let name = name.get();
-        match registry.get(&name) {
-            Some(render) => render(id.clone()),
-            None => generic_body(view).into_any(),
+        let fallback = {
+            let (registry, id, name) = (registry.clone(), id.clone(), name.clone());
+            move || match registry.get(&name) {
+                Some(render) => render(id.clone()),
+                None => generic_body(view).into_any(),
+            }
+        };
+        match frontend.component(&name) {
+            Some(render) => component_body(view, id.clone(), render, fallback).into_any(),
+            None => fallback(),
         }
     };
+    // A call that starts waiting for the person takes the keyboard focus (a card shown
+    // already waiting, e.g. from history, does not).
+    let card: NodeRef<leptos::html::Section> = NodeRef::new();
+    Effect::new(move |prev: Option<Option<ToolStatus>>| {
+        let now = status.get();
+        let became = now == Some(ToolStatus::AwaitingInput)
+            && prev.is_some_and(|p| p != Some(ToolStatus::AwaitingInput));
+        if became {
+            request_animation_frame(move || {
+                if let Some(Some(el)) = card.try_get_untracked() {
+                    let _ = el.focus();
+                }
+            });
+        }
+        now
+    });
 
     view! {
         <section
@@ -74,6 +100,8 @@ pub fn ToolCard(
             data-tool-name=move || name.get()
             data-status=status_name
             aria-busy=move || busy().to_string()
+            tabindex="-1"
+            node_ref=card
         >
             <header class="agui-tool-card__header">
                 <button
@@ -148,6 +176,7 @@ pub fn status_label(status: Option<ToolStatus>) -> &'static str {
         Some(ToolStatus::Success) => "Done",
         Some(ToolStatus::Error) => "Failed",
         Some(ToolStatus::AwaitingInput) => "Needs input",
+        Some(ToolStatus::AwaitingApproval) => "Needs approval",
     }
 }
 
@@ -463,6 +492,12 @@ pub fn result_section(view: Memo<Option<ToolView>>) -> impl IntoView {
             Some(ToolStatus::AwaitingInput) => view! {
                 <p class="agui-tool-card__muted" data-testid="tool-awaiting">
                     "Waiting for your input…"
+                </p>
+            }
+            .into_any(),
+            Some(ToolStatus::AwaitingApproval) => view! {
+                <p class="agui-tool-card__muted" data-testid="tool-awaiting-approval">
+                    "Waiting for your approval below…"
                 </p>
             }
             .into_any(),

@@ -2,6 +2,10 @@
 //! row; a new `messageId` is a new block), an empty-state hero, and auto-scroll that follows
 //! the stream unless the person scrolled up.
 //!
+//! It also hosts the human in the loop: the open interrupts' cards after the last message, and
+//! the frontend tools ([`crate::ui::frontend_tools`]) — advertised to the agent, their handlers
+//! run when a finished run left calls pending.
+//!
 //! Following costs one scroll-position write per animation frame while a run is in flight;
 //! it never walks the transcript.
 
@@ -11,6 +15,8 @@ use leptos::prelude::*;
 use crate::protocol::types::Role;
 use crate::store::AgentStore;
 use crate::ui::composer::suggestion_chips;
+use crate::ui::frontend_tools::{use_frontend_tools, FrontendTools};
+use crate::ui::interrupt_card::InterruptList;
 use crate::ui::message::MessageRow;
 
 /// Within this many pixels of the bottom counts as "at the bottom".
@@ -45,6 +51,7 @@ pub fn Transcript() -> impl IntoView {
     let scroller: NodeRef<Div> = NodeRef::new();
     let stick = RwSignal::new(true);
     let last_top = StoredValue::new(0i32);
+    use_frontend_tools(store, FrontendTools::use_tools());
 
     // A run starts (the person just sent something): jump to the bottom and follow.
     Effect::new(move |was_running: Option<bool>| {
@@ -142,6 +149,7 @@ pub fn Transcript() -> impl IntoView {
                         key=|row| (row.key.clone(), row.role)
                         children=|row| view! { <MessageRow row /> }
                     />
+                    <InterruptList />
                     <Show when=waiting>
                         <div class="agui-typing" data-testid="typing" aria-label="The agent is thinking">
                             <span></span>

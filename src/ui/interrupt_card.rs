@@ -1,0 +1,1101 @@
+//! Interrupt cards (spec digest §4.11): one card per open interrupt at the end of the
+//! transcript, each asking for one answer, plus "Send answers" when there are several.
+//!
+//! What a card asks for depends on the interrupt ([`card_kind`]):
+//! - **LangChain human-in-the-loop** (`action_requests` + `review_configs`, in the legacy
+//!   `on_interrupt` value or the metadata): one section per action request with its allowed
+//!   decisions — approve, edit (a JSON editor prefilled with the args), reject (an optional
+//!   message); the payload is `{"decisions": [...]}` in action order.
+//! - **Approval** (the `responseSchema` has a boolean `approved`, the approve-with-edits
+//!   convention of §4.11.5; or a `tool_call`/`confirmation` interrupt without a schema):
+//!   Approve / Reject, an "Edit arguments" editor when the schema allows `editedArgs` (sent as
+//!   a full replacement), a reason field when it has `reason`, and a generated form for any
+//!   other properties.
+//! - **Choice**: a legacy `{message, options}` value → one button per option.
+//! - **Form**: any other `responseSchema` → a generated form ([`crate::ui::schema_form`]).
+//! - **Free text**: nothing to go on (e.g. a plain-text legacy question) → a text answer.
+//!
+//! An interrupt with `expiresAt` shows a countdown; once expired the card only offers Cancel
+//! (an expired interrupt can only be covered by `cancelled`). Answers are recorded in the
+//! store ([`AgentStore::answer_interrupt`]); a card then shows "Answered" and can be changed
+//! until the answers are sent. Focus moves to the first card when interrupts open.
+//!
+//! Everything here is agent output rendered as text: messages, schemas, arguments.
+
+use leptos::html::Div;
+use leptos::prelude::*;
+use serde_json::{json, Map, Value};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+
+use crate::protocol::resume::{is_expired, remaining_ms};
+use crate::protocol::types::{Interrupt, ResumeEntry, ResumeStatus};
+use crate::store::AgentStore;
+use crate::ui::schema_form::{FormState, SchemaForm};
+use crate::ui::tool_card::{preview_of, truncate_chars};
+
+/// The longest answer summary shown on an answered card.
+const SUMMARY_CHARS: usize = 160;
+
+// ---- the model ---------------------------------------------------------------------------
+
+/// A decision a LangChain HITL review allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Decision {
+    Approve,
+    Edit,
+    Reject,
+}
+
+impl Decision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Approve => "approve",
+            Decision::Edit => "edit",
+            Decision::Reject => "reject",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Decision::Approve => "Approve",
+            Decision::Edit => "Edit",
+            Decision::Reject => "Reject",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "approve" | "accept" => Some(Decision::Approve),
+            "edit" => Some(Decision::Edit),
+            "reject" | "respond" => Some(Decision::Reject),
+            _ => None,
+        }
+    }
+}
+
+/// One action request of a LangChain HITL interrupt, with the decisions its review allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionReview {
+    pub name: String,
+    pub args: Value,
+    pub description: Option<String>,
+    pub allowed: Vec<Decision>,
+}
+
+/// The approve-with-edits convention, read from a `responseSchema`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ApprovalSpec {
+    /// The schema has `editedArgs`: offer to edit the gated call's arguments.
+    pub edit_args: bool,
+    /// The schema has a string `reason`.
+    pub reason: bool,
+    /// The rest of the schema (properties other than `approved`, `editedArgs`, `reason`).
+    pub extra: Option<Value>,
+}
+
+/// What a card asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CardKind {
+    Hitl(Vec<ActionReview>),
+    Approval(ApprovalSpec),
+    Choice(Vec<Value>),
+    Form(Value),
+    FreeText,
+}
+
+/// The legacy `on_interrupt` value, as the reducer parsed it.
+fn legacy_value(i: &Interrupt) -> Option<&Value> {
+    i.metadata.as_ref().and_then(|m| m.get("value"))
+}
+
+/// The LangChain HITL request (`{action_requests, review_configs}`) an interrupt carries: in
+/// the legacy value, in a LangGraph interrupt wrapper (`{value: …}` or `[{value: …}]`), or in
+/// the metadata itself.
+pub fn hitl_request(i: &Interrupt) -> Option<Value> {
+    let has = |v: &&Value| v.get("action_requests").is_some_and(Value::is_array);
+    let value = legacy_value(i);
+    let candidates = [
+        value,
+        value.and_then(|v| v.get("value")),
+        value.and_then(|v| v.get(0)).and_then(|v| v.get("value")),
+    ];
+    if let Some(found) = candidates.into_iter().flatten().find(has) {
+        return Some(found.clone());
+    }
+    i.metadata
+        .as_ref()
+        .filter(|m| m.get("action_requests").is_some_and(Value::is_array))
+        .map(|m| Value::Object(m.clone()))
+}
+
+/// The action requests of a HITL request with their allowed decisions: from the review config
+/// naming the action (`action_name`), else the one at the same index, else a top-level
+/// `allowed_decisions`, else approve and reject.
+pub fn action_reviews(request: &Value) -> Vec<ActionReview> {
+    let actions = request
+        .get("action_requests")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let configs = request
+        .get("review_configs")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let decisions = |v: Option<&Value>| -> Option<Vec<Decision>> {
+        let list: Vec<Decision> = v?
+            .as_array()?
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(Decision::parse)
+            .fold(Vec::new(), |mut acc, d| {
+                if !acc.contains(&d) {
+                    acc.push(d);
+                }
+                acc
+            });
+        (!list.is_empty()).then_some(list)
+    };
+    actions
+        .iter()
+        .enumerate()
+        .map(|(n, a)| {
+            let name = a
+                .get("name")
+                .or_else(|| a.get("action"))
+                .and_then(Value::as_str)
+                .unwrap_or("action")
+                .to_owned();
+            let config = configs
+                .iter()
+                .find(|c| c.get("action_name").and_then(Value::as_str) == Some(name.as_str()))
+                .or_else(|| configs.get(n));
+            let allowed = decisions(config.and_then(|c| c.get("allowed_decisions")))
+                .or_else(|| decisions(request.get("allowed_decisions")))
+                .unwrap_or_else(|| vec![Decision::Approve, Decision::Reject]);
+            ActionReview {
+                args: a
+                    .get("args")
+                    .or_else(|| a.get("arguments"))
+                    .cloned()
+                    .unwrap_or_else(|| Value::Object(Map::new())),
+                description: a
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                allowed,
+                name,
+            }
+        })
+        .collect()
+}
+
+/// Read the approve-with-edits convention from a schema: `Some` when it has a boolean
+/// `approved` property.
+pub fn approval_spec(schema: &Value) -> Option<ApprovalSpec> {
+    let props = schema.get("properties")?.as_object()?;
+    let approved = props.get("approved")?;
+    if approved.get("type").and_then(Value::as_str) != Some("boolean") {
+        return None;
+    }
+    let reason = props
+        .get("reason")
+        .is_some_and(|r| r.get("type").and_then(Value::as_str) == Some("string"));
+    let mut rest = Map::new();
+    for (k, v) in props {
+        if k != "approved" && k != "editedArgs" && !(k == "reason" && reason) {
+            rest.insert(k.clone(), v.clone());
+        }
+    }
+    let extra = (!rest.is_empty()).then(|| {
+        let required: Vec<Value> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter(|k| k.as_str().is_some_and(|k| rest.contains_key(k)))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        json!({"type": "object", "properties": rest, "required": required})
+    });
+    Some(ApprovalSpec {
+        edit_args: props.contains_key("editedArgs"),
+        reason,
+        extra,
+    })
+}
+
+/// What the card for `i` asks for (see the module docs for the order).
+pub fn card_kind(i: &Interrupt) -> CardKind {
+    if let Some(request) = hitl_request(i) {
+        let reviews = action_reviews(&request);
+        if !reviews.is_empty() {
+            return CardKind::Hitl(reviews);
+        }
+    }
+    if let Some(options) = legacy_value(i)
+        .and_then(|v| v.get("options"))
+        .and_then(Value::as_array)
+        .filter(|o| !o.is_empty())
+    {
+        return CardKind::Choice(options.clone());
+    }
+    if let Some(schema) = &i.response_schema {
+        let schema = Value::Object(schema.clone());
+        return match approval_spec(&schema) {
+            Some(spec) => CardKind::Approval(spec),
+            None => CardKind::Form(schema),
+        };
+    }
+    if i.reason == "tool_call" || i.reason == "confirmation" {
+        return CardKind::Approval(ApprovalSpec::default());
+    }
+    CardKind::FreeText
+}
+
+/// The payload of an approval: `{"approved", "editedArgs"?, "reason"?, …extra}`.
+pub fn approval_payload(
+    approved: bool,
+    edited_args: Option<Value>,
+    reason: Option<String>,
+    extra: Option<Value>,
+) -> Value {
+    let mut out = match extra {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    out.insert("approved".into(), Value::Bool(approved));
+    if let Some(args) = edited_args.filter(|_| approved) {
+        out.insert("editedArgs".into(), args);
+    }
+    if let Some(r) = reason.filter(|r| !r.trim().is_empty()) {
+        out.insert("reason".into(), Value::String(r.trim().to_owned()));
+    }
+    Value::Object(out)
+}
+
+/// The person's decision on one action request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DecisionAnswer {
+    Approve,
+    Edit { name: String, args: Value },
+    Reject { message: Option<String> },
+}
+
+/// The LangChain HITL resume payload: `{"decisions": [...]}`, one per action request.
+pub fn hitl_payload(answers: &[DecisionAnswer]) -> Value {
+    let decisions: Vec<Value> = answers
+        .iter()
+        .map(|a| match a {
+            DecisionAnswer::Approve => json!({"type": "approve"}),
+            DecisionAnswer::Edit { name, args } => {
+                json!({"type": "edit", "edited_action": {"name": name, "args": args}})
+            }
+            DecisionAnswer::Reject { message } => match message {
+                Some(m) if !m.trim().is_empty() => json!({"type": "reject", "message": m.trim()}),
+                _ => json!({"type": "reject"}),
+            },
+        })
+        .collect();
+    json!({ "decisions": decisions })
+}
+
+/// Parse an edited-arguments text: a JSON object, or why not.
+pub fn parse_args_object(text: &str) -> Result<Value, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err("The arguments must be a JSON object".to_owned()),
+        Err(e) => Err(format!("The arguments are not valid JSON: {e}")),
+    }
+}
+
+/// A one-line summary of a recorded answer.
+pub fn answer_summary(entry: &ResumeEntry) -> String {
+    match entry.status {
+        ResumeStatus::Cancelled => "Cancelled".to_owned(),
+        ResumeStatus::Resolved => match &entry.payload {
+            Some(Value::String(s)) => truncate_chars(s, SUMMARY_CHARS),
+            Some(Value::Object(o)) if o.get("approved") == Some(&Value::Bool(true)) => {
+                if o.contains_key("editedArgs") {
+                    "Approved with edited arguments".to_owned()
+                } else {
+                    "Approved".to_owned()
+                }
+            }
+            Some(Value::Object(o)) if o.get("approved") == Some(&Value::Bool(false)) => {
+                "Rejected".to_owned()
+            }
+            Some(v) => truncate_chars(&v.to_string(), SUMMARY_CHARS),
+            None => "Answered".to_owned(),
+        },
+    }
+}
+
+/// "4 min 05 s", "42 s" (never negative).
+pub fn format_countdown(ms: f64) -> String {
+    let s = (ms.max(0.0) / 1000.0).ceil() as u64;
+    if s >= 3600 {
+        format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+    } else if s >= 60 {
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        format!("{s} s")
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+// ---- the list ----------------------------------------------------------------------------
+
+/// Focus the first interrupt card inside `container`.
+fn focus_first_card(container: NodeRef<Div>) {
+    request_animation_frame(move || {
+        let Some(Some(el)) = container.try_get_untracked() else {
+            return;
+        };
+        if let Some(card) = el
+            .query_selector(r#"[data-testid="interrupt"]"#)
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = card.focus();
+        }
+    });
+}
+
+/// The open interrupts of the thread, at the end of the transcript.
+#[component]
+pub fn InterruptList() -> impl IntoView {
+    let store = AgentStore::expect();
+    let hitl = store.hitl_version();
+    let interrupts = Memo::new(move |_| store.run.with(|r| r.interrupts.clone()));
+    let count = Memo::new(move |_| interrupts.with(Vec::len));
+    let progress = Memo::new(move |_| {
+        hitl.track();
+        interrupts.track();
+        store.interrupt_progress()
+    });
+    let error = RwSignal::new(None::<String>);
+    let container: NodeRef<Div> = NodeRef::new();
+
+    // New interrupts: the person's attention (and keyboard) goes to the first card.
+    Effect::new(move |prev: Option<Vec<String>>| {
+        let ids: Vec<String> = interrupts.with(|is| is.iter().map(|i| i.id.clone()).collect());
+        if !ids.is_empty() && prev.as_ref() != Some(&ids) {
+            focus_first_card(container);
+        }
+        ids
+    });
+
+    let send = move |_| match store.send_answers() {
+        Ok(()) => error.set(None),
+        Err(e) => error.set(Some(e.to_string())),
+    };
+
+    view! {
+        <div class="agui-interrupts" data-testid="interrupts" node_ref=container>
+            <For
+                each=move || interrupts.get()
+                key=|i| serde_json::to_string(i).unwrap_or_else(|_| i.id.clone())
+                children=|i| view! { <InterruptCard interrupt=i /> }
+            />
+            <Show when=move || { count.get() > 1 }>
+                <div class="agui-interrupts__footer">
+                    <span class="agui-interrupts__progress" data-testid="interrupt-progress">
+                        {move || {
+                            let (a, n) = progress.get();
+                            format!("{a} of {n} answered")
+                        }}
+                    </span>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--primary"
+                        data-testid="interrupt-send-all"
+                        disabled=move || {
+                            let (a, n) = progress.get();
+                            a < n || store.running.get()
+                        }
+                        on:click=send
+                    >
+                        "Send answers"
+                    </button>
+                    {move || {
+                        error
+                            .get()
+                            .map(|e| {
+                                view! {
+                                    <p class="agui-interrupt__error" data-testid="interrupt-error" role="alert">
+                                        {e}
+                                    </p>
+                                }
+                            })
+                    }}
+                </div>
+            </Show>
+        </div>
+    }
+}
+
+// ---- one card ----------------------------------------------------------------------------
+
+/// What every body needs: how to record an answer, and when the controls are off.
+#[derive(Clone, Copy)]
+struct Ctx {
+    store: AgentStore,
+    id: StoredValue<String>,
+    error: RwSignal<Option<String>>,
+    /// Controls are off: a run is in flight or the answer is recorded.
+    locked: Signal<bool>,
+}
+
+impl Ctx {
+    fn answer(&self, payload: Value) {
+        let id = self.id.get_value();
+        match self.store.answer_interrupt(&id, payload) {
+            Ok(()) => self.error.set(None),
+            Err(e) => self.error.set(Some(e.to_string())),
+        }
+    }
+
+    fn cancel(&self) {
+        let id = self.id.get_value();
+        match self.store.cancel_interrupt(&id) {
+            Ok(()) => self.error.set(None),
+            Err(e) => self.error.set(Some(e.to_string())),
+        }
+    }
+}
+
+/// The gated tool call of an interrupt: (name, arguments) from the thread.
+fn gated_call(store: AgentStore, i: &Interrupt) -> Option<(String, Value)> {
+    let id = i.tool_call_id.as_deref()?;
+    store.with_thread(|t| {
+        let (_, call) = t.tool_call(id)?;
+        let text = call.function.arguments.trim();
+        let args = if text.is_empty() {
+            Value::Object(Map::new())
+        } else {
+            serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+        };
+        Some((call.function.name.clone(), args))
+    })
+}
+
+/// One open interrupt.
+#[component]
+pub fn InterruptCard(
+    /// The interrupt to answer.
+    interrupt: Interrupt,
+) -> impl IntoView {
+    let store = AgentStore::expect();
+    let hitl = store.hitl_version();
+    let id = interrupt.id.clone();
+    let kind = card_kind(&interrupt);
+    let gated = gated_call(store, &interrupt);
+
+    let answer = {
+        let id = id.clone();
+        Memo::new(move |_| {
+            hitl.track();
+            store.interrupt_answer(&id)
+        })
+    };
+    // Expiry: a clock ticking once a second, only for interrupts that expire.
+    let now = RwSignal::new(js_sys::Date::now());
+    if interrupt.expires_at.is_some() {
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                now.try_set(js_sys::Date::now());
+            },
+            std::time::Duration::from_millis(1000),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    let expiring = interrupt.clone();
+    let expired = Memo::new(move |_| is_expired(&expiring, now.get()));
+    let counting = interrupt.clone();
+    let remaining = Memo::new(move |_| remaining_ms(&counting, now.get()));
+
+    let answered = Memo::new(move |_| answer.with(Option::is_some));
+    let locked = Signal::derive(move || store.running.get() || answered.get());
+    let ctx = Ctx {
+        store,
+        id: StoredValue::new(id.clone()),
+        error: RwSignal::new(None),
+        locked,
+    };
+
+    let state = move || {
+        if answered.get() {
+            "answered"
+        } else if expired.get() {
+            "expired"
+        } else {
+            "open"
+        }
+    };
+    let title = match &kind {
+        CardKind::Hitl(_) | CardKind::Approval(_) => "Approval needed",
+        CardKind::Choice(_) => "Question",
+        CardKind::Form(_) | CardKind::FreeText => "Input needed",
+    };
+    let title_id = format!("agui-interrupt-{}", sanitize(&id));
+    let message = interrupt.message.clone().filter(|m| !m.trim().is_empty());
+    let reason = interrupt.reason.clone();
+
+    let gated_view = gated.clone().map(|(name, args)| {
+        let text = pretty(&args);
+        let shown = preview_of(&text).unwrap_or(text);
+        view! {
+            <div class="agui-interrupt__call" data-testid="interrupt-tool-call">
+                <div class="agui-interrupt__call-name">
+                    <span class="agui-interrupt__call-label">"Tool call"</span>
+                    <code data-testid="interrupt-tool-name">{name}</code>
+                </div>
+                <pre class="agui-interrupt__call-args" data-testid="interrupt-tool-args">{shown}</pre>
+            </div>
+        }
+    });
+
+    let body = match kind {
+        CardKind::Hitl(reviews) => hitl_body(ctx, reviews),
+        CardKind::Approval(spec) => approval_body(ctx, spec, gated.map(|(_, a)| a)),
+        CardKind::Choice(options) => choice_body(ctx, options),
+        CardKind::Form(schema) => form_body(ctx, &schema),
+        CardKind::FreeText => free_text_body(ctx),
+    };
+
+    let countdown = move || {
+        remaining.get().map(|ms| {
+            let text = if ms <= 0.0 {
+                "Expired".to_owned()
+            } else {
+                format!("Expires in {}", format_countdown(ms))
+            };
+            view! {
+                <span
+                    class="agui-interrupt__expiry"
+                    class:agui-interrupt__expiry--over=move || expired.get()
+                    data-testid="interrupt-expiry"
+                >
+                    {text}
+                </span>
+            }
+        })
+    };
+
+    let clear_id = id.clone();
+    let answered_view = move || {
+        answer.get().map(|entry| {
+            let summary = answer_summary(&entry);
+            let cancelled = entry.status == ResumeStatus::Cancelled;
+            let clear_id = clear_id.clone();
+            view! {
+                <div class="agui-interrupt__answered" data-testid="interrupt-answered">
+                    <span class="agui-interrupt__answered-label">
+                        {if cancelled { "Cancelled" } else { "Answered" }}
+                    </span>
+                    <span class="agui-interrupt__answered-summary">{summary}</span>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--ghost"
+                        data-testid="interrupt-change"
+                        disabled=move || store.running.get()
+                        on:click=move |_| store.clear_interrupt_answer(&clear_id)
+                    >
+                        "Change"
+                    </button>
+                </div>
+            }
+        })
+    };
+
+    let reason_attr = reason.clone();
+    let labelled_by = title_id.clone();
+    view! {
+        <section
+            class="agui-interrupt"
+            data-testid="interrupt"
+            data-interrupt-id=id
+            data-reason=reason_attr
+            data-state=state
+            tabindex="-1"
+            role="group"
+            aria-labelledby=labelled_by
+        >
+            <header class="agui-interrupt__header">
+                <span class="agui-interrupt__icon" aria-hidden="true"></span>
+                <h3 class="agui-interrupt__title" id=title_id>{title}</h3>
+                <span class="agui-interrupt__reason" data-testid="interrupt-reason">{reason}</span>
+                {countdown}
+            </header>
+            {message.map(|m| view! {
+                <p class="agui-interrupt__message" data-testid="interrupt-message">{m}</p>
+            })}
+            {gated_view}
+            {answered_view}
+            <Show when=move || expired.get() && !answered.get()>
+                <p class="agui-interrupt__expired" data-testid="interrupt-expired">
+                    "This request has expired: it can only be cancelled."
+                </p>
+            </Show>
+            <div
+                class="agui-interrupt__body"
+                hidden=move || answered.get() || expired.get()
+            >
+                {move || (!expired.get()).then(|| body.run())}
+            </div>
+            {move || {
+                ctx.error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="agui-interrupt__error" data-testid="interrupt-error" role="alert">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
+            <Show when=move || !answered.get()>
+                <div class="agui-interrupt__footer">
+                    <button
+                        type="button"
+                        class="agui-button agui-button--ghost agui-interrupt__cancel"
+                        data-testid="interrupt-cancel"
+                        disabled=move || store.running.get()
+                        on:click=move |_| ctx.cancel()
+                    >
+                        "Cancel this request"
+                    </button>
+                </div>
+            </Show>
+        </section>
+    }
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// A value the card bodies share between renders (the body is re-mounted when expiry flips,
+/// never otherwise).
+type Body = ViewFn;
+
+fn approval_body(ctx: Ctx, spec: ApprovalSpec, args: Option<Value>) -> Body {
+    let extra = spec
+        .extra
+        .as_ref()
+        .map(|schema| FormState::new(schema, None));
+    let reason = RwSignal::new(String::new());
+    let editing = RwSignal::new(false);
+    let edited = RwSignal::new(pretty(&args.unwrap_or_else(|| Value::Object(Map::new()))));
+    let edit_error = RwSignal::new(None::<String>);
+    let ApprovalSpec {
+        edit_args,
+        reason: has_reason,
+        ..
+    } = spec;
+    let locked = ctx.locked;
+
+    let decide = move |approved: bool| {
+        let extra_value = match extra {
+            Some(form) if approved => match form.submit() {
+                Some(v) => Some(v),
+                None => return,
+            },
+            _ => None,
+        };
+        let edited_args = if approved && edit_args && editing.get_untracked() {
+            match parse_args_object(&edited.get_untracked()) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    edit_error.set(Some(e));
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        edit_error.set(None);
+        let reason = has_reason.then(|| reason.get_untracked());
+        ctx.answer(approval_payload(approved, edited_args, reason, extra_value));
+    };
+
+    ViewFn::from(move || {
+        view! {
+            <div class="agui-interrupt__approval">
+                {extra.map(|state| view! { <SchemaForm state disabled=locked /> })}
+                {has_reason.then(|| view! {
+                    <label class="agui-form__label agui-interrupt__reason-label">
+                        "Reason (optional)"
+                        <input
+                            class="agui-form__input"
+                            type="text"
+                            data-testid="interrupt-reason-input"
+                            autocomplete="off"
+                            disabled=move || locked.get()
+                            on:input=move |ev| {
+                                let el: HtmlInputElement = event_target(&ev);
+                                reason.set(el.value());
+                            }
+                        />
+                    </label>
+                })}
+                {edit_args.then(|| {
+                    view! {
+                        <div class="agui-interrupt__edit">
+                            <button
+                                type="button"
+                                class="agui-button agui-button--ghost"
+                                data-testid="interrupt-edit-args"
+                                aria-expanded=move || editing.get().to_string()
+                                disabled=move || locked.get()
+                                on:click=move |_| editing.update(|e| *e = !*e)
+                            >
+                                {move || if editing.get() { "Keep the original arguments" } else { "Edit arguments" }}
+                            </button>
+                            <Show when=move || editing.get()>
+                                <textarea
+                                    class="agui-form__json agui-interrupt__args-editor"
+                                    data-testid="interrupt-edited-args"
+                                    aria-label="Edited arguments (JSON, replaces the original)"
+                                    rows="6"
+                                    spellcheck="false"
+                                    disabled=move || locked.get()
+                                    prop:value=edited.get_untracked()
+                                    on:input=move |ev| {
+                                        let el: HtmlTextAreaElement = event_target(&ev);
+                                        edited.set(el.value());
+                                        edit_error.set(None);
+                                    }
+                                ></textarea>
+                            </Show>
+                            {move || edit_error.get().map(|e| view! {
+                                <p class="agui-form__error" data-testid="field-error" role="alert">{e}</p>
+                            })}
+                        </div>
+                    }
+                })}
+                <div class="agui-interrupt__actions">
+                    <button
+                        type="button"
+                        class="agui-button agui-button--primary"
+                        data-testid="interrupt-approve"
+                        disabled=move || locked.get()
+                        on:click=move |_| decide(true)
+                    >
+                        "Approve"
+                    </button>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--secondary"
+                        data-testid="interrupt-reject"
+                        disabled=move || locked.get()
+                        on:click=move |_| decide(false)
+                    >
+                        "Reject"
+                    </button>
+                </div>
+            </div>
+        }
+        .into_any()
+    })
+}
+
+fn form_body(ctx: Ctx, schema: &Value) -> Body {
+    let form = FormState::new(schema, None);
+    let locked = ctx.locked;
+    let submit = move || {
+        if let Some(payload) = form.submit() {
+            ctx.answer(payload);
+        }
+    };
+    ViewFn::from(move || {
+        view! {
+            <form
+                class="agui-interrupt__form"
+                novalidate=true
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    submit();
+                }
+            >
+                <SchemaForm state=form disabled=locked />
+                <div class="agui-interrupt__actions">
+                    <button
+                        type="submit"
+                        class="agui-button agui-button--primary"
+                        data-testid="interrupt-submit"
+                        disabled=move || locked.get()
+                    >
+                        "Submit"
+                    </button>
+                </div>
+            </form>
+        }
+        .into_any()
+    })
+}
+
+fn choice_body(ctx: Ctx, options: Vec<Value>) -> Body {
+    let locked = ctx.locked;
+    ViewFn::from(move || {
+        let buttons = options
+            .iter()
+            .map(|o| {
+                let label = crate::ui::schema_form::choice_label(o);
+                let option_attr = label.clone();
+                let value = o.clone();
+                view! {
+                    <button
+                        type="button"
+                        class="agui-button agui-button--secondary agui-interrupt__option"
+                        data-testid="interrupt-option"
+                        data-option=option_attr
+                        disabled=move || locked.get()
+                        on:click=move |_| ctx.answer(value.clone())
+                    >
+                        {label}
+                    </button>
+                }
+            })
+            .collect_view();
+        view! { <div class="agui-interrupt__options" role="group">{buttons}</div> }.into_any()
+    })
+}
+
+fn free_text_body(ctx: Ctx) -> Body {
+    let text = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let locked = ctx.locked;
+    let submit = move || {
+        let t = text.get_untracked();
+        if t.trim().is_empty() {
+            error.set(Some("Write an answer first".to_owned()));
+            return;
+        }
+        error.set(None);
+        ctx.answer(Value::String(t.trim().to_owned()));
+    };
+    ViewFn::from(move || {
+        view! {
+            <form
+                class="agui-interrupt__form"
+                novalidate=true
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    submit();
+                }
+            >
+                <textarea
+                    class="agui-form__input agui-interrupt__text"
+                    data-testid="interrupt-text"
+                    aria-label="Your answer"
+                    rows="2"
+                    placeholder="Your answer…"
+                    disabled=move || locked.get()
+                    prop:value=text.get_untracked()
+                    on:input=move |ev| {
+                        let el: HtmlTextAreaElement = event_target(&ev);
+                        text.set(el.value());
+                    }
+                ></textarea>
+                {move || error.get().map(|e| view! {
+                    <p class="agui-form__error" data-testid="field-error" role="alert">{e}</p>
+                })}
+                <div class="agui-interrupt__actions">
+                    <button
+                        type="submit"
+                        class="agui-button agui-button--primary"
+                        data-testid="interrupt-submit"
+                        disabled=move || locked.get()
+                    >
+                        "Submit"
+                    </button>
+                </div>
+            </form>
+        }
+        .into_any()
+    })
+}
+
+/// One action request's decision state.
+#[derive(Clone, Copy)]
+struct ActionState {
+    decision: RwSignal<Option<Decision>>,
+    edited: RwSignal<String>,
+    message: RwSignal<String>,
+}
+
+fn hitl_body(ctx: Ctx, reviews: Vec<ActionReview>) -> Body {
+    let states: Vec<ActionState> = reviews
+        .iter()
+        .map(|r| ActionState {
+            // A lone allowed decision is pre-selected.
+            decision: RwSignal::new(match r.allowed.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            }),
+            edited: RwSignal::new(pretty(&r.args)),
+            message: RwSignal::new(String::new()),
+        })
+        .collect();
+    let error = RwSignal::new(None::<String>);
+    let locked = ctx.locked;
+    let reviews = StoredValue::new(reviews);
+    let states = StoredValue::new(states);
+
+    let submit = move || {
+        let mut answers = Vec::new();
+        let problem = reviews.with_value(|reviews| {
+            states.with_value(|states| {
+                for (n, (r, s)) in reviews.iter().zip(states).enumerate() {
+                    let answer = match s.decision.get_untracked() {
+                        None => {
+                            return Some(format!(
+                                "Choose a decision for action {} ({})",
+                                n + 1,
+                                r.name
+                            ))
+                        }
+                        Some(Decision::Approve) => DecisionAnswer::Approve,
+                        Some(Decision::Reject) => DecisionAnswer::Reject {
+                            message: Some(s.message.get_untracked()),
+                        },
+                        Some(Decision::Edit) => {
+                            match parse_args_object(&s.edited.get_untracked()) {
+                                Ok(args) => DecisionAnswer::Edit {
+                                    name: r.name.clone(),
+                                    args,
+                                },
+                                Err(e) => return Some(format!("{} ({}): {e}", n + 1, r.name)),
+                            }
+                        }
+                    };
+                    answers.push(answer);
+                }
+                None
+            })
+        });
+        match problem {
+            Some(p) => error.set(Some(p)),
+            None => {
+                error.set(None);
+                ctx.answer(hitl_payload(&answers));
+            }
+        }
+    };
+
+    ViewFn::from(move || {
+        let sections = reviews.with_value(|reviews| {
+            states.with_value(|states| {
+                reviews
+                    .iter()
+                    .zip(states.iter().copied())
+                    .enumerate()
+                    .map(|(n, (r, s))| action_view(n, r.clone(), s, locked))
+                    .collect_view()
+            })
+        });
+        view! {
+            <div class="agui-interrupt__hitl">
+                {sections}
+                {move || error.get().map(|e| view! {
+                    <p class="agui-form__error" data-testid="field-error" role="alert">{e}</p>
+                })}
+                <div class="agui-interrupt__actions">
+                    <button
+                        type="button"
+                        class="agui-button agui-button--primary"
+                        data-testid="interrupt-submit"
+                        disabled=move || locked.get()
+                        on:click=move |_| submit()
+                    >
+                        "Submit decisions"
+                    </button>
+                </div>
+            </div>
+        }
+        .into_any()
+    })
+}
+
+fn action_view(n: usize, r: ActionReview, s: ActionState, locked: Signal<bool>) -> impl IntoView {
+    let args_text = pretty(&r.args);
+    let args_shown = preview_of(&args_text).unwrap_or(args_text);
+    let buttons = r
+        .allowed
+        .iter()
+        .map(|d| {
+            let d = *d;
+            view! {
+                <button
+                    type="button"
+                    class="agui-button agui-button--secondary agui-interrupt__decision"
+                    class:agui-interrupt__decision--chosen=move || s.decision.get() == Some(d)
+                    data-testid=format!("hitl-{}", d.name())
+                    data-decision=d.name()
+                    aria-pressed=move || (s.decision.get() == Some(d)).to_string()
+                    disabled=move || locked.get()
+                    on:click=move |_| s.decision.set(Some(d))
+                >
+                    {d.label()}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div
+            class="agui-interrupt__action"
+            data-testid="hitl-action"
+            data-action-index=n.to_string()
+            data-action-name=r.name.clone()
+        >
+            <div class="agui-interrupt__call-name">
+                <span class="agui-interrupt__call-label">"Action"</span>
+                <code>{r.name.clone()}</code>
+            </div>
+            {r.description.clone().map(|d| view! { <p class="agui-interrupt__action-description">{d}</p> })}
+            <pre class="agui-interrupt__call-args" data-testid="hitl-args">{args_shown}</pre>
+            <div class="agui-interrupt__decisions" role="group" aria-label="Decision">{buttons}</div>
+            <Show when=move || s.decision.get() == Some(Decision::Edit)>
+                <textarea
+                    class="agui-form__json agui-interrupt__args-editor"
+                    data-testid="hitl-edit-args"
+                    aria-label="Edited arguments (JSON)"
+                    rows="6"
+                    spellcheck="false"
+                    disabled=move || locked.get()
+                    prop:value=s.edited.get_untracked()
+                    on:input=move |ev| {
+                        let el: HtmlTextAreaElement = event_target(&ev);
+                        s.edited.set(el.value());
+                    }
+                ></textarea>
+            </Show>
+            <Show when=move || s.decision.get() == Some(Decision::Reject)>
+                <input
+                    class="agui-form__input"
+                    type="text"
+                    data-testid="hitl-reject-message"
+                    aria-label="Message to the agent (optional)"
+                    placeholder="Why? (optional)"
+                    autocomplete="off"
+                    disabled=move || locked.get()
+                    prop:value=s.message.get_untracked()
+                    on:input=move |ev| {
+                        let el: HtmlInputElement = event_target(&ev);
+                        s.message.set(el.value());
+                    }
+                />
+            </Show>
+        </div>
+    }
+}

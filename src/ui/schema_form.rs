@@ -1,0 +1,762 @@
+//! A form generated from a JSON Schema (an interrupt's `responseSchema`, spec digest §2.5 and
+//! §4.11.5): the payload the person sends should validate against it.
+//!
+//! - `boolean` → a checkbox; `string` → a text input (`format: date|email|uri` pick the input
+//!   type, `minLength`/`maxLength` are checked); `string` with `enum` (or any `enum`) → a select;
+//!   `number`/`integer` → a number input with `minimum`/`maximum` (and the exclusive forms)
+//!   checked, integers must be whole; `object` with `properties` → a fieldset; `required` is
+//!   enforced; anything else (arrays, `oneOf`, `$ref`, objects without properties, schemas
+//!   nested deeper than [`MAX_DEPTH`]) → a JSON textarea, parsed and type-checked on submit.
+//! - The model ([`form_fields`], [`initial_inputs`], [`collect`]) is plain data and functions;
+//!   the component only renders it and keeps the raw input texts.
+//!
+//! The schema comes from the agent: titles, descriptions and enum values reach the DOM only as
+//! text nodes and attribute values, never as markup.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use leptos::prelude::*;
+use serde_json::{Map, Number, Value};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+
+/// Nesting deeper than this renders as a JSON textarea.
+pub const MAX_DEPTH: usize = 6;
+
+/// What kind of input a field gets.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldKind {
+    Bool,
+    Text {
+        /// The `<input type>`: `text`, `date`, `email`, `url`, `datetime-local`.
+        input_type: &'static str,
+        min_length: Option<u64>,
+        max_length: Option<u64>,
+    },
+    /// One of these values (`enum`).
+    Choice(Vec<Value>),
+    Number {
+        integer: bool,
+        minimum: Option<f64>,
+        maximum: Option<f64>,
+        exclusive_minimum: Option<f64>,
+        exclusive_maximum: Option<f64>,
+    },
+    /// A nested object: a fieldset of these fields.
+    Object(Vec<Field>),
+    /// Anything else, typed as JSON; `expect` is the schema's `type` when it names one.
+    Json {
+        expect: Option<String>,
+    },
+}
+
+/// One field of the form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// JSON pointer of the value in the payload (`""` for the root).
+    pub pointer: String,
+    /// The property name (`""` for the root).
+    pub key: String,
+    pub label: String,
+    pub description: Option<String>,
+    pub required: bool,
+    pub kind: FieldKind,
+    pub default: Option<Value>,
+}
+
+/// A problem with one field's input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub pointer: String,
+    pub message: String,
+}
+
+/// "budgetPerPerson" / "budget_per_person" → "Budget per person".
+pub fn humanize(key: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if c == '_' || c == '-' || c.is_whitespace() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+        } else if c.is_uppercase() && prev_lower {
+            words.push(std::mem::take(&mut cur));
+            cur.extend(c.to_lowercase());
+            prev_lower = false;
+        } else {
+            cur.extend(c.to_lowercase());
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    let mut out = words.join(" ");
+    if let Some(first) = out.get(..1).map(str::to_uppercase) {
+        out.replace_range(..1, &first);
+    }
+    out
+}
+
+/// RFC 6901 escaping of one pointer token.
+fn escape_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The schema's `type`, ignoring `"null"` in a type list (`["string", "null"]` → `string`).
+fn schema_type(schema: &Map<String, Value>) -> Option<&str> {
+    match schema.get("type") {
+        Some(Value::String(t)) => Some(t.as_str()),
+        Some(Value::Array(ts)) => {
+            let named: Vec<&str> = ts
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null")
+                .collect();
+            match named.as_slice() {
+                [one] => Some(one),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn number(schema: &Map<String, Value>, key: &str) -> Option<f64> {
+    schema
+        .get(key)
+        .and_then(Value::as_f64)
+        .filter(|f| f.is_finite())
+}
+
+fn field(schema: &Value, key: &str, pointer: String, required: bool, depth: usize) -> Field {
+    let obj = schema.as_object();
+    let text = |k: &str| {
+        obj.and_then(|o| o.get(k))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let label = text("title")
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| humanize(key));
+    let kind = match obj {
+        None => FieldKind::Json { expect: None },
+        Some(o) => field_kind(o, &pointer, depth),
+    };
+    Field {
+        pointer,
+        key: key.to_owned(),
+        label,
+        description: text("description"),
+        required,
+        kind,
+        default: obj.and_then(|o| o.get("default")).cloned(),
+    }
+}
+
+fn field_kind(o: &Map<String, Value>, pointer: &str, depth: usize) -> FieldKind {
+    let ty = schema_type(o);
+    if let Some(Value::Array(options)) = o.get("enum") {
+        if !options.is_empty() {
+            return FieldKind::Choice(options.clone());
+        }
+    }
+    let complex = ["$ref", "oneOf", "anyOf", "allOf", "not", "if"]
+        .iter()
+        .any(|k| o.contains_key(*k));
+    if complex || depth > MAX_DEPTH {
+        return FieldKind::Json {
+            expect: ty.map(str::to_owned),
+        };
+    }
+    match ty {
+        Some("boolean") => FieldKind::Bool,
+        Some("string") => FieldKind::Text {
+            input_type: match o.get("format").and_then(Value::as_str) {
+                Some("date") => "date",
+                Some("email") => "email",
+                Some("uri" | "url") => "url",
+                _ => "text",
+            },
+            min_length: o.get("minLength").and_then(Value::as_u64),
+            max_length: o.get("maxLength").and_then(Value::as_u64),
+        },
+        Some(t @ ("number" | "integer")) => FieldKind::Number {
+            integer: t == "integer",
+            minimum: number(o, "minimum"),
+            maximum: number(o, "maximum"),
+            exclusive_minimum: number(o, "exclusiveMinimum"),
+            exclusive_maximum: number(o, "exclusiveMaximum"),
+        },
+        Some("object") | None if o.get("properties").is_some_and(Value::is_object) => {
+            let required: Vec<&str> = o
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let fields = o
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|props| {
+                    props
+                        .iter()
+                        .map(|(k, s)| {
+                            field(
+                                s,
+                                k,
+                                format!("{pointer}/{}", escape_token(k)),
+                                required.contains(&k.as_str()),
+                                depth + 1,
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            FieldKind::Object(fields)
+        }
+        other => FieldKind::Json {
+            expect: other.map(str::to_owned),
+        },
+    }
+}
+
+/// The form for a schema: the root field (pointer `""`, always required).
+pub fn form_fields(schema: &Value) -> Field {
+    let mut root = field(schema, "", String::new(), true, 0);
+    if root.label.is_empty() {
+        root.label = "Answer".to_owned();
+    }
+    root
+}
+
+/// The display text of an enum value (strings as they are, anything else as JSON).
+pub fn choice_label(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The raw input texts to start from: `initial` (an earlier answer) where it has a value,
+/// else the schema's `default`, else empty (unchecked for booleans). Choices are stored as the
+/// option's index.
+pub fn initial_inputs(root: &Field, initial: Option<&Value>) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    fill_inputs(root, initial, &mut out);
+    out
+}
+
+fn fill_inputs(f: &Field, initial: Option<&Value>, out: &mut HashMap<String, String>) {
+    let value = initial
+        .and_then(|v| v.pointer(&f.pointer))
+        .or(f.default.as_ref());
+    let raw = match &f.kind {
+        FieldKind::Object(children) => {
+            for c in children {
+                fill_inputs(c, initial, out);
+            }
+            return;
+        }
+        FieldKind::Bool => value.and_then(Value::as_bool).unwrap_or(false).to_string(),
+        FieldKind::Choice(options) => value
+            .and_then(|v| options.iter().position(|o| o == v))
+            .map(|i| i.to_string())
+            .unwrap_or_default(),
+        FieldKind::Text { .. } => value
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_default(),
+        FieldKind::Number { .. } => value
+            .filter(|v| v.is_number())
+            .map(Value::to_string)
+            .unwrap_or_default(),
+        FieldKind::Json { .. } => value
+            .map(|v| serde_json::to_string_pretty(v).unwrap_or_default())
+            .unwrap_or_default(),
+    };
+    out.insert(f.pointer.clone(), raw);
+}
+
+/// The payload the inputs describe, or every problem with them. Empty optional fields are left
+/// out; an optional nested object nobody filled in is left out too.
+pub fn collect(root: &Field, inputs: &HashMap<String, String>) -> Result<Value, Vec<FieldError>> {
+    match collect_field(root, inputs) {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Ok(Value::Object(Map::new())),
+        Err(e) => Err(e),
+    }
+}
+
+fn err(f: &Field, message: impl Into<String>) -> Vec<FieldError> {
+    vec![FieldError {
+        pointer: f.pointer.clone(),
+        message: message.into(),
+    }]
+}
+
+fn fmt_num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        n.to_string()
+    }
+}
+
+fn collect_field(
+    f: &Field,
+    inputs: &HashMap<String, String>,
+) -> Result<Option<Value>, Vec<FieldError>> {
+    let raw = inputs.get(&f.pointer).map(String::as_str).unwrap_or("");
+    let empty = raw.trim().is_empty();
+    let missing = |f: &Field| {
+        if f.required {
+            Err(err(f, "Required"))
+        } else {
+            Ok(None)
+        }
+    };
+    match &f.kind {
+        FieldKind::Object(children) => {
+            let mut obj = Map::new();
+            let mut errors = Vec::new();
+            let mut required_missing = Vec::new();
+            let mut given = false;
+            for c in children {
+                match collect_field(c, inputs) {
+                    Ok(Some(v)) => {
+                        // A checkbox always has a value: it does not make an object "filled in".
+                        given |= !matches!(c.kind, FieldKind::Bool);
+                        obj.insert(c.key.clone(), v);
+                    }
+                    Ok(None) => {}
+                    Err(e) if e.iter().all(|e| e.message == "Required") && !f.required => {
+                        required_missing.extend(e);
+                    }
+                    Err(e) => {
+                        given = true;
+                        errors.extend(e);
+                    }
+                }
+            }
+            if !f.required && !given && errors.is_empty() {
+                return Ok(None);
+            }
+            errors.extend(required_missing);
+            if errors.is_empty() {
+                Ok(Some(Value::Object(obj)))
+            } else {
+                Err(errors)
+            }
+        }
+        FieldKind::Bool => Ok(Some(Value::Bool(raw == "true"))),
+        FieldKind::Choice(options) => {
+            if empty {
+                return missing(f);
+            }
+            match raw
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| options.get(i))
+            {
+                Some(v) => Ok(Some(v.clone())),
+                None => Err(err(f, "Pick one of the options")),
+            }
+        }
+        FieldKind::Text {
+            min_length,
+            max_length,
+            ..
+        } => {
+            if empty {
+                return missing(f);
+            }
+            let len = raw.chars().count() as u64;
+            if let Some(min) = min_length.filter(|m| len < *m) {
+                return Err(err(f, format!("At least {min} characters")));
+            }
+            if let Some(max) = max_length.filter(|m| len > *m) {
+                return Err(err(f, format!("At most {max} characters")));
+            }
+            Ok(Some(Value::String(raw.to_owned())))
+        }
+        FieldKind::Number {
+            integer,
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+        } => {
+            if empty {
+                return missing(f);
+            }
+            let Some(n) = raw.trim().parse::<f64>().ok().filter(|n| n.is_finite()) else {
+                return Err(err(f, "Must be a number"));
+            };
+            if *integer && n.fract() != 0.0 {
+                return Err(err(f, "Must be a whole number"));
+            }
+            if let Some(m) = minimum.filter(|m| n < *m) {
+                return Err(err(f, format!("Must be at least {}", fmt_num(m))));
+            }
+            if let Some(m) = maximum.filter(|m| n > *m) {
+                return Err(err(f, format!("Must be at most {}", fmt_num(m))));
+            }
+            if let Some(m) = exclusive_minimum.filter(|m| n <= *m) {
+                return Err(err(f, format!("Must be more than {}", fmt_num(m))));
+            }
+            if let Some(m) = exclusive_maximum.filter(|m| n >= *m) {
+                return Err(err(f, format!("Must be less than {}", fmt_num(m))));
+            }
+            let value = if *integer && n.abs() < 9.007_199_254_740_992e15 {
+                Value::Number(Number::from(n as i64))
+            } else {
+                Number::from_f64(n).map_or(Value::Null, Value::Number)
+            };
+            Ok(Some(value))
+        }
+        FieldKind::Json { expect } => {
+            if empty {
+                return missing(f);
+            }
+            let v: Value =
+                serde_json::from_str(raw).map_err(|e| err(f, format!("Not valid JSON: {e}")))?;
+            let ok = match expect.as_deref() {
+                Some("object") => v.is_object(),
+                Some("array") => v.is_array(),
+                Some("string") => v.is_string(),
+                Some("number") => v.is_number(),
+                Some("integer") => v.is_i64() || v.is_u64(),
+                Some("boolean") => v.is_boolean(),
+                _ => true,
+            };
+            if ok {
+                Ok(Some(v))
+            } else {
+                let article = match expect.as_deref() {
+                    Some("object" | "array" | "integer") => "an",
+                    _ => "a",
+                };
+                Err(err(
+                    f,
+                    format!(
+                        "Must be {article} JSON {}",
+                        expect.as_deref().unwrap_or("value")
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+// ---- the component ---------------------------------------------------------------------------
+
+/// A unique id prefix per rendered form (labels point at inputs by id).
+fn next_form_id() -> u32 {
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A form's model, raw input texts and current errors. `Copy`: the form and the buttons that
+/// submit it share one.
+#[derive(Clone, Copy)]
+pub struct FormState {
+    root: StoredValue<Field>,
+    inputs: StoredValue<HashMap<String, String>>,
+    errors: RwSignal<Vec<FieldError>>,
+    id: u32,
+}
+
+impl FormState {
+    /// A form for `schema`, prefilled from `initial` (an earlier answer) and the defaults.
+    pub fn new(schema: &Value, initial: Option<&Value>) -> Self {
+        let root = form_fields(schema);
+        let inputs = initial_inputs(&root, initial);
+        FormState {
+            root: StoredValue::new(root),
+            inputs: StoredValue::new(inputs),
+            errors: RwSignal::new(Vec::new()),
+            id: next_form_id(),
+        }
+    }
+
+    /// Validate: the payload, or `None` with the errors shown next to their fields.
+    pub fn submit(&self) -> Option<Value> {
+        let result = self
+            .root
+            .with_value(|root| self.inputs.with_value(|inputs| collect(root, inputs)));
+        match result {
+            Ok(v) => {
+                self.errors.set(Vec::new());
+                Some(v)
+            }
+            Err(e) => {
+                self.errors.set(e);
+                None
+            }
+        }
+    }
+
+    /// The current errors.
+    pub fn errors(&self) -> Vec<FieldError> {
+        self.errors.get_untracked()
+    }
+
+    /// True when the schema asks for nothing (an object without properties counts as asking).
+    pub fn is_empty(&self) -> bool {
+        self.root
+            .with_value(|r| matches!(&r.kind, FieldKind::Object(fields) if fields.is_empty()))
+    }
+
+    fn set(&self, pointer: &str, value: String) {
+        self.inputs.update_value(|m| {
+            m.insert(pointer.to_owned(), value);
+        });
+        if self
+            .errors
+            .with_untracked(|es| es.iter().any(|e| e.pointer == pointer))
+        {
+            self.errors.update(|es| es.retain(|e| e.pointer != pointer));
+        }
+    }
+
+    fn raw(&self, pointer: &str) -> String {
+        self.inputs
+            .with_value(|m| m.get(pointer).cloned())
+            .unwrap_or_default()
+    }
+
+    fn dom_id(&self, pointer: &str) -> String {
+        let safe: String = pointer
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        format!("agui-form-{}{safe}", self.id)
+    }
+}
+
+/// The generated form. Inputs are disabled while `disabled` is true.
+#[component]
+pub fn SchemaForm(
+    /// The form's model and inputs (create with [`FormState::new`]).
+    state: FormState,
+    /// Disable every input (while a run is in flight, or once answered).
+    #[prop(into)]
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let root = state.root.get_value();
+    let body = match root.kind {
+        FieldKind::Object(fields) => fields
+            .into_iter()
+            .map(|f| field_view(f, state, disabled))
+            .collect_view()
+            .into_any(),
+        _ => field_view(root, state, disabled),
+    };
+    view! { <div class="agui-form" data-testid="schema-form">{body}</div> }
+}
+
+fn field_view(f: Field, state: FormState, disabled: Signal<bool>) -> AnyView {
+    let pointer = f.pointer.clone();
+    let dom_id = state.dom_id(&pointer);
+    let err_id = format!("{dom_id}-error");
+    let error = {
+        let pointer = pointer.clone();
+        Memo::new(move |_| {
+            state.errors.with(|es| {
+                es.iter()
+                    .find(|e| e.pointer == pointer)
+                    .map(|e| e.message.clone())
+            })
+        })
+    };
+    let invalid = move || error.with(Option::is_some).to_string();
+    let described = err_id.clone();
+    let error_view = move || {
+        error.get().map(|m| {
+            view! {
+                <p class="agui-form__error" data-testid="field-error" id=described.clone() role="alert">
+                    {m}
+                </p>
+            }
+        })
+    };
+    let hint = f.description.clone().map(|d| {
+        view! { <p class="agui-form__hint">{d}</p> }
+    });
+    let label_text = f.label.clone();
+    let required = f.required;
+    let required_mark = required.then(|| {
+        view! { <span class="agui-form__required" aria-hidden="true">" *"</span> }
+    });
+    let initial = state.raw(&pointer);
+    let p = pointer.clone();
+    let set = move |v: String| state.set(&p, v);
+
+    let control = match f.kind {
+        FieldKind::Object(children) => {
+            let inner = children
+                .into_iter()
+                .map(|c| field_view(c, state, disabled))
+                .collect_view();
+            return view! {
+                <fieldset class="agui-form__fieldset" data-testid="schema-fieldset" data-pointer=pointer>
+                    <legend class="agui-form__legend">{label_text} {required_mark}</legend>
+                    {hint}
+                    {inner}
+                    {error_view}
+                </fieldset>
+            }
+            .into_any();
+        }
+        FieldKind::Bool => {
+            let checked = initial == "true";
+            let wrapper_pointer = pointer.clone();
+            return view! {
+                <div class="agui-form__field agui-form__field--bool" data-testid="schema-field" data-pointer=wrapper_pointer>
+                    <label class="agui-form__check">
+                        <input
+                            type="checkbox"
+                            id=dom_id
+                            name=pointer
+                            prop:checked=checked
+                            disabled=move || disabled.get()
+                            on:change=move |ev| {
+                                let el: HtmlInputElement = event_target(&ev);
+                                set(el.checked().to_string());
+                            }
+                        />
+                        <span>{label_text}</span>
+                    </label>
+                    {hint}
+                    {error_view}
+                </div>
+            }
+            .into_any();
+        }
+        FieldKind::Choice(options) => {
+            let opts = options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    let selected = initial == i.to_string();
+                    view! { <option value=i.to_string() selected=selected>{choice_label(o)}</option> }
+                })
+                .collect_view();
+            let none_label = if required { "Choose…" } else { "—" };
+            view! {
+                <select
+                    class="agui-form__select"
+                    id=dom_id.clone()
+                    name=pointer.clone()
+                    required=required
+                    aria-invalid=invalid
+                    aria-describedby=err_id.clone()
+                    disabled=move || disabled.get()
+                    on:change=move |ev| {
+                        let el: HtmlSelectElement = event_target(&ev);
+                        set(el.value());
+                    }
+                >
+                    <option value="" selected=initial.is_empty()>{none_label}</option>
+                    {opts}
+                </select>
+            }
+            .into_any()
+        }
+        FieldKind::Text {
+            input_type,
+            min_length,
+            max_length,
+        } => view! {
+            <input
+                class="agui-form__input"
+                type=input_type
+                id=dom_id.clone()
+                name=pointer.clone()
+                value=initial
+                required=required
+                minlength=min_length.map(|m| m.to_string())
+                maxlength=max_length.map(|m| m.to_string())
+                autocomplete="off"
+                aria-invalid=invalid
+                aria-describedby=err_id.clone()
+                disabled=move || disabled.get()
+                on:input=move |ev| {
+                    let el: HtmlInputElement = event_target(&ev);
+                    set(el.value());
+                }
+            />
+        }
+        .into_any(),
+        FieldKind::Number {
+            integer,
+            minimum,
+            maximum,
+            ..
+        } => view! {
+            <input
+                class="agui-form__input agui-form__input--number"
+                type="number"
+                id=dom_id.clone()
+                name=pointer.clone()
+                value=initial
+                required=required
+                min=minimum.map(fmt_num)
+                max=maximum.map(fmt_num)
+                step=if integer { "1" } else { "any" }
+                inputmode=if integer { "numeric" } else { "decimal" }
+                aria-invalid=invalid
+                aria-describedby=err_id.clone()
+                disabled=move || disabled.get()
+                on:input=move |ev| {
+                    let el: HtmlInputElement = event_target(&ev);
+                    set(el.value());
+                }
+            />
+        }
+        .into_any(),
+        FieldKind::Json { expect } => {
+            let placeholder = match expect.as_deref() {
+                Some("array") => "[ … ] (JSON)",
+                Some("object") => "{ … } (JSON)",
+                _ => "JSON value",
+            };
+            view! {
+                <textarea
+                    class="agui-form__json"
+                    id=dom_id.clone()
+                    name=pointer.clone()
+                    rows="4"
+                    spellcheck="false"
+                    placeholder=placeholder
+                    required=required
+                    aria-invalid=invalid
+                    aria-describedby=err_id.clone()
+                    disabled=move || disabled.get()
+                    prop:value=initial
+                    on:input=move |ev| {
+                        let el: HtmlTextAreaElement = event_target(&ev);
+                        set(el.value());
+                    }
+                ></textarea>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <div class="agui-form__field" data-testid="schema-field" data-pointer=pointer>
+            <label class="agui-form__label" for=dom_id>
+                {label_text}
+                {required_mark}
+            </label>
+            {hint}
+            {control}
+            {error_view}
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,256 @@
+//! The thread list: every conversation, newest activity first, the open one highlighted.
+//! "New" starts a conversation; a click opens one; each can be renamed inline (Enter saves,
+//! Escape cancels; an empty name goes back to the automatic title) and deleted after a
+//! confirm step. Switching is refused while a run is in flight — the list says so instead of
+//! stopping the run behind the person's back.
+
+use leptos::html::Input;
+use leptos::prelude::*;
+use web_sys::KeyboardEvent;
+
+use crate::store::threads::{ThreadError, ThreadSummary};
+use crate::store::AgentStore;
+
+/// What one item is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Idle,
+    Renaming,
+    ConfirmingDelete,
+}
+
+/// The list of conversations.
+#[component]
+pub fn ThreadList() -> impl IntoView {
+    let store = AgentStore::expect();
+    let threads = store.threads();
+    let (error, set_error) = signal(None::<String>);
+    let report = move |r: Result<(), ThreadError>| {
+        set_error.try_set(r.err().map(|e| e.to_string()));
+    };
+    // A refusal is about the moment it happened: clear it once the run is over.
+    Effect::new(move |_| {
+        if !store.running.get() {
+            set_error.set(None);
+        }
+    });
+    let ids = Memo::new(move |_| {
+        threads
+            .list
+            .with(|l| l.iter().map(|t| t.id.clone()).collect::<Vec<_>>())
+    });
+
+    view! {
+        <nav class="agui-threads" data-testid="thread-list" aria-label="Conversations">
+            <div class="agui-threads__head">
+                <h2 class="agui-threads__heading">"Conversations"</h2>
+                <button
+                    type="button"
+                    class="agui-button agui-button--secondary agui-threads__new"
+                    data-testid="thread-new"
+                    disabled=move || store.running.get()
+                    title="Start a new conversation"
+                    on:click=move |_| report(store.new_thread())
+                >
+                    "+ New"
+                </button>
+            </div>
+            {move || {
+                error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="agui-threads__error" data-testid="thread-error" role="status">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
+            <ul class="agui-threads__list">
+                <For
+                    each=move || ids.get()
+                    key=|id| id.clone()
+                    children=move |id| view! { <ThreadItem id report /> }
+                />
+            </ul>
+        </nav>
+    }
+}
+
+/// One conversation in the list.
+#[component]
+fn ThreadItem(
+    /// The thread id.
+    id: String,
+    /// Where a refused action is reported.
+    report: impl Fn(Result<(), ThreadError>) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let store = AgentStore::expect();
+    let threads = store.threads();
+    let id = StoredValue::new(id);
+    let summary = Memo::new(move |_| {
+        threads.list.with(|l| {
+            id.with_value(|id| l.iter().find(|t| &t.id == id).cloned())
+                .unwrap_or_else(|| ThreadSummary {
+                    id: id.get_value(),
+                    title: String::new(),
+                    renamed: false,
+                    updated_at: 0.0,
+                })
+        })
+    });
+    let active = Memo::new(move |_| threads.active.with(|a| id.with_value(|id| a == id)));
+    let (mode, set_mode) = signal(Mode::Idle);
+    let input: NodeRef<Input> = NodeRef::new();
+
+    let open = move |_| {
+        if let Some(id) = id.try_get_value() {
+            report(store.switch_thread(&id));
+        }
+    };
+    let start_rename = move |_| {
+        set_mode.set(Mode::Renaming);
+        request_animation_frame(move || {
+            if let Some(Some(el)) = input.try_get_untracked() {
+                let _ = el.focus();
+                el.select();
+            }
+        });
+    };
+    let save_rename = move || {
+        let Some(el) = input.get_untracked() else {
+            return;
+        };
+        set_mode.set(Mode::Idle);
+        report(store.rename_thread(&id.get_value(), &el.value()));
+    };
+    let delete = move |_| {
+        set_mode.set(Mode::Idle);
+        if let Some(id) = id.try_get_value() {
+            report(store.delete_thread(&id));
+        }
+    };
+
+    view! {
+        <li
+            class="agui-threads__item"
+            class:agui-threads__item--active=move || active.get()
+            data-testid="thread-item"
+            data-thread-id=id.get_value()
+            data-active=move || active.get().to_string()
+            aria-current=move || active.get().then_some("true")
+        >
+            {move || match mode.get() {
+                Mode::Idle => {
+                    view! {
+                        <button
+                            type="button"
+                            class="agui-threads__open"
+                            data-testid="thread-open"
+                            title=move || summary.with(|s| s.title.clone())
+                            on:click=open
+                        >
+                            <span class="agui-threads__title" data-testid="thread-title">
+                                {move || summary.with(|s| s.title.clone())}
+                            </span>
+                        </button>
+                        <div class="agui-threads__actions">
+                            <button
+                                type="button"
+                                class="agui-threads__action"
+                                data-testid="thread-rename"
+                                aria-label="Rename"
+                                title="Rename"
+                                on:click=start_rename
+                            >
+                                "✎"
+                            </button>
+                            <button
+                                type="button"
+                                class="agui-threads__action agui-threads__action--danger"
+                                data-testid="thread-delete"
+                                aria-label="Delete"
+                                title="Delete"
+                                on:click=move |_| set_mode.set(Mode::ConfirmingDelete)
+                            >
+                                "×"
+                            </button>
+                        </div>
+                    }
+                        .into_any()
+                }
+                Mode::Renaming => {
+                    view! {
+                        <form
+                            class="agui-threads__rename"
+                            on:submit=move |ev| {
+                                ev.prevent_default();
+                                save_rename();
+                            }
+                        >
+                            <input
+                                class="agui-threads__input"
+                                data-testid="thread-rename-input"
+                                node_ref=input
+                                aria-label="Conversation name"
+                                prop:value=move || summary.with_untracked(|s| s.title.clone())
+                                on:keydown=move |ev: KeyboardEvent| {
+                                    if ev.key() == "Escape" {
+                                        ev.prevent_default();
+                                        set_mode.set(Mode::Idle);
+                                    }
+                                }
+                            />
+                            <button
+                                type="submit"
+                                class="agui-threads__action"
+                                data-testid="thread-rename-save"
+                                aria-label="Save name"
+                                title="Save"
+                            >
+                                "✓"
+                            </button>
+                            <button
+                                type="button"
+                                class="agui-threads__action"
+                                data-testid="thread-rename-cancel"
+                                aria-label="Cancel"
+                                title="Cancel"
+                                on:click=move |_| set_mode.set(Mode::Idle)
+                            >
+                                "✕"
+                            </button>
+                        </form>
+                    }
+                        .into_any()
+                }
+                Mode::ConfirmingDelete => {
+                    view! {
+                        <div class="agui-threads__confirm" role="group" aria-label="Confirm delete">
+                            <span class="agui-threads__confirm-text">
+                                "Delete “" {move || summary.with(|s| s.title.clone())} "”?"
+                            </span>
+                            <button
+                                type="button"
+                                class="agui-button agui-button--primary agui-threads__confirm-yes"
+                                data-testid="thread-delete-confirm"
+                                on:click=delete
+                            >
+                                "Delete"
+                            </button>
+                            <button
+                                type="button"
+                                class="agui-button agui-button--ghost"
+                                data-testid="thread-delete-cancel"
+                                on:click=move |_| set_mode.set(Mode::Idle)
+                            >
+                                "Cancel"
+                            </button>
+                        </div>
+                    }
+                        .into_any()
+                }
+            }}
+        </li>
+    }
+}

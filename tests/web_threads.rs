@@ -1,0 +1,962 @@
+//! Browser tests of threads and branches (headless Chromium, the demo agent at high speed):
+//! each conversation keeps its own messages and state, everything survives a reload (open
+//! interrupts included), rename and delete persist, regenerate and edit make versions that a
+//! switcher flips between, and broken or full storage is a warning, never a dead app.
+//!
+//! Every test saves under its own storage prefix and clears it afterwards. A "reload" is what
+//! the app does at start: a new store from storage ([`AgentStore::restore`]) on a fresh mount.
+//!
+//! Run with `cargo test --target wasm32-unknown-unknown --test web_threads`.
+#![cfg(target_arch = "wasm32")]
+
+use agui_leptos::app::mount_with_store;
+use agui_leptos::store::{AgentConfig, AgentStore};
+use agui_leptos::transport::sleep;
+use leptos::prelude::{Get, GetUntracked, With};
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---- helpers ------------------------------------------------------------------------------
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document")
+}
+
+fn storage() -> web_sys::Storage {
+    web_sys::window()
+        .expect("window")
+        .local_storage()
+        .expect("localStorage access")
+        .expect("localStorage")
+}
+
+/// A prefix no other test (or earlier run) uses.
+fn unique_prefix(name: &str) -> String {
+    let r = (js_sys::Math::random() * 1e9) as u64;
+    format!("agui-test:{name}:{r:x}")
+}
+
+/// Every key under `prefix`.
+fn keys_under(prefix: &str) -> Vec<String> {
+    let s = storage();
+    let n = s.length().unwrap_or(0);
+    (0..n)
+        .filter_map(|i| s.key(i).ok().flatten())
+        .filter(|k| k.starts_with(&format!("{prefix}:")))
+        .collect()
+}
+
+fn clear_prefix(prefix: &str) {
+    let s = storage();
+    for k in keys_under(prefix) {
+        s.remove_item(&k).expect("remove key");
+    }
+}
+
+fn fresh_container() -> HtmlElement {
+    let doc = document();
+    let el: HtmlElement = doc
+        .create_element("div")
+        .expect("create div")
+        .dyn_into()
+        .expect("div is an HtmlElement");
+    doc.body()
+        .expect("body")
+        .append_child(&el)
+        .expect("append container");
+    el
+}
+
+fn config() -> AgentConfig {
+    AgentConfig {
+        demo_speed: 20.0,
+        ..AgentConfig::default()
+    }
+}
+
+fn q(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).expect("valid selector")
+}
+
+fn q_all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).expect("valid selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn testid(root: &Element, id: &str) -> Option<Element> {
+    q(root, &format!(r#"[data-testid="{id}"]"#))
+}
+
+fn text_of(el: &Element) -> String {
+    el.text_content().unwrap_or_default()
+}
+
+fn click_el(el: &Element) {
+    el.clone()
+        .dyn_into::<HtmlElement>()
+        .expect("an HtmlElement")
+        .click();
+}
+
+fn click(root: &Element, id: &str) {
+    click_el(&testid(root, id).unwrap_or_else(|| panic!("{id} is rendered")));
+}
+
+fn run_status(root: &Element) -> String {
+    testid(root, "run-status")
+        .and_then(|e| e.get_attribute("data-status"))
+        .unwrap_or_default()
+}
+
+async fn settle(store: &AgentStore) {
+    store.flush();
+    leptos::task::tick().await;
+    sleep(5).await;
+}
+
+/// Wait until the run is over with `want` as its status (panics on another end state).
+async fn wait_for(store: &AgentStore, root: &Element, want: &str) {
+    let deadline = js_sys::Date::now() + 30_000.0;
+    loop {
+        settle(store).await;
+        let status = run_status(root);
+        if !store.running.get_untracked() && status == want {
+            return;
+        }
+        // Until RUN_STARTED arrives the line still shows how the previous run ended.
+        assert!(
+            store.running.get_untracked()
+                || matches!(
+                    status.as_str(),
+                    "running" | "idle" | "success" | "interrupted"
+                ),
+            "unexpected run status {status:?} waiting for {want:?}"
+        );
+        assert!(
+            js_sys::Date::now() < deadline,
+            "the run did not reach {want:?} in time (status {status:?})"
+        );
+        sleep(20).await;
+    }
+}
+
+/// Send `text` through the composer and wait for the run to end with `want`.
+async fn send_and_wait(store: &AgentStore, root: &Element, text: &str, want: &str) {
+    let input: HtmlTextAreaElement = testid(root, "composer-input")
+        .expect("composer")
+        .dyn_into()
+        .expect("a textarea");
+    input.set_value(text);
+    input
+        .dispatch_event(&web_sys::Event::new("input").expect("input event"))
+        .expect("dispatch input");
+    settle(store).await;
+    click(root, "composer-send");
+    settle(store).await;
+    assert!(
+        store.running.get_untracked(),
+        "the run started for {text:?}"
+    );
+    wait_for(store, root, want).await;
+}
+
+/// (message id, role) of every row on screen.
+fn rows(root: &Element) -> Vec<(String, String)> {
+    q_all(root, r#"[data-testid="message"]"#)
+        .iter()
+        .map(|m| {
+            (
+                m.get_attribute("data-message-id").unwrap_or_default(),
+                m.get_attribute("data-role").unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn user_texts(root: &Element) -> Vec<String> {
+    q_all(
+        root,
+        r#"[data-testid="message"][data-role="user"] [data-testid="message-text"]"#,
+    )
+    .iter()
+    .map(text_of)
+    .collect()
+}
+
+fn thread_item(root: &Element, id: &str) -> Option<Element> {
+    q(
+        root,
+        &format!(r#"[data-testid="thread-item"][data-thread-id="{id}"]"#),
+    )
+}
+
+fn thread_ids(root: &Element) -> Vec<String> {
+    q_all(root, r#"[data-testid="thread-item"]"#)
+        .iter()
+        .filter_map(|e| e.get_attribute("data-thread-id"))
+        .collect()
+}
+
+fn open_thread(root: &Element, id: &str) {
+    let item = thread_item(root, id).unwrap_or_else(|| panic!("thread {id} is listed"));
+    click_el(&q(&item, r#"[data-testid="thread-open"]"#).expect("open button"));
+}
+
+fn state(store: &AgentStore, pointer: &str) -> Option<Value> {
+    store.with_state(pointer, |v| v.cloned())
+}
+
+fn warnings_text(store: &AgentStore) -> String {
+    store.warnings.get_untracked().join("\n")
+}
+
+fn branch_position(root: &Element) -> String {
+    testid(root, "branch-position")
+        .map(|e| text_of(&e))
+        .unwrap_or_default()
+}
+
+/// The assistant answers on screen: (id, text). Only the answer text: tool timings are
+/// measured live and not saved, so a reloaded card shows no duration.
+fn answers(root: &Element) -> Vec<(String, String)> {
+    q_all(root, r#"[data-testid="message"][data-role="assistant"]"#)
+        .iter()
+        .map(|m| {
+            (
+                m.get_attribute("data-message-id").unwrap_or_default(),
+                q_all(m, r#"[data-testid="message-text"]"#)
+                    .iter()
+                    .map(text_of)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        })
+        .collect()
+}
+
+// ---- (a) switching keeps each thread's own messages and state ------------------------------
+
+#[wasm_bindgen_test]
+async fn switching_threads_keeps_each_threads_messages_and_state() {
+    let prefix = unique_prefix("switch");
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    assert!(testid(&root, "thread-list").is_some());
+
+    // Thread A: the planner.
+    send_and_wait(&store, &root, "plan our Lisbon offsite", "success").await;
+    let a = store.thread_id();
+    let a_rows = rows(&root);
+    assert!(a_rows.len() >= 3, "{a_rows:?}");
+    assert_eq!(state(&store, "/destination"), Some(json!("Lisbon")));
+    let a_state = store.with_thread(|t| t.state.clone());
+    let a_venues = state(&store, "/venues").expect("venues in the trip");
+    assert!(testid(&root, "trip-panel").is_some(), "A shows its trip");
+
+    // Thread B: a tool call, no trip.
+    click(&root, "thread-new");
+    settle(&store).await;
+    let b = store.thread_id();
+    assert_ne!(a, b, "a new conversation has a new threadId");
+    assert!(rows(&root).is_empty(), "B starts empty");
+    assert!(testid(&root, "empty-state").is_some());
+    assert_eq!(
+        state(&store, "/destination"),
+        None,
+        "B has none of A's state"
+    );
+    send_and_wait(&store, &root, "use a tool", "success").await;
+    let b_rows = rows(&root);
+    let b_state = store.with_thread(|t| t.state.clone());
+    assert_eq!(
+        store
+            .last_request()
+            .and_then(|r| r.get("threadId").cloned()),
+        Some(json!(b)),
+        "B's runs carry B's threadId"
+    );
+
+    // Both listed, newest first, B highlighted.
+    assert_eq!(thread_ids(&root), vec![b.clone(), a.clone()]);
+    let b_item = thread_item(&root, &b).expect("B listed");
+    assert_eq!(b_item.get_attribute("data-active").as_deref(), Some("true"));
+    assert!(
+        text_of(&b_item).contains("use a tool"),
+        "title = first message"
+    );
+
+    // Back to A.
+    open_thread(&root, &a);
+    settle(&store).await;
+    assert_eq!(store.thread_id(), a);
+    assert_eq!(rows(&root), a_rows, "A's messages are back, in order");
+    assert_eq!(store.with_thread(|t| t.state.clone()), a_state);
+    assert_eq!(state(&store, "/venues"), Some(a_venues));
+    assert!(
+        !user_texts(&root).iter().any(|t| t.contains("use a tool")),
+        "B's messages are not shown"
+    );
+    assert_eq!(
+        thread_item(&root, &a)
+            .and_then(|e| e.get_attribute("data-active"))
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        thread_item(&root, &b)
+            .and_then(|e| e.get_attribute("data-active"))
+            .as_deref(),
+        Some("false")
+    );
+    let trip = testid(&root, "trip-destination").expect("A's trip panel");
+    assert!(text_of(&trip).contains("Lisbon"), "{}", text_of(&trip));
+    assert_eq!(
+        run_status(&root),
+        "success",
+        "A's last run status comes back"
+    );
+
+    // The next run on A continues A: same threadId, A's history and state.
+    // Switching is refused while it is in flight.
+    store.send("think".to_owned());
+    settle(&store).await;
+    assert!(store.running.get_untracked());
+    let body = store.last_request().expect("request sent");
+    assert_eq!(body["threadId"], json!(a));
+    assert_eq!(body["state"], a_state, "A's last agreed state goes out");
+    let sent_ids: Vec<&str> = body["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    for (id, role) in &a_rows {
+        if role != "activity" {
+            assert!(sent_ids.contains(&id.as_str()), "history carries {id}");
+        }
+    }
+    open_thread(&root, &b);
+    settle(&store).await;
+    assert_eq!(store.thread_id(), a, "no switch while running");
+    let err = testid(&root, "thread-error").expect("the refusal is shown");
+    assert!(text_of(&err).contains("stop it first"), "{}", text_of(&err));
+    wait_for(&store, &root, "success").await;
+
+    // And B again: its own rows and state.
+    open_thread(&root, &b);
+    settle(&store).await;
+    assert_eq!(rows(&root), b_rows);
+    assert_eq!(store.with_thread(|t| t.state.clone()), b_state);
+
+    drop(handle);
+    container.remove();
+    clear_prefix(&prefix);
+}
+
+// ---- (b) reload with an open interrupt -----------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
+    let prefix = unique_prefix("reload");
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    send_and_wait(&store, &root, "ask me", "interrupted").await;
+    let thread_id = store.thread_id();
+    let before_rows = rows(&root);
+    let interrupts = store.run.get_untracked().interrupts;
+    assert_eq!(interrupts.len(), 1);
+    drop(handle);
+    container.remove();
+
+    // The reload: a new store from storage, a fresh mount.
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+
+    assert_eq!(
+        store.thread_id(),
+        thread_id,
+        "the open conversation is reopened"
+    );
+    assert_eq!(rows(&root), before_rows);
+    assert_eq!(run_status(&root), "interrupted");
+    assert_eq!(store.run.get_untracked().interrupts, interrupts);
+    let card = testid(&root, "interrupt").expect("the interrupt card is back");
+    assert!(
+        text_of(&card).contains("How many people"),
+        "{}",
+        text_of(&card)
+    );
+    assert!(
+        testid(&root, "regenerate").is_none() && testid(&root, "edit-message").is_none(),
+        "no branching while an interrupt is open"
+    );
+
+    // Answerable: the resume goes out on the same thread and the run completes.
+    store
+        .answer_interrupt(&interrupts[0].id, json!({"travellers": 6}))
+        .expect("answer accepted");
+    settle(&store).await;
+    let body = store.last_request().expect("resume sent");
+    assert_eq!(body["threadId"], json!(thread_id));
+    assert_eq!(body["resume"][0]["interruptId"], json!(interrupts[0].id));
+    assert_eq!(body["resume"][0]["status"], json!("resolved"));
+    wait_for(&store, &root, "success").await;
+    assert_eq!(state(&store, "/travellers"), Some(json!(6)));
+    assert!(
+        testid(&root, "interrupt").is_none(),
+        "the card is gone once answered"
+    );
+
+    drop(handle);
+    container.remove();
+
+    // Reloaded again: the interrupt stays closed.
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    assert_eq!(run_status(&root), "success");
+    assert!(store.run.get_untracked().interrupts.is_empty());
+    assert_eq!(state(&store, "/travellers"), Some(json!(6)));
+
+    drop(handle);
+    container.remove();
+    clear_prefix(&prefix);
+}
+
+// ---- (c) rename and delete persist ---------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn rename_and_delete_persist_across_a_reload() {
+    let prefix = unique_prefix("rename");
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+
+    send_and_wait(&store, &root, "use a tool", "success").await;
+    let first = store.thread_id();
+    click(&root, "thread-new");
+    settle(&store).await;
+    send_and_wait(&store, &root, "think", "success").await;
+    let second = store.thread_id();
+    click(&root, "thread-new");
+    settle(&store).await;
+    send_and_wait(&store, &root, "markdown", "success").await;
+    let third = store.thread_id();
+    assert_eq!(
+        thread_ids(&root),
+        vec![third.clone(), second.clone(), first.clone()]
+    );
+
+    // Rename the first (not the open one) inline.
+    let item = thread_item(&root, &first).expect("first listed");
+    click_el(&q(&item, r#"[data-testid="thread-rename"]"#).expect("rename button"));
+    settle(&store).await;
+    let item = thread_item(&root, &first).expect("first listed");
+    let input: HtmlInputElement = q(&item, r#"[data-testid="thread-rename-input"]"#)
+        .expect("inline rename field")
+        .dyn_into()
+        .expect("an input");
+    assert_eq!(
+        input.value(),
+        "use a tool",
+        "the field starts with the title"
+    );
+    input.set_value("  Weather   check ");
+    click_el(&q(&item, r#"[data-testid="thread-rename-save"]"#).expect("save"));
+    settle(&store).await;
+    let item = thread_item(&root, &first).expect("first listed");
+    assert_eq!(
+        text_of(&q(&item, r#"[data-testid="thread-title"]"#).expect("title")),
+        "Weather check"
+    );
+    assert_eq!(store.thread_id(), third, "renaming does not switch");
+
+    // Delete the second: a confirm step first; cancelling keeps it.
+    let item = thread_item(&root, &second).expect("second listed");
+    click_el(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
+    settle(&store).await;
+    assert!(
+        thread_item(&root, &second).is_some(),
+        "not deleted before confirming"
+    );
+    click(&root, "thread-delete-cancel");
+    settle(&store).await;
+    assert!(thread_item(&root, &second).is_some());
+    let item = thread_item(&root, &second).expect("second listed");
+    click_el(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
+    settle(&store).await;
+    click(&root, "thread-delete-confirm");
+    settle(&store).await;
+    assert!(thread_item(&root, &second).is_none(), "deleted");
+    assert!(
+        !keys_under(&prefix)
+            .iter()
+            .any(|k| k.ends_with(&format!(":thread:{second}"))),
+        "its key is gone: {:?}",
+        keys_under(&prefix)
+    );
+
+    // Open the renamed one (older than the third: the reload must follow what was open, not
+    // the newest).
+    open_thread(&root, &first);
+    settle(&store).await;
+    assert_eq!(store.thread_id(), first);
+
+    // Reload: the name stays, the deleted one stays deleted, the open one is reopened.
+    drop(handle);
+    container.remove();
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    assert_eq!(thread_ids(&root), vec![third.clone(), first.clone()]);
+    let item = thread_item(&root, &first).expect("first listed");
+    assert_eq!(
+        text_of(&q(&item, r#"[data-testid="thread-title"]"#).expect("title")),
+        "Weather check"
+    );
+    assert_eq!(store.thread_id(), first, "the conversation that was open");
+    assert_eq!(user_texts(&root), vec!["use a tool".to_owned()]);
+    assert_eq!(
+        thread_item(&root, &first)
+            .and_then(|e| e.get_attribute("data-active"))
+            .as_deref(),
+        Some("true")
+    );
+
+    // Deleting the open conversation opens the other one.
+    let item = thread_item(&root, &first).expect("first listed");
+    click_el(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
+    settle(&store).await;
+    click(&root, "thread-delete-confirm");
+    settle(&store).await;
+    assert_eq!(store.thread_id(), third);
+    assert!(user_texts(&root).iter().any(|t| t == "markdown"));
+    assert_eq!(thread_ids(&root), vec![third.clone()]);
+
+    drop(handle);
+    container.remove();
+    clear_prefix(&prefix);
+}
+
+// ---- (d) regenerate ------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn regenerate_keeps_the_first_answer_as_a_version() {
+    let prefix = unique_prefix("regen");
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+
+    send_and_wait(&store, &root, "plan our Lisbon offsite", "success").await;
+    let first_rows = rows(&root);
+    let first_answers = answers(&root);
+    let first_state = store.with_thread(|t| t.state.clone());
+    let user_id = first_rows
+        .iter()
+        .find(|(_, r)| r == "user")
+        .map(|(id, _)| id.clone())
+        .expect("user row");
+    assert!(
+        testid(&root, "branch-switcher").is_none(),
+        "no versions yet"
+    );
+    let first_run = store.last_request().expect("first request")["runId"].clone();
+
+    // Only the last answer offers Regenerate.
+    let buttons = q_all(&root, r#"[data-testid="regenerate"]"#);
+    assert_eq!(buttons.len(), 1);
+    let last_answer = q_all(&root, r#"[data-testid="message"][data-role="assistant"]"#)
+        .pop()
+        .expect("an answer");
+    assert!(q(&last_answer, r#"[data-testid="regenerate"]"#).is_some());
+
+    click(&root, "regenerate");
+    settle(&store).await;
+    assert!(store.running.get_untracked(), "a new run started");
+    let body = store.last_request().expect("regenerate request");
+    assert_ne!(body["runId"], first_run, "a new runId");
+    let sent = body["messages"].as_array().expect("messages");
+    assert_eq!(
+        sent.len(),
+        1,
+        "history up to the user message only: {sent:?}"
+    );
+    assert_eq!(sent[0]["id"], json!(user_id), "the same user message id");
+    assert_eq!(
+        body["state"],
+        json!({}),
+        "the state the first run started from"
+    );
+    wait_for(&store, &root, "success").await;
+
+    let second_answers = answers(&root);
+    assert!(!second_answers.is_empty());
+    assert!(
+        second_answers
+            .iter()
+            .all(|(id, _)| !first_answers.iter().any(|(f, _)| f == id)),
+        "a second, different answer"
+    );
+    assert_eq!(branch_position(&root), "2/2");
+    assert_eq!(
+        user_texts(&root),
+        vec!["plan our Lisbon offsite".to_owned()],
+        "one question, two answers"
+    );
+
+    click(&root, "branch-prev");
+    settle(&store).await;
+    assert_eq!(branch_position(&root), "1/2");
+    assert_eq!(rows(&root), first_rows, "the first answer again, exactly");
+    assert_eq!(answers(&root), first_answers);
+    assert_eq!(store.with_thread(|t| t.state.clone()), first_state);
+    assert_eq!(run_status(&root), "success");
+
+    click(&root, "branch-next");
+    settle(&store).await;
+    assert_eq!(branch_position(&root), "2/2");
+    assert_eq!(answers(&root), second_answers);
+
+    // The versions are saved with the thread.
+    drop(handle);
+    container.remove();
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    assert_eq!(branch_position(&root), "2/2");
+    assert_eq!(answers(&root), second_answers);
+    click(&root, "branch-prev");
+    settle(&store).await;
+    assert_eq!(rows(&root), first_rows);
+    assert_eq!(store.with_thread(|t| t.state.clone()), first_state);
+
+    drop(handle);
+    container.remove();
+    clear_prefix(&prefix);
+}
+
+// ---- (e) edit ------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
+    let prefix = unique_prefix("edit");
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+
+    send_and_wait(&store, &root, "use a tool", "success").await;
+    send_and_wait(&store, &root, "think", "success").await;
+    let original_rows = rows(&root);
+    let original_user = original_rows
+        .iter()
+        .find(|(_, r)| r == "user")
+        .map(|(id, _)| id.clone())
+        .expect("first user message");
+
+    // Edit the first user message inline.
+    let first_user = q(
+        &root,
+        &format!(r#"[data-testid="message"][data-message-id="{original_user}"]"#),
+    )
+    .expect("first user row");
+    click_el(&q(&first_user, r#"[data-testid="edit-message"]"#).expect("edit button"));
+    settle(&store).await;
+    let input: HtmlTextAreaElement = testid(&root, "edit-input")
+        .expect("inline editor")
+        .dyn_into()
+        .expect("a textarea");
+    assert_eq!(
+        input.value(),
+        "use a tool",
+        "the editor starts with the text"
+    );
+    // Cancel leaves everything as it was.
+    click(&root, "edit-cancel");
+    settle(&store).await;
+    assert!(testid(&root, "edit-input").is_none());
+    assert_eq!(rows(&root), original_rows);
+
+    let first_user = q(
+        &root,
+        &format!(r#"[data-testid="message"][data-message-id="{original_user}"]"#),
+    )
+    .expect("first user row");
+    click_el(&q(&first_user, r#"[data-testid="edit-message"]"#).expect("edit button"));
+    settle(&store).await;
+    let input: HtmlTextAreaElement = testid(&root, "edit-input")
+        .expect("inline editor")
+        .dyn_into()
+        .expect("a textarea");
+    input.set_value("plan our Lisbon offsite");
+    click(&root, "edit-save");
+    settle(&store).await;
+    assert!(store.running.get_untracked(), "the edit starts a run");
+
+    let body = store.last_request().expect("edit request");
+    let sent = body["messages"].as_array().expect("messages");
+    assert_eq!(sent.len(), 1, "only the edited message: {sent:?}");
+    let new_id = sent[0]["id"].as_str().expect("id").to_owned();
+    assert_ne!(new_id, original_user, "the edited message has a new id");
+    assert_eq!(sent[0]["content"], json!("plan our Lisbon offsite"));
+    wait_for(&store, &root, "success").await;
+
+    assert_eq!(
+        user_texts(&root),
+        vec!["plan our Lisbon offsite".to_owned()],
+        "the old tail is out of sight"
+    );
+    let edited = q(
+        &root,
+        &format!(r#"[data-testid="message"][data-message-id="{new_id}"]"#),
+    )
+    .expect("the edited message is shown with its new id");
+    let switcher = q(&edited, r#"[data-testid="branch-switcher"]"#)
+        .expect("the switcher sits on the edited message");
+    assert_eq!(
+        text_of(&q(&switcher, r#"[data-testid="branch-position"]"#).expect("position")),
+        "2/2"
+    );
+    assert_eq!(state(&store, "/destination"), Some(json!("Lisbon")));
+
+    click_el(&q(&switcher, r#"[data-testid="branch-prev"]"#).expect("prev"));
+    settle(&store).await;
+    assert_eq!(
+        rows(&root),
+        original_rows,
+        "the original conversation, whole"
+    );
+    assert_eq!(branch_position(&root), "1/2");
+    assert_eq!(state(&store, "/destination"), None);
+
+    drop(handle);
+    container.remove();
+    clear_prefix(&prefix);
+}
+
+// ---- (f) corrupt storage -------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn corrupt_storage_is_skipped_with_a_warning() {
+    let prefix = unique_prefix("corrupt");
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    send_and_wait(&store, &root, "use a tool", "success").await;
+    let good = store.thread_id();
+    let good_rows = rows(&root);
+    drop(handle);
+    container.remove();
+
+    let s = storage();
+    s.set_item(
+        &format!("{prefix}:thread:thread-bad"),
+        "{\"version\": 1, \"id\": ",
+    )
+    .expect("write garbage");
+    s.set_item(&format!("{prefix}:thread:thread-null"), "null")
+        .expect("write garbage");
+    s.set_item(&format!("{prefix}:index"), "\u{1}garbage")
+        .expect("write garbage index");
+
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+
+    assert!(testid(&root, "app-root").is_some(), "the app starts");
+    assert_eq!(store.thread_id(), good, "the readable thread opens");
+    assert_eq!(rows(&root), good_rows);
+    assert_eq!(
+        thread_ids(&root),
+        vec![good.clone()],
+        "only readable threads are listed"
+    );
+    let warnings = warnings_text(&store);
+    assert_eq!(
+        warnings.matches("was skipped").count(),
+        2,
+        "one warning per unreadable thread: {warnings}"
+    );
+    assert!(warnings.contains("rebuilt"), "{warnings}");
+    let count = testid(&root, "warnings-count").expect("the warnings badge shows");
+    assert!(text_of(&count).trim().parse::<usize>().unwrap_or(0) >= 3);
+    // The data is moved aside, not destroyed, so the next start is clean.
+    let keys = keys_under(&prefix);
+    assert!(
+        keys.contains(&format!("{prefix}:unreadable:thread-bad")),
+        "{keys:?}"
+    );
+    assert!(
+        !keys.contains(&format!("{prefix}:thread:thread-bad")),
+        "{keys:?}"
+    );
+
+    // The app still works: a run on the good thread.
+    send_and_wait(&store, &root, "think", "success").await;
+
+    drop(handle);
+    container.remove();
+    let store = AgentStore::restore(config(), &prefix);
+    assert!(
+        !warnings_text(&store).contains("skipped"),
+        "no warning again on the next start: {}",
+        warnings_text(&store)
+    );
+    clear_prefix(&prefix);
+}
+
+// ---- (g) full storage ----------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn a_failed_save_is_a_visible_warning_not_a_crash() {
+    let prefix = unique_prefix("quota");
+    let s = storage();
+    // Fill localStorage up to its quota, under this test's prefix (cleared at the end).
+    let mut n = 0;
+    for size in [1 << 20, 1 << 16, 1 << 12, 1 << 8, 16] {
+        let chunk = "x".repeat(size);
+        while s.set_item(&format!("{prefix}:filler:{n}"), &chunk).is_ok() {
+            n += 1;
+            assert!(n < 10_000, "storage never filled up");
+        }
+    }
+
+    let container = fresh_container();
+    let store = AgentStore::restore(config(), &prefix);
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    send_and_wait(&store, &root, "use a tool", "success").await;
+    let warnings = warnings_text(&store);
+    assert!(warnings.contains("Could not save"), "{warnings}");
+    assert!(
+        testid(&root, "warnings-count").is_some(),
+        "the warning is visible"
+    );
+    assert!(!rows(&root).is_empty(), "the conversation itself is fine");
+    // Threads still work in memory.
+    click(&root, "thread-new");
+    settle(&store).await;
+    assert_eq!(thread_ids(&root).len(), 2);
+
+    drop(handle);
+    container.remove();
+    clear_prefix(&prefix);
+}
+
+// ---- several widgets -----------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn two_prefixes_keep_their_threads_apart() {
+    let p1 = unique_prefix("w1");
+    let p2 = unique_prefix("w2");
+    let c1 = fresh_container();
+    let c2 = fresh_container();
+    let s1 = AgentStore::restore(config(), &p1);
+    let s2 = AgentStore::restore(config(), &p2);
+    let h1 = mount_with_store(c1.clone(), s1);
+    let h2 = mount_with_store(c2.clone(), s2);
+    let r1: Element = c1.clone().into();
+    let r2: Element = c2.clone().into();
+    send_and_wait(&s1, &r1, "use a tool", "success").await;
+    settle(&s2).await;
+    assert!(rows(&r2).is_empty());
+    drop(h1);
+    drop(h2);
+    c1.remove();
+    c2.remove();
+
+    let s2 = AgentStore::restore(config(), &p2);
+    assert!(
+        s2.with_thread(|t| t.messages.is_empty()),
+        "widget 2 saw nothing of widget 1"
+    );
+    assert_eq!(s2.threads().list.with(Vec::len), 1);
+    let s1 = AgentStore::restore(config(), &p1);
+    assert!(!s1.with_thread(|t| t.messages.is_empty()));
+    assert!(s1.threads().list.get().len() == 1);
+    clear_prefix(&p1);
+    clear_prefix(&p2);
+}
+
+// ---- a reload in the middle of a run ---------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn a_reload_mid_run_keeps_the_question_and_offers_retry() {
+    let prefix = unique_prefix("midrun");
+    let container = fresh_container();
+    let store = AgentStore::restore(
+        AgentConfig {
+            demo_speed: 1.0,
+            ..AgentConfig::default()
+        },
+        &prefix,
+    );
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    store.send("plan our Lisbon offsite".to_owned());
+    settle(&store).await;
+    assert!(store.running.get_untracked());
+    assert!(
+        testid(&root, "composer-stop").is_some(),
+        "the run is in flight"
+    );
+    let thread_id = store.thread_id();
+
+    // The page goes away while the answer streams: what was saved at the start comes back.
+    let c2 = fresh_container();
+    let reloaded = AgentStore::restore(config(), &prefix);
+    let h2 = mount_with_store(c2.clone(), reloaded);
+    let r2: Element = c2.clone().into();
+    settle(&reloaded).await;
+    assert_eq!(reloaded.thread_id(), thread_id);
+    assert_eq!(user_texts(&r2), vec!["plan our Lisbon offsite".to_owned()]);
+    assert_eq!(run_status(&r2), "truncated", "the run shows as cut off");
+    assert!(testid(&r2, "retry").is_some(), "and can be retried");
+    click(&r2, "retry");
+    settle(&reloaded).await;
+    wait_for(&reloaded, &r2, "success").await;
+    assert_eq!(state(&reloaded, "/destination"), Some(json!("Lisbon")));
+
+    store.stop();
+    drop(handle);
+    drop(h2);
+    container.remove();
+    c2.remove();
+    clear_prefix(&prefix);
+}
