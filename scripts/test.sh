@@ -123,5 +123,8 @@ done
 
 stage trunk-build-release trunk_release
 
+# The built app against a real AG-UI server (the official Python SDK), in Chromium.
+stage e2e-real-server scripts/e2e.sh
+
 _print_summary
 printf '\n%sall stages passed%s\n' "$_GREEN" "$_OFF"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# End-to-end tests: the release build (dist/) in headless Chromium, driven by Playwright,
+# against a scripted AG-UI server written with the official Python SDK (tests/e2e/server.py).
+# Installs what it needs by registry (PyPI into target/e2e-venv, npm into tests/e2e).
+#
+#   scripts/e2e.sh            # assumes dist/ is built (scripts/test.sh builds it first)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+[ -f dist/index.html ] || { echo "[e2e] dist/ missing: run trunk build --release first" >&2; exit 1; }
+
+venv=target/e2e-venv
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c 'import ag_ui, fastapi, uvicorn' 2>/dev/null; then
+    echo "[e2e] pip install -r tests/e2e/requirements.txt"
+    "$venv/bin/pip" install -q -r tests/e2e/requirements.txt
+fi
+if [ ! -d tests/e2e/node_modules/playwright-core ]; then
+    echo "[e2e] npm install (playwright-core; the browser is Debian's chromium)"
+    (cd tests/e2e && npm install --no-audit --no-fund --silent)
+fi
+
+port="${E2E_PORT:-8111}"
+"$venv/bin/python" tests/e2e/server.py --dist dist --port "$port" --idle 300 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do
+    curl -fsS "http://127.0.0.1:${port}/index.html" >/dev/null 2>&1 && break
+    sleep 0.2
+done
+node tests/e2e/e2e.js "http://127.0.0.1:${port}"

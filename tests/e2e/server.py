@@ -1,0 +1,165 @@
+"""A small scripted AG-UI server for the end-to-end tests, built on the official Python SDK
+(`ag-ui-protocol`: its own event classes and `EventEncoder`). Deterministic: the reply depends
+only on the request. It also serves the built app (`dist/`) so the page and the agent share an
+origin. Listens on 127.0.0.1 only and stops itself after `--idle` seconds without a request.
+
+    python server.py --dist ../../dist --port 8111 [--idle 120]
+
+Scripts, chosen by the last user message (or by what the request answers):
+  default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
+               stream, its result, a state delta
+  "pay"        calls the frontend tool `confirm_payment` and finishes with it pending
+  "ask"        finishes with an interrupt outcome (a responseSchema form)
+  "error"      some text, then RUN_ERROR
+  "drop"       some text, then the body just ends (no terminal event)
+  a tool message or `resume` in the request → "Got your answer: …"
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import threading
+import time
+
+import uvicorn
+from ag_ui.core import (
+    EventType,
+    Interrupt,
+    RunAgentInput,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunFinishedInterruptOutcome,
+    RunStartedEvent,
+    StateDeltaEvent,
+    StateSnapshotEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
+from ag_ui.encoder import EventEncoder
+from fastapi import FastAPI, Request
+from fastapi.responses import StreamingResponse
+from fastapi.staticfiles import StaticFiles
+
+LAST_REQUEST = {"at": time.monotonic()}
+REQUESTS = []
+
+
+def text_events(message_id, text, pause):
+    yield TextMessageStartEvent(type=EventType.TEXT_MESSAGE_START, message_id=message_id, role="assistant")
+    for word in text.split(" "):
+        yield TextMessageContentEvent(type=EventType.TEXT_MESSAGE_CONTENT, message_id=message_id, delta=word + " ")
+        yield pause
+    yield TextMessageEndEvent(type=EventType.TEXT_MESSAGE_END, message_id=message_id)
+
+
+def script(inp: RunAgentInput, body: dict):
+    t, r = inp.thread_id, inp.run_id
+    started = RunStartedEvent(type=EventType.RUN_STARTED, thread_id=t, run_id=r)
+    finished = RunFinishedEvent(type=EventType.RUN_FINISHED, thread_id=t, run_id=r)
+    last = inp.messages[-1] if inp.messages else None
+    users = [m for m in inp.messages if m.role == "user"]
+    text = users[-1].content if users and isinstance(users[-1].content, str) else ""
+    resume = body.get("resume")
+    yield started
+    if resume or (last is not None and last.role == "tool"):
+        answer = json.dumps(resume) if resume else str(last.content)
+        yield from text_events("m-" + r, "Got your answer: " + answer, 0.0)
+        yield finished
+        return
+    if "pay" in text:
+        tc = "pay-" + r
+        yield ToolCallStartEvent(type=EventType.TOOL_CALL_START, tool_call_id=tc, tool_call_name="confirm_payment")
+        for piece in ['{"amount":480,', '"currency":"EUR",', '"description":"Deposit for the Lisbon offsite"}']:
+            yield ToolCallArgsEvent(type=EventType.TOOL_CALL_ARGS, tool_call_id=tc, delta=piece)
+            yield 0.05
+        yield ToolCallEndEvent(type=EventType.TOOL_CALL_END, tool_call_id=tc)
+        yield finished
+        return
+    if "ask" in text:
+        schema = {
+            "type": "object",
+            "properties": {"travellers": {"type": "integer", "minimum": 1}},
+            "required": ["travellers"],
+        }
+        interrupt = Interrupt(id="int-" + r, reason="input_required", message="How many people are coming?", response_schema=schema)
+        yield RunFinishedEvent(
+            type=EventType.RUN_FINISHED, thread_id=t, run_id=r,
+            outcome=RunFinishedInterruptOutcome(type="interrupt", interrupts=[interrupt]),
+        )
+        return
+    if "error" in text:
+        yield from text_events("m-" + r, "Looking that up", 0.05)
+        yield RunErrorEvent(type=EventType.RUN_ERROR, message="venue service unavailable (e2e)", code="e2e_error")
+        return
+    if "drop" in text:
+        yield from text_events("m-" + r, "This answer will be cut off", 0.05)
+        return
+    yield StateSnapshotEvent(type=EventType.STATE_SNAPSHOT, snapshot={"destination": "Lisbon", "travellers": 12, "venues": []})
+    mid = "m-" + r
+    yield from text_events(mid, f"**Real server** heard: {text}. Searching venues now.", 0.15)
+    tc = "tc-" + r
+    yield ToolCallStartEvent(type=EventType.TOOL_CALL_START, tool_call_id=tc, tool_call_name="search_venues", parent_message_id=mid)
+    for piece in ['{"city":', '"Lisbon",', '"kind":"restaurant"}']:
+        yield ToolCallArgsEvent(type=EventType.TOOL_CALL_ARGS, tool_call_id=tc, delta=piece)
+        yield 0.1
+    yield ToolCallEndEvent(type=EventType.TOOL_CALL_END, tool_call_id=tc)
+    venues = {"venues": [{"name": "Tasca Real", "kind": "Restaurant", "area": "Alfama", "rating": 4.5, "price": "€€", "capacity": 14}]}
+    yield ToolCallResultEvent(type=EventType.TOOL_CALL_RESULT, message_id="res-" + r, tool_call_id=tc, content=json.dumps(venues))
+    yield StateDeltaEvent(type=EventType.STATE_DELTA, delta=[{"op": "add", "path": "/venues/-", "value": {"name": "Tasca Real", "area": "Alfama"}}])
+    yield finished
+
+
+def make_app(dist: str) -> FastAPI:
+    app = FastAPI()
+
+    @app.post("/agent")
+    async def agent(req: Request):
+        LAST_REQUEST["at"] = time.monotonic()
+        body = await req.json()
+        REQUESTS.append(body)
+        inp = RunAgentInput.model_validate(body)
+        enc = EventEncoder(accept=req.headers.get("accept"))
+
+        async def gen():
+            for item in script(inp, body):
+                if isinstance(item, float):
+                    if item:
+                        await asyncio.sleep(item)
+                    continue
+                yield enc.encode(item)
+
+        return StreamingResponse(gen(), media_type=enc.get_content_type())
+
+    @app.get("/requests")
+    def requests():
+        LAST_REQUEST["at"] = time.monotonic()
+        return REQUESTS
+
+    app.mount("/", StaticFiles(directory=dist, html=True), name="static")
+    return app
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dist", required=True)
+    ap.add_argument("--port", type=int, default=8111)
+    ap.add_argument("--idle", type=float, default=120.0)
+    args = ap.parse_args()
+
+    def watchdog():
+        while time.monotonic() - LAST_REQUEST["at"] < args.idle:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    uvicorn.run(make_app(args.dist), host="127.0.0.1", port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
