@@ -27,7 +27,7 @@ port="${E2E_PORT:-8111}"
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do
-    curl -fsS "http://127.0.0.1:${port}/index.html" >/dev/null 2>&1 && break
+    "$venv/bin/python" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:${port}/index.html', timeout=1)" 2>/dev/null && break
     sleep 0.2
 done
 node tests/e2e/e2e.js "http://127.0.0.1:${port}"
