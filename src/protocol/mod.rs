@@ -1,4 +1,4 @@
-//! The sans-IO AG-UI 1.0 protocol core: no web-sys, no leptos, no wasm-bindgen (a test keeps it
+//! The sans-IO AG-UI 1.0 protocol core: no browser bindings and no UI framework (a test keeps it
 //! so), so every stage tests natively in seconds.
 //!
 //! The inbound pipeline, in the reference client's order (spec digest §4.1):
