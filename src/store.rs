@@ -704,6 +704,15 @@ impl AgentStore {
         if self.running.get_untracked() {
             return;
         }
+        // A failed resume run leaves its interrupts open (§4.11): resend the same answers, and
+        // never truncate away the message that asked.
+        if self.with_thread(|t| !t.open_interrupts().is_empty()) {
+            if !self.retry_resume() {
+                self.engine.update_value(|e| e.dirty.run = true);
+                self.flush();
+            }
+            return;
+        }
         self.engine.update_value(|e| {
             let thread = &mut e.pipeline.thread;
             if let Some(i) = thread.messages.iter().rposition(|m| m.role == Role::User) {

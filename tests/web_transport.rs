@@ -1019,3 +1019,68 @@ async fn demo_agent_stop_then_send_keeps_the_new_run_running() {
     drop(handle);
     container.remove();
 }
+
+// ---- retry of a failed resume --------------------------------------------------------------
+
+// Regression: Retry after a resume run that failed truncated the message that asked and ran
+// again without `resume`, while the interrupt was still open.
+#[wasm_bindgen_test]
+async fn retry_after_a_failed_resume_resends_the_same_answers() {
+    let _stub = FetchStub::install();
+    let m = mount().await;
+    let (root, store) = (&m.root, m.store);
+
+    store.send("ask me".to_owned());
+    let first = request(0).await;
+    let interrupted = json!({
+        "type": "RUN_FINISHED", "threadId": first["threadId"], "runId": first["runId"],
+        "outcome": {"type": "interrupt", "interrupts": [
+            {"id": "i-1", "reason": "input_required", "message": "How many?"}
+        ]}
+    });
+    send_chunk(
+        0,
+        &[
+            frame(run_started(&first)),
+            frame(text_start("ask-1")),
+            frame(text_content("ask-1", "How many are coming?")),
+            frame(text_end("ask-1")),
+            frame(interrupted),
+        ]
+        .concat(),
+    );
+    assert!(stub_close(0), "stream 0 closes");
+    settle_until(&store, "interrupted", || run_status(root) == "interrupted").await;
+
+    store
+        .answer_interrupt("i-1", json!({"n": 3}))
+        .expect("the open interrupt accepts an answer");
+    let resumed = request(1).await;
+    assert_eq!(
+        resumed["resume"],
+        json!([{"interruptId": "i-1", "status": "resolved", "payload": {"n": 3}}])
+    );
+    send_chunk(
+        1,
+        &[
+            frame(run_started(&resumed)),
+            frame(json!({"type": "RUN_ERROR", "message": "payload rejected"})),
+        ]
+        .concat(),
+    );
+    assert!(stub_close(1), "stream 1 closes");
+    settle_until(&store, "the error banner", || banner_text(root).is_some()).await;
+
+    click(root, "retry");
+    let retried = request(2).await;
+    assert_ne!(retried["runId"], resumed["runId"], "a new run id");
+    assert_eq!(retried["resume"], resumed["resume"], "the same answers");
+    assert_eq!(
+        retried["messages"], resumed["messages"],
+        "the history, including the message that asked, is unchanged"
+    );
+    answer_and_close(2, &retried, "a-2", "Three it is.");
+    settle_until(&store, "success", || run_status(root) == "success").await;
+    assert!(assistant_text(root).contains("Three it is."));
+    assert!(assistant_text(root).contains("How many are coming?"));
+}

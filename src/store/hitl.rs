@@ -64,6 +64,9 @@ pub(super) struct Hitl {
     version: Option<RwSignal<u64>>,
     /// The body of the last request sent (test and debugging hook).
     last_request: Option<Value>,
+    /// The last answers sent, per thread id: a resume run that fails leaves its interrupts
+    /// open (§4.11), and Retry sends the same answers again.
+    last_sent: HashMap<String, (CompleteResume, bool)>,
 }
 
 /// True for interrupts announced by a legacy `CUSTOM on_interrupt` event.
@@ -311,6 +314,36 @@ impl AgentStore {
         }
     }
 
+    /// Retry a resume run that failed: its interrupts are open again, so send the same answers
+    /// again (never a run without them). False when there is nothing to resend (e.g. after a
+    /// reload): the interrupt cards are then simply answered again.
+    pub(crate) fn retry_resume(&self) -> bool {
+        let again = self
+            .engine
+            .try_update_value(|e| {
+                let open = e.pipeline.thread.open_interrupts();
+                let (resume, legacy) = e.hitl.last_sent.get(&e.thread_id)?;
+                let entries = resume.entries();
+                let covers = !open.is_empty()
+                    && entries.len() == open.len()
+                    && open
+                        .iter()
+                        .all(|i| entries.iter().any(|r| r.interrupt_id == i.id));
+                covers.then(|| (resume.clone(), *legacy))
+            })
+            .flatten();
+        match again {
+            Some((resume, legacy_resume)) => {
+                self.start_run(RunOptions {
+                    resume: Some(resume),
+                    legacy_resume,
+                });
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Resume: a new run whose `resume` covers every open interrupt. Refused while any
     /// interrupt is unanswered, while a frontend tool call still waits, or while a run is in
     /// flight. An answer recorded before its interrupt expired is dropped (the card then only
@@ -350,6 +383,9 @@ impl AgentStore {
                 }
                 let complete = builder.build(now)?;
                 e.hitl.builders.remove(&e.thread_id);
+                e.hitl
+                    .last_sent
+                    .insert(e.thread_id.clone(), (complete.clone(), legacy));
                 Ok((complete, legacy))
             })
             .ok_or(HitlError::Closed)?;
