@@ -6,7 +6,7 @@
 //! # Safety rules
 //!
 //! Agent output is untrusted, so Markdown is never turned into an HTML string and nothing here
-//! is meant for `inner_html`. [`parse`] turns pulldown-cmark's events into a closed tree
+//! is meant for raw HTML injection. [`parse`] turns pulldown-cmark's events into a closed tree
 //! ([`Block`] / [`Inline`]) that can only describe harmless things:
 //!
 //! * **Raw HTML is text.** Block HTML (`<script>…</script>`, `<div>`…) becomes [`Block::Html`],

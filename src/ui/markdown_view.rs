@@ -1,7 +1,7 @@
 //! The Markdown of a message, rendered as DOM nodes from the safe tree of [`crate::markdown`]
 //! (CommonMark + GFM tables, task lists, strikethrough).
 //!
-//! Safety: nothing here builds an HTML string or touches `inner_html`. Text becomes text
+//! Safety: nothing here builds an HTML string or injects markup. Text becomes text
 //! nodes, raw HTML in the source becomes *visible text*, a link exists only for a
 //! [`SafeUrl`] (http, https, mailto) and opens with `rel="noopener noreferrer"`, and an image
 //! is never fetched until the person clicks "Load image".

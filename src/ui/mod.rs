@@ -1,5 +1,5 @@
 //! The chat UI: one Leptos component per file, all reading the [`crate::store::AgentStore`]
-//! from context. Nothing here renders agent output through `inner_html`.
+//! from context. Nothing here renders agent output as raw HTML.
 
 pub mod activity;
 pub mod chat;
