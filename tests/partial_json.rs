@@ -925,3 +925,14 @@ proptest! {
         prop_assert_eq!(p.value(), Some(&value));
     }
 }
+
+/// The example in `PartialJson`'s docs (kept here so the protocol sources name no crate).
+#[test]
+fn doc_example_streams_a_city_then_completes() {
+    let mut args = PartialJson::new();
+    args.push(r#"{"city":"Lis"#);
+    assert_eq!(args.value(), Some(&json!({"city": "Lis"})));
+    args.push(r#"bon","days":3}"#);
+    assert_eq!(args.value(), Some(&json!({"city": "Lisbon", "days": 3})));
+    assert!(args.is_complete());
+}

@@ -5,6 +5,8 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_chat`.
 #![cfg(target_arch = "wasm32")]
 
+mod web_support;
+
 use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
@@ -12,64 +14,18 @@ use leptos::prelude::GetUntracked;
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
+use web_support::*;
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 // ---- helpers ----------------------------------------------------------------------------
 
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
-
-fn fresh_container() -> HtmlElement {
-    let doc = document();
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
-
 fn store_with_speed(demo_speed: f64) -> AgentStore {
     AgentStore::new(AgentConfig {
         demo_speed,
         ..AgentConfig::default()
     })
-}
-
-fn q(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).expect("valid selector")
-}
-
-fn q_all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).expect("valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect()
-}
-
-fn testid(root: &Element, id: &str) -> Option<Element> {
-    q(root, &format!(r#"[data-testid="{id}"]"#))
-}
-
-fn text_of(el: &Element) -> String {
-    el.text_content().unwrap_or_default()
-}
-
-fn run_status(root: &Element) -> String {
-    testid(root, "run-status")
-        .and_then(|e| e.get_attribute("data-status"))
-        .unwrap_or_default()
 }
 
 /// All the text of the assistant answers (not reasoning).
@@ -84,19 +40,8 @@ fn assistant_text(root: &Element) -> String {
     .join("\n")
 }
 
-/// Write pending store changes, then let effects run and the DOM update.
-async fn settle(store: &AgentStore) {
-    store.flush();
-    leptos::task::tick().await;
-    sleep(5).await;
-}
-
 fn sse(event: Value) -> Vec<u8> {
     format!("data: {event}\n\n").into_bytes()
-}
-
-fn now() -> f64 {
-    js_sys::Date::now()
 }
 
 /// `new KeyboardEvent(kind, {...})` (built through the constructor so no extra web-sys

@@ -10,6 +10,8 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_hitl`.
 #![cfg(target_arch = "wasm32")]
 
+mod web_support;
+
 use agui_leptos::app::mount_with_store;
 use agui_leptos::protocol::types::{Content, Tool};
 use agui_leptos::store::hitl::HitlError;
@@ -24,32 +26,13 @@ use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_support::document;
+use web_support::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 // ---- harness -----------------------------------------------------------------------------
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
-
-fn fresh_container() -> HtmlElement {
-    let doc = document();
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
 
 fn fast_store() -> AgentStore {
     AgentStore::new(AgentConfig {
@@ -63,26 +46,6 @@ fn mount(store: AgentStore) -> (Element, impl Drop) {
     let container = fresh_container();
     let handle = mount_with_store(container.clone(), store);
     (container.into(), handle)
-}
-
-fn q(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).expect("valid selector")
-}
-
-fn q_all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).expect("valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect()
-}
-
-fn testid(root: &Element, id: &str) -> Option<Element> {
-    q(root, &format!(r#"[data-testid="{id}"]"#))
-}
-
-fn text_of(el: &Element) -> String {
-    el.text_content().unwrap_or_default()
 }
 
 fn click_el(el: &Element) {
@@ -146,16 +109,6 @@ fn composer_input(root: &Element) -> HtmlTextAreaElement {
 fn send_message(root: &Element, text: &str) {
     type_into(&composer_input(root).into(), text);
     click(root, "composer-send");
-}
-
-async fn settle(store: &AgentStore) {
-    store.flush();
-    leptos::task::tick().await;
-    sleep(5).await;
-}
-
-fn now() -> f64 {
-    js_sys::Date::now()
 }
 
 /// Poll until `cond` holds (15 s at most: the runner gives a test about 20 s).

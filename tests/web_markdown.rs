@@ -4,12 +4,14 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_markdown`.
 #![cfg(target_arch = "wasm32")]
 
+mod web_support;
+
 use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
-use agui_leptos::transport::sleep;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_support::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -31,28 +33,6 @@ fn fresh_container() -> HtmlElement {
         .append_child(&el)
         .expect("append container");
     el
-}
-
-fn q(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).expect("valid selector")
-}
-
-fn q_all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).expect("valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect()
-}
-
-fn text_of(el: &Element) -> String {
-    el.text_content().unwrap_or_default()
-}
-
-async fn settle(store: &AgentStore) {
-    store.flush();
-    leptos::task::tick().await;
-    sleep(5).await;
 }
 
 fn sse(event: Value) -> Vec<u8> {

@@ -9,6 +9,8 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_threads`.
 #![cfg(target_arch = "wasm32")]
 
+mod web_support;
+
 use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
@@ -16,18 +18,12 @@ use leptos::prelude::{Get, GetUntracked, With};
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_support::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 // ---- helpers ------------------------------------------------------------------------------
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
 
 fn storage() -> web_sys::Storage {
     web_sys::window()
@@ -60,45 +56,11 @@ fn clear_prefix(prefix: &str) {
     }
 }
 
-fn fresh_container() -> HtmlElement {
-    let doc = document();
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
-
 fn config() -> AgentConfig {
     AgentConfig {
         demo_speed: 20.0,
         ..AgentConfig::default()
     }
-}
-
-fn q(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).expect("valid selector")
-}
-
-fn q_all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).expect("valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect()
-}
-
-fn testid(root: &Element, id: &str) -> Option<Element> {
-    q(root, &format!(r#"[data-testid="{id}"]"#))
-}
-
-fn text_of(el: &Element) -> String {
-    el.text_content().unwrap_or_default()
 }
 
 fn click_el(el: &Element) {
@@ -110,18 +72,6 @@ fn click_el(el: &Element) {
 
 fn click(root: &Element, id: &str) {
     click_el(&testid(root, id).unwrap_or_else(|| panic!("{id} is rendered")));
-}
-
-fn run_status(root: &Element) -> String {
-    testid(root, "run-status")
-        .and_then(|e| e.get_attribute("data-status"))
-        .unwrap_or_default()
-}
-
-async fn settle(store: &AgentStore) {
-    store.flush();
-    leptos::task::tick().await;
-    sleep(5).await;
 }
 
 /// Wait until the run is over with `want` as its status (panics on another end state).

@@ -12,6 +12,8 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_transport`.
 #![cfg(target_arch = "wasm32")]
 
+mod web_support;
+
 use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
@@ -20,6 +22,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_support::*;
 use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -158,59 +161,12 @@ impl Drop for FetchStub {
 
 // ---- helpers ----------------------------------------------------------------------------
 
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
-
-fn fresh_container() -> HtmlElement {
-    let doc = document();
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
-
 fn http_store() -> AgentStore {
     AgentStore::new(AgentConfig {
         endpoint: Some("/agent".into()),
         headers: vec![("Authorization".into(), "Bearer t".into())],
         ..Default::default()
     })
-}
-
-fn q(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).expect("valid selector")
-}
-
-fn q_all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).expect("valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect()
-}
-
-fn testid(root: &Element, id: &str) -> Option<Element> {
-    q(root, &format!(r#"[data-testid="{id}"]"#))
-}
-
-fn text_of(el: &Element) -> String {
-    el.text_content().unwrap_or_default()
-}
-
-fn run_status(root: &Element) -> String {
-    testid(root, "run-status")
-        .and_then(|e| e.get_attribute("data-status"))
-        .unwrap_or_default()
 }
 
 fn banner_text(root: &Element) -> Option<String> {
@@ -243,17 +199,6 @@ fn click(root: &Element, id: &str) {
         .dyn_into::<HtmlElement>()
         .expect("an HtmlElement")
         .click();
-}
-
-fn now() -> f64 {
-    js_sys::Date::now()
-}
-
-/// Write pending store changes, then let effects run and the DOM update.
-async fn settle(store: &AgentStore) {
-    store.flush();
-    leptos::task::tick().await;
-    sleep(5).await;
 }
 
 /// Settle until `cond` holds (at most 5 s).

@@ -469,10 +469,7 @@ fn char_at(text: &str, i: usize) -> char {
 
 /// Incremental best-effort JSON parser. See the [module docs](self).
 ///
-/// ```
-/// use agui_leptos::protocol::partial_json::PartialJson;
-/// use serde_json::json;
-///
+/// ```text
 /// let mut args = PartialJson::new();
 /// args.push(r#"{"city":"Lis"#);
 /// assert_eq!(args.value(), Some(&json!({"city": "Lis"})));
