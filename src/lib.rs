@@ -10,6 +10,7 @@
 pub mod app;
 pub mod branches;
 pub mod demo;
+pub mod embed;
 pub mod markdown;
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]
@@ -18,3 +19,5 @@ pub mod store;
 pub mod transport;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+#[cfg(target_arch = "wasm32")]
+pub mod widget;

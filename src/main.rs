@@ -1,13 +1,14 @@
 //! Binary entry point.
 //!
-//! In the browser (wasm32) this mounts the Leptos app to `<body>`; build and
-//! serve it with `trunk serve` (see `scripts/run.sh`). The native binary only
+//! In the browser (wasm32) this defines `<agui-chat>` (the app's page is one, `mode="page"`),
+//! installs `window.AguiChat` and mounts `[data-agui-endpoint]` elements; build and serve it
+//! with `trunk serve` (see `scripts/run.sh`). The native binary only
 //! exists so that `cargo build` / `cargo clippy` work on the host.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    agui_leptos::app::mount_app();
+    agui_leptos::widget::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -177,6 +177,9 @@ pub struct AgentStore {
     pub rows: RwSignal<Vec<Row>>,
     /// Bumped when the state is replaced wholesale (snapshot).
     pub state_version: RwSignal<u64>,
+    /// Bumped once per flush in which the state changed at all (snapshot or delta): for
+    /// observers of the whole state (the widget's `agui:state-changed` event).
+    pub state_changes: RwSignal<u64>,
     pub run: RwSignal<RunView>,
     pub warnings: RwSignal<Vec<String>>,
     /// A run is in flight.
@@ -324,6 +327,7 @@ impl AgentStore {
             abort: StoredValue::new_local(None),
             rows: RwSignal::new(rows),
             state_version: RwSignal::new(0),
+            state_changes: RwSignal::new(0),
             run: RwSignal::new(RunView::default()),
             warnings: RwSignal::new(Vec::new()),
             running: RwSignal::new(false),
@@ -537,6 +541,7 @@ impl AgentStore {
             bumps: Vec<RwSignal<u64>>,
             paths: Vec<(RwSignal<(u64, bool)>, bool)>,
             state_all: bool,
+            state_touched: bool,
             run: Option<RunView>,
             warnings: Option<Vec<String>>,
         }
@@ -623,6 +628,7 @@ impl AgentStore {
                     bumps,
                     paths,
                     state_all: dirty.state_all,
+                    state_touched: dirty.state_all || !dirty.state_paths.is_empty(),
                     run: dirty.run.then(|| e.run_view()),
                     warnings: dirty.warnings.then(|| {
                         // Storage problems first (`store/threads.rs`), then the protocol's.
@@ -654,6 +660,9 @@ impl AgentStore {
         }
         if out.state_all {
             self.state_version.update(|v| *v += 1);
+        }
+        if out.state_touched {
+            self.state_changes.update(|v| *v += 1);
         }
         if let Some(run) = out.run {
             self.run.set(run);

@@ -37,7 +37,7 @@ use crate::branches::{
 use crate::protocol::reducer::{SavedRun, SavedThread};
 
 /// The storage prefix the app uses.
-pub const DEFAULT_STORAGE_PREFIX: &str = "agui-leptos:v1";
+pub use crate::embed::DEFAULT_STORAGE_PREFIX;
 
 /// One line of the thread list.
 #[derive(Debug, Clone, PartialEq)]
@@ -445,6 +445,22 @@ impl Engine {
 // ---- the store API -------------------------------------------------------------------------
 
 impl AgentStore {
+    /// Show `text` in the warnings list (with the storage notices; once per distinct text).
+    /// For problems outside the protocol, e.g. a widget attribute that could not be used.
+    pub fn notice(&self, text: String) {
+        let added = self
+            .engine
+            .try_update_value(|e| {
+                let added = e.threads.notice(text);
+                e.dirty.warnings |= added;
+                added
+            })
+            .unwrap_or(false);
+        if added {
+            self.flush();
+        }
+    }
+
     /// The app's start path (also what a reload runs): load the conversations saved under
     /// `prefix` and reopen the one that was open — with its open interrupts and pending tool
     /// calls — or the most recent one, or a fresh conversation. Unreadable data becomes

@@ -21,3 +21,4 @@ pub mod transcript;
 pub mod trip_panel;
 pub mod venue_card;
 pub mod warnings;
+pub mod widget_shell;

@@ -1,0 +1,218 @@
+//! How an embedded widget is configured (pure: parsed from attributes or a JS options object,
+//! tested natively). The browser side — custom element, shadow root, JS API, DOM events — is
+//! `widget` (wasm only).
+//!
+//! | attribute (`<agui-chat>`) | `data-agui-*` form      | JS option    | meaning |
+//! |---------------------------|-------------------------|--------------|---------|
+//! | `endpoint`                | `data-agui-endpoint`    | `endpoint`   | AG-UI endpoint URL (relative works); absent or empty = the built-in demo agent |
+//! | `headers`                 | `data-agui-headers`     | `headers`    | extra request headers, a JSON object of strings |
+//! | `mode`                    | `data-agui-mode`        | `mode`       | `inline` (default), `popup`, `sidebar`, `page` |
+//! | `theme`                   | `data-agui-theme`       | `theme`      | `auto` (default: follows `prefers-color-scheme`), `light`, `dark` |
+//! | `inspector`               | `data-agui-inspector`   | `inspector`  | present (or `true`) = the event inspector starts open |
+//! | `thread-key`              | `data-agui-thread-key`  | `threadKey`  | where conversations are saved (`localStorage` prefix); widgets with different keys keep separate threads |
+//! | `lang`                    | `data-agui-lang`        | `lang`       | UI language (`en`, `de`); default: the browser's |
+//! | `open`                    | `data-agui-open`        | `open`       | popup/sidebar start open |
+//! | `title`                   | `data-agui-title`       | `title`      | the launcher's and panel's label |
+//! | `speed`                   | `data-agui-speed`       | `speed`      | demo agent playback speed |
+
+/// Where conversations are saved in `localStorage` unless a thread key says otherwise.
+pub const DEFAULT_STORAGE_PREFIX: &str = "agui-leptos:v1";
+
+/// How the widget sits in the host page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Fills the host element (give it a height).
+    #[default]
+    Inline,
+    /// A floating launcher button that opens the chat in a panel.
+    Popup,
+    /// A panel docked to the inline-end edge of the viewport, collapsible to a tab.
+    Sidebar,
+    /// The whole page (the app's own `index.html`).
+    Page,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Inline => "inline",
+            Mode::Popup => "popup",
+            Mode::Sidebar => "sidebar",
+            Mode::Page => "page",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Mode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "" | "inline" => Some(Mode::Inline),
+            "popup" | "launcher" | "floating" => Some(Mode::Popup),
+            "sidebar" => Some(Mode::Sidebar),
+            "page" => Some(Mode::Page),
+            _ => None,
+        }
+    }
+
+    /// Whether the chat can be closed to a launcher (popup, sidebar).
+    pub fn collapsible(self) -> bool {
+        matches!(self, Mode::Popup | Mode::Sidebar)
+    }
+}
+
+/// Light, dark or following the system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// The `data-theme` value, `None` for auto.
+    pub fn attr(self) -> Option<&'static str> {
+        match self {
+            Theme::Auto => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+        }
+    }
+
+    fn parse(s: &str) -> Option<Theme> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "" | "auto" | "system" => Some(Theme::Auto),
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+}
+
+/// A widget's configuration.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WidgetOptions {
+    pub endpoint: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub mode: Mode,
+    pub theme: Theme,
+    pub inspector: bool,
+    pub thread_key: Option<String>,
+    pub lang: Option<String>,
+    pub open: bool,
+    pub title: Option<String>,
+    pub speed: Option<f64>,
+}
+
+/// The option names, as attributes (kebab-case) and as JS option keys (camelCase).
+pub const OPTIONS: &[(&str, &str)] = &[
+    ("endpoint", "endpoint"),
+    ("headers", "headers"),
+    ("mode", "mode"),
+    ("theme", "theme"),
+    ("inspector", "inspector"),
+    ("thread-key", "threadKey"),
+    ("lang", "lang"),
+    ("open", "open"),
+    ("title", "title"),
+    ("speed", "speed"),
+];
+
+/// The `<agui-chat>` attributes a change of which reconfigures a mounted widget.
+pub fn observed_attributes() -> Vec<&'static str> {
+    OPTIONS.iter().map(|(attr, _)| *attr).collect()
+}
+
+/// A boolean attribute: present and not `false`/`0`/`no`/`off`.
+fn flag(value: &str) -> bool {
+    !matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "false" | "0" | "no" | "off"
+    )
+}
+
+impl WidgetOptions {
+    /// Parses options from a lookup by attribute name (`endpoint`, `thread-key`…; see
+    /// [`OPTIONS`]). Problems (a bad `headers` JSON, an unknown mode) do not stop the widget:
+    /// the option falls back to its default and the problem is returned, to be shown.
+    pub fn parse(get: impl Fn(&str) -> Option<String>) -> (WidgetOptions, Vec<String>) {
+        let mut o = WidgetOptions::default();
+        let mut problems = Vec::new();
+        let text = |name: &str| {
+            get(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        o.endpoint = text("endpoint");
+        if let Some(h) = text("headers") {
+            match parse_headers(&h) {
+                Ok(h) => o.headers = h,
+                Err(e) => problems.push(format!("headers: {e}")),
+            }
+        }
+        if let Some(m) = get("mode") {
+            match Mode::parse(&m) {
+                Some(m) => o.mode = m,
+                None => problems.push(format!(
+                    "mode: unknown value {m:?} (inline, popup, sidebar, page)"
+                )),
+            }
+        }
+        if let Some(t) = get("theme") {
+            match Theme::parse(&t) {
+                Some(t) => o.theme = t,
+                None => problems.push(format!("theme: unknown value {t:?} (auto, light, dark)")),
+            }
+        }
+        o.inspector = get("inspector").is_some_and(|v| flag(&v));
+        o.open = get("open").is_some_and(|v| flag(&v));
+        o.thread_key = text("thread-key");
+        o.lang = text("lang");
+        o.title = text("title");
+        if let Some(s) = text("speed") {
+            match s.parse::<f64>() {
+                Ok(v) if v.is_finite() && v >= 0.0 => o.speed = Some(v),
+                _ => problems.push(format!("speed: not a non-negative number: {s:?}")),
+            }
+        }
+        (o, problems)
+    }
+
+    /// Where this widget saves its conversations: the default prefix plus the thread key
+    /// (widgets with different keys on one page keep separate thread lists).
+    pub fn storage_prefix(&self) -> String {
+        match &self.thread_key {
+            None => DEFAULT_STORAGE_PREFIX.to_owned(),
+            Some(key) => format!("{DEFAULT_STORAGE_PREFIX}:w:{key}"),
+        }
+    }
+}
+
+/// Parses `headers`: a JSON object whose values are strings (numbers and booleans are
+/// accepted as their text). Header names must be non-empty tokens.
+pub fn parse_headers(json: &str) -> Result<Vec<(String, String)>, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("not JSON ({e})"))?;
+    let serde_json::Value::Object(map) = value else {
+        return Err("expected a JSON object of header names to values".into());
+    };
+    let mut out = Vec::with_capacity(map.len());
+    for (name, value) in map {
+        let valid_name = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if !valid_name {
+            return Err(format!("invalid header name {name:?}"));
+        }
+        let value = match value {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            other => return Err(format!("header {name:?}: expected a string, got {other}")),
+        };
+        if value.contains(['\r', '\n']) {
+            return Err(format!("header {name:?}: line breaks are not allowed"));
+        }
+        out.push((name, value));
+    }
+    Ok(out)
+}

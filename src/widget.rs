@@ -1,0 +1,605 @@
+//! The embeddable widget: `<agui-chat endpoint="…">`, any element with `data-agui-endpoint`,
+//! and a small JS API (`window.AguiChat`). Options are parsed by [`crate::embed`].
+//!
+//! Each widget renders inside an open **shadow root** with its own copy of the stylesheets
+//! (compiled into the wasm), so host CSS — `* { color: red !important }`, `button { … }`, a
+//! global reset — cannot reach inside, and nothing of ours reaches the host (the frame resets
+//! inherited properties with `all: initial`). Every widget has its own store, reactive owner
+//! and storage prefix (`thread-key`), so several on one page stay independent.
+//!
+//! Events out, dispatched on the host element (`bubbles`, `composed`), `detail` as noted:
+//! - `agui:run-started` `{threadId, runId}`
+//! - `agui:run-finished` `{threadId, runId, status, error}` (`status`: success, error,
+//!   cancelled, truncated, interrupted…)
+//! - `agui:state-changed` `{threadId}` — at most once per animation frame; read the state with
+//!   `element.state` (custom element) or `handle.state()`
+//! - `agui:interrupt` `{threadId, interrupts}` when new interrupts open
+//!
+//! JS API (after `agui-chat.js` loaded; also `await import('…/agui-chat.js').ready`):
+//! `AguiChat.mount(element, options) → {unmount(), state(), element}`,
+//! `AguiChat.unmount(element)`, `AguiChat.scan(root?)` (mounts `[data-agui-endpoint]`
+//! elements added later). `options` take the attribute names in camelCase plus
+//! `tools: [{name, description, parameters, handler}]` — browser-executed frontend tools
+//! whose `handler(args)` returns a value or a promise (a throw/rejection becomes the tool's
+//! error result).
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowRootMode};
+
+use crate::app::DEFAULT_DEMO_SPEED;
+use crate::embed::{observed_attributes, Mode, WidgetOptions, OPTIONS};
+use crate::protocol::types::Tool;
+use crate::store::{AgentConfig, AgentStore};
+use crate::ui::frontend_tools::FrontendTools;
+use crate::ui::widget_shell::{ShellControls, WidgetShell};
+
+/// The stylesheets, in cascade order, injected into every widget's shadow root.
+pub const CSS: &str = concat!(
+    include_str!("../style/tokens.css"),
+    include_str!("../style/app.css"),
+    include_str!("../style/tools.css"),
+    include_str!("../style/widget.css"),
+);
+
+/// The custom element's name.
+pub const ELEMENT: &str = "agui-chat";
+/// The attribute prefix of declaratively mounted elements (`data-agui-endpoint`…).
+const DATA_PREFIX: &str = "data-agui-";
+
+#[wasm_bindgen(inline_js = r#"
+export function define_element(name, observed, connect, disconnect, changed, state) {
+  if (customElements.get(name)) return false;
+  customElements.define(name, class extends HTMLElement {
+    static get observedAttributes() { return observed; }
+    connectedCallback() { connect(this); }
+    disconnectedCallback() { disconnect(this); }
+    attributeChangedCallback(attr, before, after) { if (before !== after) changed(this, attr); }
+    get state() { return state(this); }
+  });
+  return true;
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn define_element(
+        name: &str,
+        observed: js_sys::Array,
+        connect: &js_sys::Function,
+        disconnect: &js_sys::Function,
+        changed: &js_sys::Function,
+        state: &js_sys::Function,
+    ) -> Result<bool, JsValue>;
+}
+
+/// A mounted widget.
+struct Mounted {
+    id: u32,
+    host: HtmlElement,
+    store: AgentStore,
+    controls: ShellControls,
+    tools: FrontendTools,
+    /// The Leptos unmount handle; dropping it unmounts the view and disposes its owner.
+    handle: Box<dyn Any>,
+}
+
+thread_local! {
+    static MOUNTED: RefCell<Vec<Mounted>> = const { RefCell::new(Vec::new()) };
+    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+    /// JS frontend-tool handlers by (widget id, tool name): looked up at call time, so the
+    /// registry's handlers (which must be `Send`) only hold plain data.
+    static JS_TOOLS: RefCell<HashMap<(u32, String), js_sys::Function>> = RefCell::new(HashMap::new());
+}
+
+fn warn(text: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(&format!("agui-chat: {text}")));
+}
+
+fn error_text(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            js_sys::Reflect::get(e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+        })
+        .unwrap_or_else(|| "the handler failed".to_owned())
+}
+
+/// Boots the widget side of the page: defines `<agui-chat>`, installs `window.AguiChat` and
+/// mounts every `[data-agui-endpoint]` element already in the document. Safe to call twice.
+pub fn start() {
+    define();
+    install_api();
+    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+        scan(&doc.into());
+    }
+}
+
+fn define() {
+    let connect = Closure::<dyn Fn(HtmlElement)>::new(|el: HtmlElement| {
+        if !is_mounted(&el) {
+            let (options, problems) = options_of(&el, "");
+            mount(
+                next_id(),
+                el,
+                options,
+                problems,
+                FrontendTools::with_defaults(),
+            );
+        }
+    });
+    let disconnect = Closure::<dyn Fn(HtmlElement)>::new(|el: HtmlElement| {
+        // Moving an element in the DOM disconnects and reconnects it: unmount only if it is
+        // still detached once the current task is done.
+        leptos::task::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&JsValue::NULL))
+                .await;
+            if !el.is_connected() {
+                unmount(&el);
+            }
+        });
+    });
+    let changed = Closure::<dyn Fn(HtmlElement, String)>::new(|el: HtmlElement, attr: String| {
+        reconfigure(&el, &attr);
+    });
+    let state = Closure::<dyn Fn(HtmlElement) -> JsValue>::new(|el: HtmlElement| state_of(&el));
+    let observed: js_sys::Array = observed_attributes()
+        .into_iter()
+        .map(JsValue::from_str)
+        .collect();
+    if let Err(e) = define_element(
+        ELEMENT,
+        observed,
+        connect.as_ref().unchecked_ref(),
+        disconnect.as_ref().unchecked_ref(),
+        changed.as_ref().unchecked_ref(),
+        state.as_ref().unchecked_ref(),
+    ) {
+        warn(&format!("could not define <{ELEMENT}>: {}", error_text(&e)));
+    }
+    // The element class lives as long as the page.
+    connect.forget();
+    disconnect.forget();
+    changed.forget();
+    state.forget();
+}
+
+/// Mounts every not yet mounted `[data-agui-endpoint]` element under `root` (a document or
+/// an element).
+pub fn scan(root: &JsValue) {
+    const SELECTOR: &str = "[data-agui-endpoint]";
+    let list = if let Some(el) = root.dyn_ref::<web_sys::Element>() {
+        el.query_selector_all(SELECTOR)
+    } else if let Some(doc) = root.dyn_ref::<web_sys::Document>() {
+        doc.query_selector_all(SELECTOR)
+    } else {
+        return;
+    };
+    let Ok(list) = list else {
+        return;
+    };
+    for i in 0..list.length() {
+        let Some(el) = list.get(i).and_then(|n| n.dyn_into::<HtmlElement>().ok()) else {
+            continue;
+        };
+        if !is_mounted(&el) {
+            let (options, problems) = options_of(&el, DATA_PREFIX);
+            mount(
+                next_id(),
+                el,
+                options,
+                problems,
+                FrontendTools::with_defaults(),
+            );
+        }
+    }
+}
+
+/// Options from an element's attributes (`prefix` = "" for `<agui-chat>`, `data-agui-` for
+/// declarative mounting). The app's own page (`mode="page"`) also takes them from the URL
+/// (`?endpoint=/api/agent&speed=4&theme=dark&inspector`), which win.
+fn options_of(el: &HtmlElement, prefix: &str) -> (WidgetOptions, Vec<String>) {
+    let attr = |name: &str| el.get_attribute(&format!("{prefix}{name}"));
+    let page = attr("mode").is_some_and(|m| m.trim().eq_ignore_ascii_case("page"));
+    let params = page
+        .then(|| {
+            let href = web_sys::window()?.location().href().ok()?;
+            Some(web_sys::Url::new(&href).ok()?.search_params())
+        })
+        .flatten();
+    WidgetOptions::parse(|name| {
+        params
+            .as_ref()
+            .and_then(|p| p.get(name))
+            .or_else(|| attr(name))
+    })
+}
+
+/// Options from a JS object (`{endpoint, headers, mode, threadKey, …}`).
+fn options_from_js(obj: &JsValue) -> (WidgetOptions, Vec<String>) {
+    WidgetOptions::parse(|attr| {
+        let key = OPTIONS.iter().find(|(a, _)| *a == attr).map(|(_, k)| *k)?;
+        let v = js_sys::Reflect::get(obj, &key.into()).ok()?;
+        if v.is_undefined() || v.is_null() {
+            None
+        } else if let Some(b) = v.as_bool() {
+            // Booleans map to attribute presence.
+            b.then(|| "true".to_owned())
+        } else if let Some(s) = v.as_string() {
+            Some(s)
+        } else if let Some(n) = v.as_f64() {
+            Some(n.to_string())
+        } else {
+            js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
+        }
+    })
+}
+
+fn next_id() -> u32 {
+    let id = NEXT_ID.get();
+    NEXT_ID.set(id + 1);
+    id
+}
+
+fn is_mounted(el: &HtmlElement) -> bool {
+    MOUNTED.with_borrow(|m| m.iter().any(|w| &w.host == el))
+}
+
+/// Mounts a widget into `host`'s shadow root (replacing a widget already there).
+fn mount(
+    id: u32,
+    host: HtmlElement,
+    options: WidgetOptions,
+    problems: Vec<String>,
+    tools: FrontendTools,
+) {
+    detach(&host);
+    for p in &problems {
+        warn(p);
+    }
+    let shadow = match host.shadow_root() {
+        Some(s) => Ok(s),
+        None => host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open)),
+    };
+    let Some(doc) = host.owner_document() else {
+        return;
+    };
+    let shadow = match shadow {
+        Ok(s) => s,
+        Err(e) => {
+            warn(&format!(
+                "cannot attach a shadow root to <{}>: {}",
+                host.tag_name().to_lowercase(),
+                error_text(&e)
+            ));
+            return;
+        }
+    };
+    shadow.set_text_content(None);
+    let (Ok(style), Ok(container)) = (doc.create_element("style"), doc.create_element("div"))
+    else {
+        return;
+    };
+    style.set_text_content(Some(CSS));
+    let _ = shadow.append_child(&style);
+    let _ = shadow.append_child(&container);
+    let Ok(container) = container.dyn_into::<HtmlElement>() else {
+        return;
+    };
+    container.set_class_name("agui-frame");
+
+    let slot: std::rc::Rc<Cell<Option<(AgentStore, ShellControls)>>> = Default::default();
+    let made = slot.clone();
+    let event_host = host.clone();
+    let kept_tools = tools.clone();
+    let handle = leptos::mount::mount_to(container, move || {
+        let config = AgentConfig {
+            endpoint: options.endpoint.clone(),
+            headers: options.headers.clone(),
+            demo_speed: options.speed.unwrap_or(DEFAULT_DEMO_SPEED),
+            ..AgentConfig::default()
+        };
+        let store = AgentStore::restore(config, &options.storage_prefix());
+        store.provide();
+        tools.clone().provide();
+        for p in &problems {
+            store.notice(format!("Widget option ignored: {p}"));
+        }
+        let controls = ShellControls {
+            theme: RwSignal::new(options.theme),
+            open: RwSignal::new(options.open || options.mode == Mode::Sidebar),
+        };
+        made.set(Some((store, controls)));
+        bridge_events(store, event_host.clone());
+        view! {
+            <WidgetShell
+                mode=options.mode
+                controls
+                title=options.title.clone().unwrap_or_default()
+                lang=options.lang.clone().unwrap_or_default()
+            />
+        }
+    });
+    let Some((store, controls)) = slot.take() else {
+        return;
+    };
+    MOUNTED.with_borrow_mut(|m| {
+        m.push(Mounted {
+            id,
+            host,
+            store,
+            controls,
+            tools: kept_tools,
+            handle: Box::new(handle),
+        })
+    });
+}
+
+/// Unmounts the widget in `host`, if any, and forgets its JS tool handlers.
+fn unmount(host: &HtmlElement) -> bool {
+    let Some((id, _)) = detach(host) else {
+        return false;
+    };
+    JS_TOOLS.with_borrow_mut(|t| t.retain(|(owner, _), _| *owner != id));
+    true
+}
+
+/// Takes the widget out of `host`: stops its run, disposes its view and store. Returns its
+/// id and tools (for a remount).
+fn detach(host: &HtmlElement) -> Option<(u32, FrontendTools)> {
+    let w = MOUNTED.with_borrow_mut(|m| {
+        let i = m.iter().position(|w| &w.host == host)?;
+        Some(m.remove(i))
+    })?;
+    if w.store.running.try_get_untracked() == Some(true) {
+        w.store.stop();
+    }
+    drop(w.handle);
+    if let Some(shadow) = w.host.shadow_root() {
+        shadow.set_text_content(None);
+    }
+    Some((w.id, w.tools))
+}
+
+/// An observed attribute changed on a mounted `<agui-chat>`: the theme and open state change
+/// in place; anything else remounts with the new options (conversations are saved, so
+/// nothing is lost but a run in flight, which is stopped).
+fn reconfigure(el: &HtmlElement, attr: &str) {
+    let Some((id, controls, tools)) = MOUNTED.with_borrow(|m| {
+        m.iter()
+            .find(|w| &w.host == el)
+            .map(|w| (w.id, w.controls, w.tools.clone()))
+    }) else {
+        return;
+    };
+    let (options, problems) = options_of(el, "");
+    match attr {
+        "theme" => controls.theme.set(options.theme),
+        "open" => controls.open.set(options.open),
+        _ => mount(id, el.clone(), options, problems, tools),
+    }
+}
+
+/// The current state of the widget in `el` as a JS value (`undefined` when none).
+fn state_of(el: &HtmlElement) -> JsValue {
+    let Some(store) = MOUNTED.with_borrow(|m| m.iter().find(|w| &w.host == el).map(|w| w.store))
+    else {
+        return JsValue::UNDEFINED;
+    };
+    let text = store.with_thread(|t| serde_json::to_string(&t.state).unwrap_or_default());
+    js_sys::JSON::parse(&text).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn dispatch(host: &HtmlElement, name: &str, detail: &Value) {
+    let init = CustomEventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    let detail = js_sys::JSON::parse(&detail.to_string()).unwrap_or(JsValue::NULL);
+    init.set_detail(&detail);
+    if let Ok(ev) = CustomEvent::new_with_event_init_dict(name, &init) {
+        let _ = host.dispatch_event(&ev);
+    }
+}
+
+/// The id of the run in flight or last run (from the last request sent).
+fn run_id(store: AgentStore) -> Value {
+    store
+        .last_request()
+        .and_then(|r| r.get("runId").cloned())
+        .unwrap_or(Value::Null)
+}
+
+/// What the host has been told so far.
+#[derive(Clone, PartialEq, Default)]
+struct Seen {
+    running: bool,
+    state: u64,
+    interrupts: Vec<String>,
+}
+
+/// Turns store changes into DOM events on the host element, in a fixed order within one
+/// update: run started, state changed, interrupt, run finished.
+fn bridge_events(store: AgentStore, host: HtmlElement) {
+    Effect::new(move |before: Option<Seen>| {
+        let now = Seen {
+            running: store.running.get(),
+            state: store.state_changes.get(),
+            interrupts: store
+                .run
+                .with(|r| r.interrupts.iter().map(|i| i.id.clone()).collect()),
+        };
+        let Some(before) = before else {
+            return now;
+        };
+        let thread = store.thread_id();
+        if now.running && !before.running {
+            dispatch(
+                &host,
+                "agui:run-started",
+                &json!({"threadId": thread, "runId": run_id(store)}),
+            );
+        }
+        if now.state != before.state {
+            dispatch(&host, "agui:state-changed", &json!({"threadId": thread}));
+        }
+        if now
+            .interrupts
+            .iter()
+            .any(|id| !before.interrupts.contains(id))
+        {
+            let interrupts = store
+                .run
+                .with_untracked(|r| serde_json::to_value(&r.interrupts).unwrap_or(Value::Null));
+            dispatch(
+                &host,
+                "agui:interrupt",
+                &json!({"threadId": thread, "interrupts": interrupts}),
+            );
+        }
+        if before.running && !now.running {
+            let (status, error) = store
+                .run
+                .with_untracked(|r| (r.status.name(), r.error.clone()));
+            dispatch(
+                &host,
+                "agui:run-finished",
+                &json!({"threadId": thread, "runId": run_id(store), "status": status, "error": error}),
+            );
+        }
+        now
+    });
+}
+
+/// Frontend tools from the JS options (`tools: [{name, description, parameters, handler}]`),
+/// on top of the built-in ones.
+fn tools_from_js(id: u32, obj: &JsValue) -> (FrontendTools, Vec<String>) {
+    let mut tools = FrontendTools::with_defaults();
+    let mut problems = Vec::new();
+    let Ok(list) = js_sys::Reflect::get(obj, &"tools".into()) else {
+        return (tools, problems);
+    };
+    if list.is_undefined() || list.is_null() {
+        return (tools, problems);
+    }
+    let Some(list) = list.dyn_ref::<js_sys::Array>() else {
+        problems.push("tools: expected an array".to_owned());
+        return (tools, problems);
+    };
+    for item in list.iter() {
+        let get = |k: &str| js_sys::Reflect::get(&item, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let Some(name) = get("name").as_string().filter(|n| !n.is_empty()) else {
+            problems.push("tools: a tool without a name".to_owned());
+            continue;
+        };
+        let Ok(handler) = get("handler").dyn_into::<js_sys::Function>() else {
+            problems.push(format!("tools: {name} has no handler function"));
+            continue;
+        };
+        let parameters = js_sys::JSON::stringify(&get("parameters"))
+            .ok()
+            .and_then(|s| s.as_string())
+            .and_then(|s| serde_json::from_str::<Value>(&s).ok());
+        let tool = Tool {
+            name: name.clone(),
+            description: get("description").as_string().unwrap_or_default(),
+            parameters,
+            metadata: None,
+        };
+        JS_TOOLS.with_borrow_mut(|t| t.insert((id, name.clone()), handler));
+        tools.register_handler(tool, move |args| call_js_tool(id, name.clone(), args));
+    }
+    (tools, problems)
+}
+
+async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
+    let f = JS_TOOLS
+        .with_borrow(|t| t.get(&(widget, name.clone())).cloned())
+        .ok_or_else(|| format!("tool {name} is no longer registered"))?;
+    let args = js_sys::JSON::parse(&args.to_string()).map_err(|e| error_text(&e))?;
+    let out = f.call1(&JsValue::NULL, &args).map_err(|e| error_text(&e))?;
+    let out = match out.dyn_into::<js_sys::Promise>() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .map_err(|e| error_text(&e))?,
+        Err(v) => v,
+    };
+    if out.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let text = js_sys::JSON::stringify(&out)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| format!("tool {name} returned a value that is not JSON"))?;
+    serde_json::from_str(&text).map_err(|e| format!("tool {name}: {e}"))
+}
+
+/// What `AguiChat.mount` returns: `{element, unmount(), state()}`.
+fn handle_object(el: HtmlElement) -> js_sys::Object {
+    let handle = js_sys::Object::new();
+    set(&handle, "element", &el);
+    let target = el.clone();
+    let unmount_fn = Closure::<dyn Fn() -> bool>::new(move || unmount(&target));
+    set(&handle, "unmount", &unmount_fn.into_js_value());
+    let state_fn = Closure::<dyn Fn() -> JsValue>::new(move || state_of(&el));
+    set(&handle, "state", &state_fn.into_js_value());
+    handle
+}
+
+fn set(obj: &js_sys::Object, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(obj, &key.into(), value);
+}
+
+/// `window.AguiChat`.
+fn install_api() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let api = js_sys::Object::new();
+    let mount_fn = Closure::<dyn Fn(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+        |el: JsValue, js_options: JsValue| {
+            let el: HtmlElement = el
+                .dyn_into()
+                .map_err(|_| JsValue::from_str("AguiChat.mount: expected an element"))?;
+            let id = next_id();
+            let (options, mut problems, tools) = if js_options.is_object() {
+                let (options, problems) = options_from_js(&js_options);
+                let (tools, tool_problems) = tools_from_js(id, &js_options);
+                let mut all = problems;
+                all.extend(tool_problems);
+                (options, all, tools)
+            } else {
+                let (options, problems) = options_of(&el, "");
+                (options, problems, FrontendTools::with_defaults())
+            };
+            problems.dedup();
+            mount(id, el.clone(), options, problems, tools);
+            Ok(handle_object(el).into())
+        },
+    );
+    set(&api, "mount", mount_fn.as_ref());
+    mount_fn.forget();
+    let unmount_fn = Closure::<dyn Fn(JsValue) -> bool>::new(|el: JsValue| {
+        el.dyn_into::<HtmlElement>()
+            .map(|el| unmount(&el))
+            .unwrap_or(false)
+    });
+    set(&api, "unmount", unmount_fn.as_ref());
+    unmount_fn.forget();
+    let scan_fn = Closure::<dyn Fn(JsValue)>::new(|root: JsValue| {
+        if root.is_object() {
+            scan(&root);
+        } else if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            scan(&doc.into());
+        }
+    });
+    set(&api, "scan", scan_fn.as_ref());
+    scan_fn.forget();
+    set(&api, "version", &env!("CARGO_PKG_VERSION").into());
+    set(&window, "AguiChat", &api);
+}

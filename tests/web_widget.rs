@@ -1,0 +1,422 @@
+//! Browser tests of the embeddable widget (headless Chromium): `<agui-chat>` in a shadow root,
+//! isolation from host CSS both ways, the JS API (`window.AguiChat`) with a JS frontend tool,
+//! DOM events out, several independent widgets, the popup mode's keyboard behaviour, and
+//! declarative `[data-agui-endpoint]` mounting.
+#![cfg(target_arch = "wasm32")]
+
+mod web_support;
+
+use agui_leptos::transport::sleep;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+use web_support::{document, now, q_all, testid, text_of};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+let requests = [];
+let saved = null;
+const sse = (events) => events.map((e) => 'data: ' + JSON.stringify(e) + '\n\n').join('');
+export function install_tool_agent() {
+  requests = [];
+  if (saved === null) saved = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const body = JSON.parse(await req.text());
+    requests.push(body);
+    const r = { threadId: body.threadId, runId: body.runId };
+    const last = body.messages[body.messages.length - 1];
+    const events = last.role === 'tool'
+      ? [{ type: 'RUN_STARTED', ...r },
+         { type: 'TEXT_MESSAGE_START', messageId: 'a2', role: 'assistant' },
+         { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a2', delta: 'You are in ' + JSON.parse(last.content).city },
+         { type: 'TEXT_MESSAGE_END', messageId: 'a2' },
+         { type: 'RUN_FINISHED', ...r }]
+      : [{ type: 'RUN_STARTED', ...r },
+         { type: 'TOOL_CALL_START', toolCallId: 'loc-1', toolCallName: 'get_location' },
+         { type: 'TOOL_CALL_ARGS', toolCallId: 'loc-1', delta: '{"precise":true}' },
+         { type: 'TOOL_CALL_END', toolCallId: 'loc-1' },
+         { type: 'RUN_FINISHED', ...r }];
+    return new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } });
+  };
+}
+export function restore_fetch() { if (saved !== null) { globalThis.fetch = saved; saved = null; } }
+export function requests_json() { return JSON.stringify(requests); }
+export function mount_with_tool(el, calls) {
+  return window.AguiChat.mount(el, {
+    endpoint: '/tool-agent', threadKey: 'tool-' + Math.random(),
+    tools: [{ name: 'get_location', description: 'Where the browser is',
+              parameters: { type: 'object', properties: { precise: { type: 'boolean' } } },
+              handler: async (args) => { calls.push(args); return { city: 'Lisbon' }; } }],
+  });
+}
+export function press(el, key) {
+  el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
+}
+export function listen(el, names) {
+  const seen = [];
+  for (const n of names) el.addEventListener(n, (e) => seen.push({ type: e.type, detail: e.detail }));
+  return seen;
+}
+"#)]
+extern "C" {
+    fn install_tool_agent();
+    fn restore_fetch();
+    fn requests_json() -> String;
+    fn mount_with_tool(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
+    fn listen(el: &HtmlElement, names: js_sys::Array) -> js_sys::Array;
+    fn press(el: &Element, key: &str);
+}
+
+fn start() {
+    agui_leptos::widget::start();
+}
+
+/// A fresh `<agui-chat>` with `attrs`, appended to the body (which mounts it).
+fn element(attrs: &[(&str, &str)]) -> HtmlElement {
+    start();
+    let el: HtmlElement = document()
+        .create_element("agui-chat")
+        .expect("create")
+        .dyn_into()
+        .expect("html element");
+    for (k, v) in attrs {
+        el.set_attribute(k, v).expect("attribute");
+    }
+    // A fresh thread per test: the key is unique.
+    if !attrs.iter().any(|(k, _)| *k == "thread-key") {
+        let key = format!("t{}", (js_sys::Math::random() * 1e9) as u64);
+        el.set_attribute("thread-key", &key).expect("key");
+    }
+    document()
+        .body()
+        .expect("body")
+        .append_child(&el)
+        .expect("append");
+    el
+}
+
+/// The widget's frame inside the shadow root (queries start here).
+fn frame(host: &HtmlElement) -> Element {
+    host.shadow_root()
+        .expect("an open shadow root")
+        .query_selector(".agui-frame")
+        .expect("selector")
+        .expect("the frame is mounted")
+}
+
+async fn until(what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = now() + 5000.0;
+    while !cond() {
+        assert!(now() < deadline, "timed out waiting for {what}");
+        sleep(10).await;
+    }
+}
+
+async fn send(host: &HtmlElement, text: &str) {
+    let root = frame(host);
+    let input: web_sys::HtmlTextAreaElement = testid(&root, "composer-input")
+        .expect("composer")
+        .dyn_into()
+        .expect("textarea");
+    input.set_value(text);
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    testid(&root, "composer-send")
+        .expect("send")
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+}
+
+fn status(host: &HtmlElement) -> String {
+    web_support::run_status(&frame(host))
+}
+
+#[wasm_bindgen_test]
+async fn custom_element_renders_in_its_own_shadow_root() {
+    let el = element(&[("speed", "0")]);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    assert!(
+        testid(&root, "composer-input").is_some(),
+        "the chat is inside"
+    );
+    let shadow = el.shadow_root().unwrap();
+    let style = shadow
+        .query_selector("style")
+        .unwrap()
+        .expect("own stylesheet");
+    assert!(text_of(&style).contains("--agui-color-accent"));
+    // Nothing of the chat lands in the light DOM.
+    assert_eq!(el.children().length(), 0);
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn host_css_does_not_break_the_widget_and_ours_does_not_touch_the_host() {
+    let doc = document();
+    // A host button styled only by the browser, measured before any widget CSS exists…
+    let host_button: HtmlElement = doc.create_element("button").unwrap().dyn_into().unwrap();
+    host_button.set_class_name("agui-button agui-composer__send");
+    host_button.set_text_content(Some("host"));
+    doc.body().unwrap().append_child(&host_button).unwrap();
+    let window = web_sys::window().unwrap();
+    let before = window
+        .get_computed_style(&host_button)
+        .unwrap()
+        .unwrap()
+        .get_property_value("border-radius")
+        .unwrap();
+
+    let hostile = doc.create_element("style").unwrap();
+    hostile.set_text_content(Some(
+        "* { color: rgb(255, 0, 0) !important; font-family: serif !important; }
+         button { background: rgb(0, 255, 0) !important; padding: 40px !important; }
+         div { display: inline !important; margin: 30px !important; }",
+    ));
+    doc.head().unwrap().append_child(&hostile).unwrap();
+    let el = element(&[("speed", "0")]);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    let send = testid(&root, "composer-send").expect("send button");
+    let css = window.get_computed_style(&send).unwrap().unwrap();
+    assert_ne!(
+        css.get_property_value("background-color").unwrap(),
+        "rgb(0, 255, 0)"
+    );
+    assert_ne!(css.get_property_value("padding-top").unwrap(), "40px");
+    let input = testid(&root, "composer-input").unwrap();
+    let css = window.get_computed_style(&input).unwrap().unwrap();
+    assert_ne!(css.get_property_value("color").unwrap(), "rgb(255, 0, 0)");
+    assert!(!css
+        .get_property_value("font-family")
+        .unwrap()
+        .starts_with("serif"));
+    let main = testid(&root, "chat-main").unwrap();
+    let css = window.get_computed_style(&main).unwrap().unwrap();
+    assert_ne!(css.get_property_value("display").unwrap(), "inline");
+
+    // …and is still the same with the widget's stylesheet on the page.
+    hostile.remove();
+    let after = window
+        .get_computed_style(&host_button)
+        .unwrap()
+        .unwrap()
+        .get_property_value("border-radius")
+        .unwrap();
+    assert_eq!(before, after, "widget CSS must not style host elements");
+    host_button.remove();
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_run_dispatches_dom_events_and_the_state_is_readable() {
+    let el = element(&[("speed", "0")]);
+    let seen = listen(
+        &el,
+        [
+            "agui:run-started",
+            "agui:run-finished",
+            "agui:state-changed",
+        ]
+        .into_iter()
+        .map(JsValue::from_str)
+        .collect(),
+    );
+    leptos::task::tick().await;
+    send(&el, "plan our Lisbon offsite").await;
+    until("the run to finish", || status(&el) == "success").await;
+    until("run-finished", || {
+        seen.iter()
+            .any(|e| js_sys::Reflect::get(&e, &"type".into()).unwrap() == "agui:run-finished")
+    })
+    .await;
+    let events: Vec<(String, JsValue)> = seen
+        .iter()
+        .map(|e| {
+            (
+                js_sys::Reflect::get(&e, &"type".into())
+                    .unwrap()
+                    .as_string()
+                    .unwrap(),
+                js_sys::Reflect::get(&e, &"detail".into()).unwrap(),
+            )
+        })
+        .collect();
+    let types: Vec<&str> = events.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(types.first(), Some(&"agui:run-started"), "{types:?}");
+    assert_eq!(types.last(), Some(&"agui:run-finished"), "{types:?}");
+    assert!(types.contains(&"agui:state-changed"), "{types:?}");
+    let finished = &events.last().unwrap().1;
+    let get = |k: &str| js_sys::Reflect::get(finished, &k.into()).unwrap();
+    assert_eq!(get("status").as_string().as_deref(), Some("success"));
+    assert!(get("runId")
+        .as_string()
+        .is_some_and(|r| r.starts_with("run-")));
+    assert!(get("threadId").as_string().is_some());
+    // `element.state` is the state the panel shows.
+    let state = js_sys::Reflect::get(&el, &"state".into()).unwrap();
+    assert!(state.is_object(), "state readable from the element");
+    let keys = js_sys::Object::keys(state.unchecked_ref::<js_sys::Object>());
+    assert!(keys.length() > 0, "the planner wrote state");
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn two_widgets_on_one_page_stay_independent() {
+    let a = element(&[("speed", "0")]);
+    let b = element(&[("speed", "0")]);
+    leptos::task::tick().await;
+    send(&a, "use a tool").await;
+    until("a's run", || status(&a) == "success").await;
+    let messages = |h: &HtmlElement| q_all(&frame(h), r#"[data-testid="message"]"#).len();
+    assert!(messages(&a) >= 2);
+    assert_eq!(messages(&b), 0, "b saw nothing of a's conversation");
+    assert_eq!(status(&b), "idle");
+    a.remove();
+    b.remove();
+}
+
+#[wasm_bindgen_test]
+async fn js_api_mounts_with_a_frontend_tool_whose_answer_goes_back_to_the_agent() {
+    start();
+    install_tool_agent();
+    let host = web_support::fresh_container();
+    let calls = js_sys::Array::new();
+    let handle = mount_with_tool(&host, &calls);
+    leptos::task::tick().await;
+    send(&host, "where am I?").await;
+    until("the follow-up answer", || {
+        q_all(&frame(&host), r#"[data-testid="message-text"]"#)
+            .iter()
+            .any(|m| text_of(m).contains("You are in Lisbon"))
+    })
+    .await;
+    restore_fetch();
+    assert_eq!(calls.length(), 1, "the handler ran once");
+    let args = js_sys::JSON::stringify(&calls.get(0)).unwrap();
+    assert_eq!(args.as_string().unwrap(), r#"{"precise":true}"#);
+    let requests: serde_json::Value = serde_json::from_str(&requests_json()).unwrap();
+    let first = &requests[0];
+    assert!(
+        first["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "get_location"),
+        "the JS tool is advertised: {}",
+        first["tools"]
+    );
+    let second = &requests[1];
+    let last = second["messages"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["role"], "tool");
+    assert_eq!(last["toolCallId"], "loc-1");
+    // unmount() empties the shadow root.
+    let unmount: js_sys::Function = js_sys::Reflect::get(&handle, &"unmount".into())
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(unmount.call0(&handle).unwrap(), JsValue::TRUE);
+    assert_eq!(host.shadow_root().unwrap().child_element_count(), 0);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn popup_opens_from_the_launcher_and_escape_closes_it() {
+    let el = element(&[("mode", "popup"), ("title", "Acme")]);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    let launcher: HtmlElement = testid(&root, "widget-launcher")
+        .expect("launcher")
+        .dyn_into()
+        .unwrap();
+    let panel = testid(&root, "widget-panel").unwrap();
+    assert!(panel.has_attribute("hidden"), "starts closed");
+    assert_eq!(
+        launcher.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    assert!(launcher
+        .get_attribute("aria-label")
+        .unwrap_or_default()
+        .contains("Acme"));
+    launcher.click();
+    leptos::task::tick().await;
+    assert!(!panel.has_attribute("hidden"), "opened");
+    assert_eq!(
+        launcher.get_attribute("aria-expanded").as_deref(),
+        Some("true")
+    );
+    press(&testid(&root, "composer-input").unwrap(), "Escape");
+    leptos::task::tick().await;
+    assert!(panel.has_attribute("hidden"), "Escape closes the popup");
+    let active = el.shadow_root().unwrap().active_element();
+    assert_eq!(
+        active.map(|a| a.get_attribute("data-testid")),
+        Some(Some("widget-launcher".to_owned())),
+        "focus returns to the launcher"
+    );
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn theme_attribute_switches_in_place_and_bad_options_become_warnings() {
+    let el = element(&[("theme", "dark"), ("headers", "{not json")]);
+    leptos::task::tick().await;
+    let widget = testid(&frame(&el), "widget").unwrap();
+    assert_eq!(widget.get_attribute("data-theme").as_deref(), Some("dark"));
+    let composer_before = testid(&frame(&el), "composer-input").unwrap();
+    el.set_attribute("theme", "light").unwrap();
+    leptos::task::tick().await;
+    assert_eq!(widget.get_attribute("data-theme").as_deref(), Some("light"));
+    assert!(
+        composer_before.is_connected(),
+        "a theme change does not remount"
+    );
+    let count = testid(&frame(&el), "warnings-count").expect("warnings badge");
+    assert_eq!(
+        text_of(&count).trim(),
+        "1",
+        "the bad headers attribute is reported"
+    );
+    testid(&frame(&el), "warnings-toggle")
+        .unwrap()
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+    leptos::task::tick().await;
+    let list = testid(&frame(&el), "warnings-list").expect("list");
+    assert!(text_of(&list).contains("headers"), "{}", text_of(&list));
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn data_attribute_elements_mount_and_removal_unmounts() {
+    start();
+    let host = web_support::fresh_container();
+    host.set_attribute("data-agui-endpoint", "").unwrap();
+    host.set_attribute("data-agui-thread-key", "declarative")
+        .unwrap();
+    let api = js_sys::Reflect::get(&web_sys::window().unwrap(), &"AguiChat".into()).unwrap();
+    let scan: js_sys::Function = js_sys::Reflect::get(&api, &"scan".into())
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    scan.call0(&api).unwrap();
+    leptos::task::tick().await;
+    assert!(testid(&frame(&host), "composer-input").is_some());
+    // A removed <agui-chat> unmounts (after the task, so a move would not).
+    let el = element(&[]);
+    leptos::task::tick().await;
+    let shadow = el.shadow_root().unwrap();
+    el.remove();
+    sleep(20).await;
+    assert_eq!(shadow.child_element_count(), 0, "unmounted when removed");
+    host.remove();
+}
