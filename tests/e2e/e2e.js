@@ -1,6 +1,10 @@
 // End-to-end: the built app in real Chromium (Playwright, Debian's chromium) against a real
-// AG-UI server written with the official Python SDK (server.py). Each check is independent;
-// a failing check saves a screenshot under target/e2e/ and makes the process exit non-zero.
+// AG-UI server written with the official Python SDK (server.py). The same checks run on three
+// pages: the app itself, the example host page (examples/embed: one script, one
+// `<agui-chat mode="popup">`) and a host page with hostile CSS (hostile.html). The chat lives
+// in a shadow root: Playwright's selectors pierce open shadow roots. Each check is
+// independent; a failing check saves a screenshot under target/e2e/ and makes the process exit
+// non-zero.
 //
 //   node e2e.js http://127.0.0.1:8111
 const { chromium } = require('playwright-core');
@@ -16,6 +20,26 @@ const status = (p) => p.getAttribute('[data-testid=run-status]', 'data-status');
 const waitStatus = (p, s) => p.waitForSelector(`[data-testid=run-status][data-status=${s}]`, { timeout: 15000 });
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
 
+// Waits until an element matching `sel` has text containing `needle`.
+async function waitText(p, sel, needle, timeout = 10000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const t = await p.$$eval(sel, (els) => els.map((e) => e.textContent));
+    if (t.some((x) => x.includes(needle))) return;
+    if (Date.now() > end) throw new Error(`no ${sel} containing ${needle}: ${t.join(' | ').slice(0, 300)}`);
+    await p.waitForTimeout(50);
+  }
+}
+const assistantText = '[data-role=assistant] [data-testid=message-text]';
+
+// Opens a popup widget (no-op on pages without a launcher).
+async function open(p) {
+  await p.waitForSelector('[data-testid=widget]', { state: 'attached' });
+  const launcher = await p.$('[data-testid=widget-launcher][aria-expanded=false]');
+  if (launcher) await launcher.click();
+  await p.waitForSelector('[data-testid=composer-input]');
+}
+
 async function send(p, text) {
   await p.fill('[data-testid=composer-input]', text);
   await p.click('[data-testid=composer-send]');
@@ -24,8 +48,7 @@ async function send(p, text) {
 const checks = {
   async 'text, tool card with live args, venue card, state panel'(p) {
     await send(p, 'plan our offsite');
-    await p.waitForFunction(() => [...document.querySelectorAll('[data-role=assistant] [data-testid=message-text]')]
-      .some((e) => e.textContent.includes('Real')), null, { timeout: 10000 });
+    await waitText(p, assistantText, 'Real');
     assert((await status(p)) === 'running', 'text must render while the run is still running');
     await p.waitForSelector('[data-testid=tool-card][data-tool-name=search_venues]', { timeout: 10000 });
     await waitStatus(p, 'success');
@@ -38,8 +61,7 @@ const checks = {
     await send(p, 'please pay the deposit');
     await p.waitForSelector('[data-testid=tool-card][data-status=awaiting-input]', { timeout: 10000 });
     await p.click('[data-testid=frontend-tool-approve]');
-    await p.waitForFunction(() => [...document.querySelectorAll('[data-testid=message-text]')]
-      .some((e) => e.textContent.includes('Got your answer: {"approved":true')), null, { timeout: 10000 });
+    await waitText(p, '[data-testid=message-text]', 'Got your answer: {"approved":true');
     const reqs = await (await p.request.get(base + '/requests')).json();
     const last = reqs[reqs.length - 1];
     const tail = last.messages[last.messages.length - 1];
@@ -50,12 +72,12 @@ const checks = {
     await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
     assert(await p.$eval('[data-testid=composer-input]', (e) => e.disabled), 'composer locked while an interrupt is open');
     await p.reload();
+    await open(p);
     const card = await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
     const id = await card.getAttribute('data-interrupt-id');
     await p.fill('[data-testid=interrupt] input[type=number]', '7');
     await p.click('[data-testid=interrupt-submit]');
-    await p.waitForFunction(() => [...document.querySelectorAll('[data-testid=message-text]')]
-      .some((e) => e.textContent.includes('"travellers": 7')), null, { timeout: 10000 });
+    await waitText(p, '[data-testid=message-text]', '"travellers": 7');
     const reqs = await (await p.request.get(base + '/requests')).json();
     const resume = reqs[reqs.length - 1].resume;
     assert(resume && resume.length === 1 && resume[0].interruptId === id && resume[0].status === 'resolved', 'resume: ' + JSON.stringify(resume));
@@ -76,8 +98,7 @@ const checks = {
   },
   async 'stop keeps what arrived'(p) {
     await send(p, 'plan our offsite');
-    await p.waitForFunction(() => [...document.querySelectorAll('[data-role=assistant] [data-testid=message-text]')]
-      .some((e) => e.textContent.includes('Real')), null, { timeout: 10000 });
+    await waitText(p, assistantText, 'Real');
     await p.click('[data-testid=composer-stop]');
     await waitStatus(p, 'cancelled');
     const before = (await texts(p)).join('|');
@@ -87,31 +108,80 @@ const checks = {
   },
 };
 
+// Checks only the embedded widget needs.
+const widgetChecks = {
+  async 'DOM events reach the host page'(p) {
+    await p.evaluate(() => {
+      window.seen = [];
+      for (const t of ['agui:run-started', 'agui:state-changed', 'agui:run-finished']) {
+        document.addEventListener(t, (e) => window.seen.push({ type: e.type, detail: e.detail }));
+      }
+    });
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    await p.waitForFunction(() => window.seen.some((e) => e.type === 'agui:run-finished'), null, { timeout: 5000 });
+    const seen = await p.evaluate(() => window.seen);
+    const types = seen.map((e) => e.type);
+    assert(types[0] === 'agui:run-started' && types.includes('agui:state-changed'), 'events: ' + types);
+    const done = seen.find((e) => e.type === 'agui:run-finished').detail;
+    assert(done.status === 'success' && done.runId, 'run-finished detail: ' + JSON.stringify(done));
+    const state = await p.evaluate(() => document.querySelector('agui-chat').state);
+    assert(state && state.venues && state.venues.length === 1, 'element.state: ' + JSON.stringify(state));
+  },
+};
+
+// Checks of the hostile page: its CSS does not reach the widget, ours does not reach it.
+const hostileChecks = {
+  async 'host CSS does not reach the widget, and ours does not reach the host'(p) {
+    const inside = await p.$eval('[data-testid=composer-send]', (e) => {
+      const c = getComputedStyle(e);
+      return { bg: c.backgroundColor, color: c.color, pad: c.paddingTop, vis: c.visibility, font: c.fontFamily };
+    });
+    assert(inside.bg !== 'rgb(0, 255, 0)' && inside.pad !== '30px', 'button rules leaked in: ' + JSON.stringify(inside));
+    assert(inside.color !== 'rgb(255, 0, 0)' && !inside.font.includes('Comic'), 'inherited rules leaked in: ' + JSON.stringify(inside));
+    assert(inside.vis === 'visible', 'attribute rules leaked in');
+    const box = await (await p.$('[data-testid=composer-input]')).boundingBox();
+    assert(box && box.width > 200 && box.height > 20, 'composer laid out: ' + JSON.stringify(box));
+    const host = await p.$eval('#host-button', (e) => getComputedStyle(e).borderRadius);
+    assert(host === '0px', 'widget CSS styled a host element: border-radius ' + host);
+  },
+};
+
+const targets = [
+  { name: 'app', url: '/?endpoint=/agent', checks },
+  { name: 'embed', url: '/embed/', checks: { ...checks, ...widgetChecks } },
+  { name: 'hostile', url: '/hostile/', checks: { ...hostileChecks, ...checks } },
+];
+
 (async () => {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+  const only = process.env.E2E_TARGETS ? process.env.E2E_TARGETS.split(',') : null;
   let failed = 0;
-  for (const [name, check] of Object.entries(checks)) {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await ctx.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    try {
-      await page.goto(base + '/?endpoint=/agent');
-      await page.waitForSelector('[data-testid=composer-input]');
-      await check(page);
-      assert(errors.length === 0, 'page errors: ' + errors.join('; '));
-      console.log('ok   ' + name);
-    } catch (e) {
-      failed++;
-      const file = path.join(shots, name.replace(/[^a-z0-9]+/gi, '-') + '.png');
-      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-      console.log('FAIL ' + name + ': ' + e.message + ' (screenshot ' + file + ')');
+  for (const target of targets.filter((t) => !only || only.includes(t.name))) {
+    for (const [name, check] of Object.entries(target.checks)) {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      const label = `[${target.name}] ${name}`;
+      try {
+        await page.goto(base + target.url);
+        await open(page);
+        await check(page);
+        assert(errors.length === 0, 'page errors: ' + errors.join('; '));
+        console.log('ok   ' + label);
+      } catch (e) {
+        failed++;
+        const file = path.join(shots, label.replace(/[^a-z0-9]+/gi, '-') + '.png');
+        await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+        console.log('FAIL ' + label + ': ' + e.message + ' (screenshot ' + file + ')');
+      }
+      await ctx.close();
     }
-    await ctx.close();
   }
   await browser.close();
   process.exit(failed ? 1 : 0);

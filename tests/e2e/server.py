@@ -43,7 +43,7 @@ from ag_ui.core import (
 )
 from ag_ui.encoder import EventEncoder
 from fastapi import FastAPI, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import HTMLResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 LAST_REQUEST = {"at": time.monotonic()}
@@ -140,6 +140,23 @@ def make_app(dist: str) -> FastAPI:
     def requests():
         LAST_REQUEST["at"] = time.monotonic()
         return REQUESTS
+
+    here = os.path.dirname(os.path.abspath(__file__))
+
+    def page(path: str) -> HTMLResponse:
+        # The host pages embed <agui-chat> without an endpoint (= the demo agent); here they
+        # talk to this server instead.
+        with open(path, encoding="utf-8") as f:
+            html = f.read()
+        return HTMLResponse(html.replace("<agui-chat ", '<agui-chat endpoint="/agent" '))
+
+    @app.get("/embed/")
+    def embed():
+        return page(os.path.join(dist, "embed", "index.html"))
+
+    @app.get("/hostile/")
+    def hostile():
+        return page(os.path.join(here, "hostile.html"))
 
     app.mount("/", StaticFiles(directory=dist, html=True), name="static")
     return app
