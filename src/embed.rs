@@ -186,33 +186,41 @@ impl WidgetOptions {
     }
 }
 
-/// Parses `headers`: a JSON object whose values are strings (numbers and booleans are
-/// accepted as their text). Header names must be non-empty tokens.
-pub fn parse_headers(json: &str) -> Result<Vec<(String, String)>, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("not JSON ({e})"))?;
-    let serde_json::Value::Object(map) = value else {
-        return Err("expected a JSON object of header names to values".into());
-    };
-    let mut out = Vec::with_capacity(map.len());
-    for (name, value) in map {
-        let valid_name = !name.is_empty()
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-        if !valid_name {
-            return Err(format!("invalid header name {name:?}"));
-        }
-        let value = match value {
-            serde_json::Value::String(s) => s,
-            serde_json::Value::Number(n) => n.to_string(),
-            serde_json::Value::Bool(b) => b.to_string(),
-            other => return Err(format!("header {name:?}: expected a string, got {other}")),
-        };
-        if value.contains(['\r', '\n']) {
-            return Err(format!("header {name:?}: line breaks are not allowed"));
-        }
-        out.push((name, value));
+fn valid_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// Parses headers (the `headers` attribute, the settings form): blank, or a JSON object of
+/// string (or number/boolean) values. Names must be HTTP tokens; values without line breaks.
+pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(out)
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("Headers are not valid JSON: {e}"))?;
+    let serde_json::Value::Object(map) = value else {
+        return Err(r#"Headers must be a JSON object, like {"Authorization": "Bearer …"}"#.into());
+    };
+    map.into_iter()
+        .map(|(name, value)| {
+            if !valid_header_name(&name) {
+                return Err(format!("{name:?} is not a valid header name"));
+            }
+            let value = match value {
+                serde_json::Value::String(s) => s,
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                _ => return Err(format!("The value of header {name:?} must be a string")),
+            };
+            if value.contains(['\r', '\n']) {
+                return Err(format!(
+                    "The value of header {name:?} contains a line break"
+                ));
+            }
+            Ok((name, value))
+        })
+        .collect()
 }

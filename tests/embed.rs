@@ -96,6 +96,8 @@ fn bad_values_fall_back_and_are_reported() {
 
 #[test]
 fn headers_must_be_an_object_of_safe_strings() {
+    assert_eq!(parse_headers("  "), Ok(Vec::new()));
+    assert!(parse_headers("{bad").is_err());
     assert!(parse_headers("[1]").is_err());
     assert!(parse_headers(r#"{"": "x"}"#).is_err());
     assert!(parse_headers(r#"{"Bad Name": "x"}"#).is_err());

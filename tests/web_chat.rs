@@ -837,42 +837,6 @@ async fn a_message_id_that_comes_back_still_streams() {
 // ---- configuration from the URL and the settings form -----------------------------------
 
 #[wasm_bindgen_test]
-fn url_parameters_pick_the_agent_and_the_demo_speed() {
-    use agui_leptos::app::config_from_href;
-    let c = config_from_href("http://127.0.0.1:8080/?endpoint=%2Fagent&speed=2.5");
-    assert_eq!(c.endpoint.as_deref(), Some("/agent"));
-    assert_eq!(c.demo_speed, 2.5);
-    let c = config_from_href("http://127.0.0.1:8080/?endpoint=https://agent.example.com/run");
-    assert_eq!(c.endpoint.as_deref(), Some("https://agent.example.com/run"));
-    assert_eq!(c.demo_speed, 1.0);
-    let c = config_from_href("http://127.0.0.1:8080/?endpoint=&speed=fast");
-    assert_eq!(c.endpoint, None, "empty = the demo agent");
-    assert_eq!(c.demo_speed, 1.0, "an unreadable speed keeps the default");
-    let c = config_from_href("http://127.0.0.1:8080/?speed=-3");
-    assert_eq!(c.demo_speed, 1.0);
-    let c = config_from_href("not a url");
-    assert_eq!(c.endpoint, None);
-}
-
-#[wasm_bindgen_test]
-fn header_json_is_validated() {
-    use agui_leptos::ui::settings::parse_headers;
-    assert_eq!(parse_headers("  "), Ok(Vec::new()));
-    assert_eq!(
-        parse_headers(r#"{"Authorization": "Bearer x", "X-Retries": 3}"#),
-        Ok(vec![
-            ("Authorization".to_owned(), "Bearer x".to_owned()),
-            ("X-Retries".to_owned(), "3".to_owned()),
-        ])
-    );
-    assert!(parse_headers("{bad").is_err());
-    assert!(parse_headers(r#"["a"]"#).is_err());
-    assert!(parse_headers(r#"{"Bad Name": "x"}"#).is_err());
-    assert!(parse_headers(r#"{"X-A": {"nested": 1}}"#).is_err());
-    assert!(parse_headers(r#"{"X-A": "line\nbreak"}"#).is_err());
-}
-
-#[wasm_bindgen_test]
 async fn retry_replaces_the_failed_answer() {
     let container = fresh_container();
     let store = store_with_speed(0.0);

@@ -6,50 +6,13 @@ use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::KeyboardEvent;
 
+pub use crate::embed::parse_headers;
 use crate::store::AgentStore;
 
 /// What the header shows for the demo agent.
 pub const DEMO_LABEL: &str = "Demo agent (offline)";
 
 /// An HTTP header name (RFC 9110 `token`).
-fn valid_header_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-}
-
-/// Parse the headers field: empty, or a JSON object of string (or number/boolean) values.
-pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("Headers are not valid JSON: {e}"))?;
-    let Value::Object(map) = value else {
-        return Err(r#"Headers must be a JSON object, like {"Authorization": "Bearer …"}"#.into());
-    };
-    map.into_iter()
-        .map(|(name, value)| {
-            if !valid_header_name(&name) {
-                return Err(format!("{name:?} is not a valid header name"));
-            }
-            let value = match value {
-                Value::String(s) => s,
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => return Err(format!("The value of header {name:?} must be a string")),
-            };
-            if value.chars().any(|c| c == '\r' || c == '\n') {
-                return Err(format!(
-                    "The value of header {name:?} contains a line break"
-                ));
-            }
-            Ok((name, value))
-        })
-        .collect()
-}
-
 /// The headers as the JSON object text the form edits.
 fn headers_text(headers: &[(String, String)]) -> String {
     if headers.is_empty() {
