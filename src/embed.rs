@@ -97,7 +97,8 @@ pub struct WidgetOptions {
     pub inspector: bool,
     pub thread_key: Option<String>,
     pub lang: Option<String>,
-    pub open: bool,
+    /// Popup/sidebar start open; `None` = the mode's default ([`WidgetOptions::starts_open`]).
+    pub open: Option<bool>,
     pub title: Option<String>,
     pub speed: Option<f64>,
 }
@@ -163,7 +164,7 @@ impl WidgetOptions {
             }
         }
         o.inspector = get("inspector").is_some_and(|v| flag(&v));
-        o.open = get("open").is_some_and(|v| flag(&v));
+        o.open = get("open").map(|v| flag(&v));
         o.thread_key = text("thread-key");
         o.lang = text("lang");
         o.title = text("title");
@@ -174,6 +175,16 @@ impl WidgetOptions {
             }
         }
         (o, problems)
+    }
+
+    /// Whether the chat shows at start: a popup starts closed, a sidebar open, unless `open`
+    /// says otherwise; inline and page always show.
+    pub fn starts_open(&self) -> bool {
+        match self.mode {
+            Mode::Popup => self.open.unwrap_or(false),
+            Mode::Sidebar => self.open.unwrap_or(true),
+            Mode::Inline | Mode::Page => true,
+        }
     }
 
     /// Where this widget saves its conversations: the default prefix plus the thread key

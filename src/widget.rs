@@ -34,7 +34,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowRootMode};
 
 use crate::app::DEFAULT_DEMO_SPEED;
-use crate::embed::{observed_attributes, Mode, WidgetOptions, OPTIONS};
+use crate::embed::{observed_attributes, WidgetOptions, OPTIONS};
 use crate::protocol::types::Tool;
 use crate::store::{AgentConfig, AgentStore};
 use crate::ui::frontend_tools::FrontendTools;
@@ -313,7 +313,7 @@ fn mount(
         }
         let controls = ShellControls {
             theme: RwSignal::new(options.theme),
-            open: RwSignal::new(options.open || options.mode == Mode::Sidebar),
+            open: RwSignal::new(options.starts_open()),
         };
         made.set(Some((store, controls)));
         bridge_events(store, event_host.clone());
@@ -381,7 +381,7 @@ fn reconfigure(el: &HtmlElement, attr: &str) {
     let (options, problems) = options_of(el, "");
     match attr {
         "theme" => controls.theme.set(options.theme),
-        "open" => controls.open.set(options.open),
+        "open" => controls.open.set(options.starts_open()),
         _ => mount(id, el.clone(), options, problems, tools),
     }
 }

@@ -53,7 +53,8 @@ fn every_attribute_is_read() {
     assert!(o.mode.collapsible());
     assert_eq!(o.theme.attr(), Some("dark"));
     assert!(o.inspector, "a present boolean attribute is true");
-    assert!(o.open);
+    assert_eq!(o.open, Some(true));
+    assert!(o.starts_open());
     assert_eq!(o.lang.as_deref(), Some("de"));
     assert_eq!(o.title.as_deref(), Some("Acme"));
     assert_eq!(o.speed, Some(4.0));
@@ -67,7 +68,7 @@ fn every_attribute_is_read() {
 fn boolean_attributes_can_be_turned_off() {
     for off in ["false", "0", "no", "off", " FALSE "] {
         let (o, _) = parse(&[("inspector", off), ("open", off)]);
-        assert!(!o.inspector && !o.open, "{off}");
+        assert!(!o.inspector && o.open == Some(false), "{off}");
     }
 }
 
@@ -109,6 +110,19 @@ fn headers_must_be_an_object_of_safe_strings() {
     assert_eq!(
         parse_headers(r#"{"X-Flag": true}"#).unwrap(),
         vec![("X-Flag".to_owned(), "true".to_owned())]
+    );
+}
+
+#[test]
+fn popups_start_closed_and_sidebars_open_unless_told() {
+    let starts = |pairs: &[(&str, &str)]| parse(pairs).0.starts_open();
+    assert!(!starts(&[("mode", "popup")]));
+    assert!(starts(&[("mode", "popup"), ("open", "")]));
+    assert!(starts(&[("mode", "sidebar")]));
+    assert!(!starts(&[("mode", "sidebar"), ("open", "false")]));
+    assert!(
+        starts(&[("mode", "inline"), ("open", "false")]),
+        "inline always shows"
     );
 }
 
