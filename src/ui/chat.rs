@@ -16,15 +16,20 @@ use crate::ui::transcript::Transcript;
 use crate::ui::trip_panel::TripPanel;
 use crate::ui::warnings::WarningsBadge;
 
+/// The name in the chat's header, when an embedder gives one (the widget's `title`).
+#[derive(Clone)]
+pub struct ChatTitle(pub String);
+
 /// The whole chat. Needs an [`crate::store::AgentStore`] in context.
 #[component]
 pub fn Chat() -> impl IntoView {
+    let title = use_context::<ChatTitle>().map_or_else(|| "agui-leptos".to_owned(), |t| t.0);
     view! {
         <div class="agui-root" data-testid="app-root">
             <header class="agui-header">
                 <div class="agui-header__brand">
                     <span class="agui-header__logo" aria-hidden="true"></span>
-                    <h1 class="agui-header__title">"agui-leptos"</h1>
+                    <h1 class="agui-header__title">{title}</h1>
                 </div>
                 <div class="agui-header__status">
                     <RunStatusLine />

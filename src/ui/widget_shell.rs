@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::embed::{Mode, Theme};
-use crate::ui::chat::Chat;
+use crate::ui::chat::{Chat, ChatTitle};
 
 /// What the host can change on a mounted widget without remounting it.
 #[derive(Clone, Copy)]
@@ -50,6 +50,7 @@ pub fn WidgetShell(
     #[prop(optional)] lang: Option<String>,
 ) -> impl IntoView {
     let ShellControls { theme, open } = controls;
+    let lang = lang.filter(|l| !l.is_empty());
     let panel = NodeRef::<Div>::new();
     let launcher = NodeRef::<Button>::new();
     let collapsible = mode.collapsible();
@@ -73,7 +74,13 @@ pub fn WidgetShell(
             close();
         }
     };
-    let label = title.clone().unwrap_or_else(|| "Chat".to_owned());
+    if let Some(t) = title.clone().filter(|t| !t.is_empty()) {
+        provide_context(ChatTitle(t));
+    }
+    let label = title
+        .clone()
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| "Chat".to_owned());
     let launcher_label = {
         let label = label.clone();
         move || {
