@@ -123,16 +123,7 @@ pub fn start() {
 
 fn define() {
     let connect = Closure::<dyn Fn(HtmlElement)>::new(|el: HtmlElement| {
-        if !is_mounted(&el) {
-            let (options, problems) = options_of(&el, "");
-            mount(
-                next_id(),
-                el,
-                options,
-                problems,
-                FrontendTools::with_defaults(),
-            );
-        }
+        mount_from_attributes(el, "");
     });
     let disconnect = Closure::<dyn Fn(HtmlElement)>::new(|el: HtmlElement| {
         // Moving an element in the DOM disconnects and reconnects it: unmount only if it is
@@ -188,16 +179,21 @@ pub fn scan(root: &JsValue) {
         let Some(el) = list.get(i).and_then(|n| n.dyn_into::<HtmlElement>().ok()) else {
             continue;
         };
-        if !is_mounted(&el) {
-            let (options, problems) = options_of(&el, DATA_PREFIX);
-            mount(
-                next_id(),
-                el,
-                options,
-                problems,
-                FrontendTools::with_defaults(),
-            );
-        }
+        mount_from_attributes(el, DATA_PREFIX);
+    }
+}
+
+/// Mounts a widget configured by `el`'s attributes, unless one is there already.
+fn mount_from_attributes(el: HtmlElement, prefix: &str) {
+    if !is_mounted(&el) {
+        let (options, problems) = options_of(&el, prefix);
+        mount(
+            next_id(),
+            el,
+            options,
+            problems,
+            FrontendTools::with_defaults(),
+        );
     }
 }
 
