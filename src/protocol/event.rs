@@ -4,7 +4,13 @@
 //! [`EventKind`]. Values reach this type only through `enforce`, which strips unrecognised
 //! material and rejects malformed fields first; (de)serialisation is then plain serde and
 //! reproduces the wire JSON (absent optionals omitted, open objects verbatim).
+//!
+//! Deserialisation goes through a [`Value`] and dispatches on `type` by hand
+//! ([`Event::from_value`]): serde's derive for an internally tagged enum flattened into the
+//! envelope buffers every event through its private `Content` tree and cost about 60 KB of wasm;
+//! this path produces the same values and the same error messages for well-formed input.
 
+use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -13,7 +19,7 @@ use super::types::{
 };
 
 /// One protocol event: the kind plus the envelope fields every event may carry.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Event {
     #[serde(flatten)]
     pub kind: EventKind,
@@ -60,12 +66,60 @@ impl Event {
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
+
+    /// The event from wire JSON: the envelope members are taken out, the rest is the kind's
+    /// payload, chosen by `type` (the same result as serde's `#[serde(flatten)]` over an
+    /// internally tagged enum, without its buffering).
+    #[inline(never)]
+    pub fn from_value(value: Value) -> Result<Event, serde_json::Error> {
+        let Value::Object(mut map) = value else {
+            return Err(de::Error::custom("invalid type: expected an event object"));
+        };
+        let timestamp = take(&mut map, "timestamp")?;
+        let raw_event = take(&mut map, "rawEvent")?;
+        let metadata = take(&mut map, "metadata")?;
+        let subagent_run_id = take(&mut map, "subagentRunId")?;
+        Ok(Event {
+            kind: EventKind::from_object(map)?,
+            timestamp,
+            raw_event,
+            metadata,
+            subagent_run_id,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Event::from_value(Value::deserialize(deserializer)?).map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for EventKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::Object(map) => EventKind::from_object(map),
+            _ => Err(de::Error::custom("invalid type: expected an event object")),
+        }
+        .map_err(de::Error::custom)
+    }
+}
+
+/// An optional member, removed from `map` (`null` reads as absent, like serde's `Option`).
+fn take<T: serde::de::DeserializeOwned>(
+    map: &mut Object,
+    key: &'static str,
+) -> Result<Option<T>, serde_json::Error> {
+    match map.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => serde_json::from_value(v).map(Some),
+    }
 }
 
 macro_rules! event_kinds {
     ($($variant:ident($payload:ident) = $wire:literal,)*) => {
         /// Which event it is, with its own fields.
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Serialize)]
         #[serde(tag = "type")]
         pub enum EventKind {
             $( #[serde(rename = $wire)] $variant($payload), )*
@@ -75,6 +129,22 @@ macro_rules! event_kinds {
             /// The wire `type` string.
             pub fn type_name(&self) -> &'static str {
                 match self { $( EventKind::$variant(_) => $wire, )* }
+            }
+
+            /// The kind from an event object (its `type` member and payload fields; any other
+            /// members are ignored, as serde does).
+            #[inline(never)]
+            fn from_object(mut map: Object) -> Result<EventKind, serde_json::Error> {
+                let ty = match map.remove("type") {
+                    Some(Value::String(ty)) => ty,
+                    Some(_) => return Err(de::Error::custom("invalid type: expected a string `type`")),
+                    None => return Err(de::Error::missing_field("type")),
+                };
+                let payload = Value::Object(map);
+                match ty.as_str() {
+                    $( $wire => serde_json::from_value(payload).map(EventKind::$variant), )*
+                    other => Err(de::Error::unknown_variant(other, EVENT_TYPES)),
+                }
             }
         }
 
