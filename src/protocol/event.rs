@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::types::{
-    Content, Message, Object, RunAgentInput, RunFinishedOutcome, SubagentOutcome, TokenUsage,
+    optional, optional_str, optional_value, required, required_str, required_value, Content,
+    JsonResult, Message, Object, RunAgentInput, RunFinishedOutcome, SubagentOutcome, TokenUsage,
 };
 
 /// One protocol event: the kind plus the envelope fields every event may carry.
@@ -75,10 +76,10 @@ impl Event {
         let Value::Object(mut map) = value else {
             return Err(de::Error::custom("invalid type: expected an event object"));
         };
-        let timestamp = take(&mut map, "timestamp")?;
-        let raw_event = take(&mut map, "rawEvent")?;
-        let metadata = take(&mut map, "metadata")?;
-        let subagent_run_id = take(&mut map, "subagentRunId")?;
+        let timestamp = optional(&mut map, "timestamp")?;
+        let raw_event = optional_value(&mut map, "rawEvent");
+        let metadata = optional_object(&mut map, "metadata")?;
+        let subagent_run_id = optional_str(&mut map, "subagentRunId")?;
         Ok(Event {
             kind: EventKind::from_object(map)?,
             timestamp,
@@ -105,15 +106,181 @@ impl<'de> Deserialize<'de> for EventKind {
     }
 }
 
-/// An optional member, removed from `map` (`null` reads as absent, like serde's `Option`).
-fn take<T: serde::de::DeserializeOwned>(
-    map: &mut Object,
-    key: &'static str,
-) -> Result<Option<T>, serde_json::Error> {
-    match map.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => serde_json::from_value(v).map(Some),
+/// A required object member, moved out as is.
+fn required_object(map: &mut Object, key: &'static str) -> JsonResult<Object> {
+    match required_value(map, key)? {
+        Value::Object(o) => Ok(o),
+        other => serde_json::from_value(other),
     }
+}
+
+/// An optional object member (`null` reads as absent), moved out as is.
+fn optional_object(map: &mut Object, key: &'static str) -> JsonResult<Option<Object>> {
+    match optional_value(map, key) {
+        None => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(other) => serde_json::from_value(other),
+    }
+}
+
+/// A required array member (`delta`, `patch`), moved out as is.
+fn required_array(map: &mut Object, key: &'static str) -> JsonResult<Vec<Value>> {
+    match required_value(map, key)? {
+        Value::Array(a) => Ok(a),
+        other => serde_json::from_value(other),
+    }
+}
+
+/// The payload of each kind, read member by member from the event object with the same
+/// results and messages as the payloads' derived `Deserialize` (which is kept for callers that
+/// deserialise a payload on its own), but without one inlined serde visitor per payload.
+#[inline(never)]
+fn payload(ty: &str, mut map: Object) -> JsonResult<EventKind> {
+    let m = &mut map;
+    use EventKind as K;
+    Ok(match ty {
+        "RUN_STARTED" => K::RunStarted(RunStarted {
+            thread_id: required_str(m, "threadId")?,
+            run_id: required_str(m, "runId")?,
+            protocol_version: optional_str(m, "protocolVersion")?,
+            parent_run_id: optional_str(m, "parentRunId")?,
+            input: optional(m, "input")?,
+        }),
+        "RUN_FINISHED" => K::RunFinished(RunFinished {
+            thread_id: required_str(m, "threadId")?,
+            run_id: required_str(m, "runId")?,
+            result: optional_value(m, "result"),
+            outcome: optional_value(m, "outcome")
+                .map(RunFinishedOutcome::from_value)
+                .transpose()?,
+            usage: optional(m, "usage")?,
+        }),
+        "RUN_ERROR" => K::RunError(RunError {
+            message: required_str(m, "message")?,
+            code: optional_str(m, "code")?,
+            usage: optional(m, "usage")?,
+        }),
+        "STEP_STARTED" => K::StepStarted(Step {
+            step_name: required_str(m, "stepName")?,
+        }),
+        "STEP_FINISHED" => K::StepFinished(Step {
+            step_name: required_str(m, "stepName")?,
+        }),
+        "TEXT_MESSAGE_START" => K::TextMessageStart(TextMessageStart {
+            message_id: required_str(m, "messageId")?,
+            role: optional(m, "role")?,
+            name: optional_str(m, "name")?,
+        }),
+        "TEXT_MESSAGE_CONTENT" => K::TextMessageContent(delta(m)?),
+        "TEXT_MESSAGE_END" => K::TextMessageEnd(message_ref(m)?),
+        "TEXT_MESSAGE_CHUNK" => K::TextMessageChunk(TextMessageChunk {
+            message_id: optional_str(m, "messageId")?,
+            role: optional(m, "role")?,
+            delta: optional_str(m, "delta")?,
+            name: optional_str(m, "name")?,
+        }),
+        "TOOL_CALL_START" => K::ToolCallStart(ToolCallStart {
+            tool_call_id: required_str(m, "toolCallId")?,
+            tool_call_name: required_str(m, "toolCallName")?,
+            parent_message_id: optional_str(m, "parentMessageId")?,
+        }),
+        "TOOL_CALL_ARGS" => K::ToolCallArgs(ToolCallArgs {
+            tool_call_id: required_str(m, "toolCallId")?,
+            delta: required_str(m, "delta")?,
+        }),
+        "TOOL_CALL_END" => K::ToolCallEnd(ToolCallRef {
+            tool_call_id: required_str(m, "toolCallId")?,
+        }),
+        "TOOL_CALL_CHUNK" => K::ToolCallChunk(ToolCallChunk {
+            tool_call_id: optional_str(m, "toolCallId")?,
+            tool_call_name: optional_str(m, "toolCallName")?,
+            parent_message_id: optional_str(m, "parentMessageId")?,
+            delta: optional_str(m, "delta")?,
+        }),
+        "TOOL_CALL_RESULT" => K::ToolCallResult(ToolCallResult {
+            message_id: required_str(m, "messageId")?,
+            tool_call_id: required_str(m, "toolCallId")?,
+            content: Content::from_value(required_value(m, "content")?)?,
+            role: optional_str(m, "role")?,
+        }),
+        "REASONING_START" => K::ReasoningStart(message_ref(m)?),
+        "REASONING_END" => K::ReasoningEnd(message_ref(m)?),
+        "REASONING_MESSAGE_START" => K::ReasoningMessageStart(ReasoningMessageStart {
+            message_id: required_str(m, "messageId")?,
+            role: required_str(m, "role")?,
+        }),
+        "REASONING_MESSAGE_CONTENT" => K::ReasoningMessageContent(delta(m)?),
+        "REASONING_MESSAGE_END" => K::ReasoningMessageEnd(message_ref(m)?),
+        "REASONING_MESSAGE_CHUNK" => K::ReasoningMessageChunk(ReasoningMessageChunk {
+            message_id: optional_str(m, "messageId")?,
+            delta: optional_str(m, "delta")?,
+        }),
+        "REASONING_ENCRYPTED_VALUE" => K::ReasoningEncryptedValue(ReasoningEncryptedValue {
+            subtype: required(m, "subtype")?,
+            entity_id: required_str(m, "entityId")?,
+            encrypted_value: required_str(m, "encryptedValue")?,
+            encrypted_value_type: optional_str(m, "encryptedValueType")?,
+        }),
+        "STATE_SNAPSHOT" => K::StateSnapshot(StateSnapshot {
+            snapshot: required_value(m, "snapshot")?,
+        }),
+        "STATE_DELTA" => K::StateDelta(StateDelta {
+            delta: required_array(m, "delta")?,
+        }),
+        "MESSAGES_SNAPSHOT" => K::MessagesSnapshot(MessagesSnapshot {
+            messages: required(m, "messages")?,
+        }),
+        "ACTIVITY_SNAPSHOT" => K::ActivitySnapshot(ActivitySnapshot {
+            message_id: required_str(m, "messageId")?,
+            activity_type: required_str(m, "activityType")?,
+            content: required_object(m, "content")?,
+            replace: optional(m, "replace")?,
+        }),
+        "ACTIVITY_DELTA" => K::ActivityDelta(ActivityDelta {
+            message_id: required_str(m, "messageId")?,
+            activity_type: required_str(m, "activityType")?,
+            patch: required_array(m, "patch")?,
+        }),
+        "RAW" => K::Raw(Raw {
+            event: required_value(m, "event")?,
+            source: optional_str(m, "source")?,
+        }),
+        "CUSTOM" => K::Custom(Custom {
+            name: required_str(m, "name")?,
+            value: required_value(m, "value")?,
+        }),
+        "SUBAGENT_STARTED" => K::SubagentStarted(SubagentStarted {
+            name: required_str(m, "name")?,
+            description: optional_str(m, "description")?,
+            parent_subagent_run_id: optional_str(m, "parentSubagentRunId")?,
+            parent_tool_call_id: optional_str(m, "parentToolCallId")?,
+            parent_message_id: optional_str(m, "parentMessageId")?,
+        }),
+        "SUBAGENT_FINISHED" => K::SubagentFinished(SubagentFinished {
+            result: optional_value(m, "result"),
+            outcome: optional_value(m, "outcome")
+                .map(SubagentOutcome::from_value)
+                .transpose()?,
+        }),
+        "SUBAGENT_ERROR" => K::SubagentError(SubagentError {
+            message: required_str(m, "message")?,
+            code: optional_str(m, "code")?,
+        }),
+        other => return Err(de::Error::unknown_variant(other, EVENT_TYPES)),
+    })
+}
+
+fn delta(m: &mut Object) -> JsonResult<Delta> {
+    Ok(Delta {
+        message_id: required_str(m, "messageId")?,
+        delta: required_str(m, "delta")?,
+    })
+}
+
+fn message_ref(m: &mut Object) -> JsonResult<MessageRef> {
+    Ok(MessageRef {
+        message_id: required_str(m, "messageId")?,
+    })
 }
 
 macro_rules! event_kinds {
@@ -140,11 +307,7 @@ macro_rules! event_kinds {
                     Some(_) => return Err(de::Error::custom("invalid type: expected a string `type`")),
                     None => return Err(de::Error::missing_field("type")),
                 };
-                let payload = Value::Object(map);
-                match ty.as_str() {
-                    $( $wire => serde_json::from_value(payload).map(EventKind::$variant), )*
-                    other => Err(de::Error::unknown_variant(other, EVENT_TYPES)),
-                }
+                payload(&ty, map)
             }
         }
 

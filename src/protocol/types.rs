@@ -368,7 +368,7 @@ deserialize_via_value!(
     SubagentOutcome
 );
 
-type JsonResult<T> = Result<T, serde_json::Error>;
+pub(crate) type JsonResult<T> = Result<T, serde_json::Error>;
 
 /// The object and its `type` tag (removed), as serde's internally tagged enums read them.
 fn tagged(value: Value, what: &str) -> JsonResult<(String, Object)> {
@@ -384,8 +384,8 @@ fn tagged(value: Value, what: &str) -> JsonResult<(String, Object)> {
     }
 }
 
-/// A required member of `map`.
-fn required<T: DeserializeOwned>(map: &mut Object, key: &'static str) -> JsonResult<T> {
+/// A required member of `map` (serde's messages: ``missing field `key` ``, `invalid type: …`).
+pub(crate) fn required<T: DeserializeOwned>(map: &mut Object, key: &'static str) -> JsonResult<T> {
     match map.remove(key) {
         Some(v) => serde_json::from_value(v),
         None => Err(de::Error::missing_field(key)),
@@ -393,7 +393,10 @@ fn required<T: DeserializeOwned>(map: &mut Object, key: &'static str) -> JsonRes
 }
 
 /// An optional member of `map` (`null` reads as absent, like serde's `Option`).
-fn optional<T: DeserializeOwned>(map: &mut Object, key: &'static str) -> JsonResult<Option<T>> {
+pub(crate) fn optional<T: DeserializeOwned>(
+    map: &mut Object,
+    key: &'static str,
+) -> JsonResult<Option<T>> {
     match map.remove(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => serde_json::from_value(v).map(Some),
@@ -402,7 +405,7 @@ fn optional<T: DeserializeOwned>(map: &mut Object, key: &'static str) -> JsonRes
 
 impl Content {
     #[inline(never)]
-    fn from_value(value: Value) -> JsonResult<Content> {
+    pub(crate) fn from_value(value: Value) -> JsonResult<Content> {
         match value {
             Value::String(s) => Ok(Content::Text(s)),
             Value::Object(o) => Ok(Content::Object(o)),
@@ -469,7 +472,7 @@ impl PartSource {
 
 impl RunFinishedOutcome {
     #[inline(never)]
-    fn from_value(value: Value) -> JsonResult<RunFinishedOutcome> {
+    pub(crate) fn from_value(value: Value) -> JsonResult<RunFinishedOutcome> {
         let (tag, mut map) = tagged(value, "RunFinishedOutcome")?;
         match tag.as_str() {
             "success" => Ok(RunFinishedOutcome::Success {
@@ -489,7 +492,7 @@ impl RunFinishedOutcome {
 
 impl SubagentOutcome {
     #[inline(never)]
-    fn from_value(value: Value) -> JsonResult<SubagentOutcome> {
+    pub(crate) fn from_value(value: Value) -> JsonResult<SubagentOutcome> {
         let (tag, mut map) = tagged(value, "SubagentOutcome")?;
         match tag.as_str() {
             "success" => Ok(SubagentOutcome::Success),
@@ -499,4 +502,24 @@ impl SubagentOutcome {
             other => Err(de::Error::unknown_variant(other, &["success", "suspended"])),
         }
     }
+}
+
+/// A required member holding any JSON value, moved out as is.
+pub(crate) fn required_value(map: &mut Object, key: &'static str) -> JsonResult<Value> {
+    map.remove(key).ok_or_else(|| de::Error::missing_field(key))
+}
+
+/// An optional member holding any JSON value but `null`, moved out as is.
+pub(crate) fn optional_value(map: &mut Object, key: &'static str) -> Option<Value> {
+    map.remove(key).filter(|v| !v.is_null())
+}
+
+/// A required string member.
+pub(crate) fn required_str(map: &mut Object, key: &'static str) -> JsonResult<String> {
+    required(map, key)
+}
+
+/// An optional string member.
+pub(crate) fn optional_str(map: &mut Object, key: &'static str) -> JsonResult<Option<String>> {
+    optional(map, key)
 }
