@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::types::{
-    optional, optional_str, optional_value, required, required_str, required_value, Content,
-    JsonResult, Message, Object, RunAgentInput, RunFinishedOutcome, SubagentOutcome, TokenUsage,
+    list, optional, optional_object, optional_str, optional_value, required, required_object,
+    required_str, required_value, Content, JsonResult, Message, Object, RunAgentInput,
+    RunFinishedOutcome, SubagentOutcome, TokenUsage,
 };
 
 /// One protocol event: the kind plus the envelope fields every event may carry.
@@ -103,23 +104,6 @@ impl<'de> Deserialize<'de> for EventKind {
             _ => Err(de::Error::custom("invalid type: expected an event object")),
         }
         .map_err(de::Error::custom)
-    }
-}
-
-/// A required object member, moved out as is.
-fn required_object(map: &mut Object, key: &'static str) -> JsonResult<Object> {
-    match required_value(map, key)? {
-        Value::Object(o) => Ok(o),
-        other => serde_json::from_value(other),
-    }
-}
-
-/// An optional object member (`null` reads as absent), moved out as is.
-fn optional_object(map: &mut Object, key: &'static str) -> JsonResult<Option<Object>> {
-    match optional_value(map, key) {
-        None => Ok(None),
-        Some(Value::Object(o)) => Ok(Some(o)),
-        Some(other) => serde_json::from_value(other),
     }
 }
 
@@ -228,7 +212,7 @@ fn payload(ty: &str, mut map: Object) -> JsonResult<EventKind> {
             delta: required_array(m, "delta")?,
         }),
         "MESSAGES_SNAPSHOT" => K::MessagesSnapshot(MessagesSnapshot {
-            messages: required(m, "messages")?,
+            messages: list(required_value(m, "messages")?, Message::from_value)?,
         }),
         "ACTIVITY_SNAPSHOT" => K::ActivitySnapshot(ActivitySnapshot {
             message_id: required_str(m, "messageId")?,

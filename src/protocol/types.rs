@@ -149,7 +149,7 @@ pub struct FunctionCall {
 
 /// One message of the conversation, in AG-UI wire shape (a flat record; which fields may be
 /// present depends on `role`, and `enforce` guarantees that).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     pub id: String,
@@ -273,7 +273,7 @@ pub struct RunAgentInput {
 }
 
 /// A request for outside input that pauses a run (§2.5).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Interrupt {
     pub id: String,
@@ -361,6 +361,8 @@ macro_rules! deserialize_via_value {
     )*};
 }
 deserialize_via_value!(
+    Message,
+    Interrupt,
     Content,
     ContentPart,
     PartSource,
@@ -400,6 +402,66 @@ pub(crate) fn optional<T: DeserializeOwned>(
     match map.remove(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => serde_json::from_value(v).map(Some),
+    }
+}
+
+/// The object a record is read from (`what` names the record in the message).
+fn object(value: Value, what: &str) -> JsonResult<Object> {
+    match value {
+        Value::Object(map) => Ok(map),
+        _ => Err(de::Error::custom(format_args!(
+            "invalid type: expected struct {what}"
+        ))),
+    }
+}
+
+impl Message {
+    /// Member by member (messages are read from events, requests and saved threads: one copy
+    /// of the code for all of them).
+    #[inline(never)]
+    pub(crate) fn from_value(value: Value) -> JsonResult<Message> {
+        let m = &mut object(value, "Message")?;
+        Ok(Message {
+            id: required_str(m, "id")?,
+            role: required(m, "role")?,
+            content: optional_value(m, "content")
+                .map(Content::from_value)
+                .transpose()?,
+            name: optional_str(m, "name")?,
+            tool_calls: optional(m, "toolCalls")?,
+            tool_call_id: optional_str(m, "toolCallId")?,
+            error: optional_str(m, "error")?,
+            activity_type: optional_str(m, "activityType")?,
+            encrypted_value: optional_str(m, "encryptedValue")?,
+            encrypted_value_type: optional_str(m, "encryptedValueType")?,
+            metadata: optional_object(m, "metadata")?,
+            subagent_run_id: optional_str(m, "subagentRunId")?,
+        })
+    }
+}
+
+impl Interrupt {
+    #[inline(never)]
+    pub(crate) fn from_value(value: Value) -> JsonResult<Interrupt> {
+        let m = &mut object(value, "Interrupt")?;
+        Ok(Interrupt {
+            id: required_str(m, "id")?,
+            reason: required_str(m, "reason")?,
+            message: optional_str(m, "message")?,
+            tool_call_id: optional_str(m, "toolCallId")?,
+            response_schema: optional_object(m, "responseSchema")?,
+            expires_at: optional_str(m, "expiresAt")?,
+            metadata: optional_object(m, "metadata")?,
+            subagent_run_id: optional_str(m, "subagentRunId")?,
+        })
+    }
+}
+
+/// A list of records, each moved into `read`.
+pub(crate) fn list<T>(value: Value, read: fn(Value) -> JsonResult<T>) -> JsonResult<Vec<T>> {
+    match value {
+        Value::Array(items) => items.into_iter().map(read).collect(),
+        other => serde_json::from_value::<Vec<Value>>(other).map(|_| Vec::new()),
     }
 }
 
@@ -479,7 +541,10 @@ impl RunFinishedOutcome {
                 pending_tool_call_ids: optional(&mut map, "pendingToolCallIds")?,
             }),
             "interrupt" => Ok(RunFinishedOutcome::Interrupt {
-                interrupts: required(&mut map, "interrupts")?,
+                interrupts: list(
+                    required_value(&mut map, "interrupts")?,
+                    Interrupt::from_value,
+                )?,
             }),
             "cancelled" => Ok(RunFinishedOutcome::Cancelled),
             other => Err(de::Error::unknown_variant(
@@ -522,4 +587,21 @@ pub(crate) fn required_str(map: &mut Object, key: &'static str) -> JsonResult<St
 /// An optional string member.
 pub(crate) fn optional_str(map: &mut Object, key: &'static str) -> JsonResult<Option<String>> {
     optional(map, key)
+}
+
+/// A required object member, moved out as is.
+pub(crate) fn required_object(map: &mut Object, key: &'static str) -> JsonResult<Object> {
+    match required_value(map, key)? {
+        Value::Object(o) => Ok(o),
+        other => serde_json::from_value(other),
+    }
+}
+
+/// An optional object member (`null` reads as absent), moved out as is.
+pub(crate) fn optional_object(map: &mut Object, key: &'static str) -> JsonResult<Option<Object>> {
+    match optional_value(map, key) {
+        None => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(other) => serde_json::from_value(other),
+    }
 }
