@@ -2,13 +2,15 @@
 //!
 //! An [`Event`] is the envelope (`timestamp`, `rawEvent`, `metadata`, `subagentRunId`) around an
 //! [`EventKind`]. Values reach this type only through `enforce`, which strips unrecognised
-//! material and rejects malformed fields first; (de)serialisation is then plain serde and
+//! material and rejects malformed fields first; serialisation is then plain serde and
 //! reproduces the wire JSON (absent optionals omitted, open objects verbatim).
 //!
-//! Deserialisation goes through a [`Value`] and dispatches on `type` by hand
-//! ([`Event::from_value`]): serde's derive for an internally tagged enum flattened into the
-//! envelope buffers every event through its private `Content` tree and cost about 60 KB of wasm;
-//! this path produces the same values and the same error messages for well-formed input.
+//! Deserialisation is by hand ([`Event::from_value`]): the envelope members are taken out of the
+//! object, `type` picks the kind, its members are moved into the payload. serde's derive for an
+//! internally tagged enum flattened into an envelope buffers every event through serde's private
+//! `Content` tree and cost about 75 KB of wasm; this gives the same values, and serde's wording
+//! for the errors (`missing field`, `unknown variant`, `invalid type`) that `enforce` already
+//! rules out (`tests/event_json.rs`).
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
