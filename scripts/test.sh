@@ -20,6 +20,10 @@ _setup_secs=$((SECONDS - _setup_t0))
 
 export TRUNK_SKIP_VERSION_CHECK=true
 
+# Size budget of the page (README "Size"): gzip -9 bytes of everything `trunk build --release`
+# ships in dist/ but index.html (wasm + JS + CSS). The trunk-build-release stage fails above it.
+SIZE_BUDGET_GZIP=600000
+
 # Colours only on a terminal (CI logs stay plain).
 if [ -t 1 ]; then
     _B=$'\033[1m' _RED=$'\033[1;31m' _GREEN=$'\033[32m' _OFF=$'\033[0m'
@@ -87,22 +91,29 @@ browser_test() { cargo test --target wasm32-unknown-unknown --test "$1"; }
 trunk_release() {
     trunk build --release || return
     _banner "dist/ asset sizes"
-    local f raw gz total_raw=0 total_gz=0
+    local f raw gz total_raw=0 total_gz=0 files=()
+    # Everything the page loads but index.html: the wasm, the JS loader (+ any snippets), CSS.
+    mapfile -t files < <(find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) | sort)
     printf '%-48s %12s %12s\n' file raw gzip-9
-    shopt -s nullglob
-    for f in dist/*.wasm dist/*.js dist/*.css; do
-        raw=$(stat -c %s "$f")
-        gz=$(gzip -9 -c "$f" | wc -c)
+    for f in "${files[@]}"; do
+        raw=$(stat -c %s "$f") || return
+        gz=$(gzip -9 -c "$f" | wc -c) || return
         total_raw=$((total_raw + raw))
         total_gz=$((total_gz + gz))
         printf '%-48s %12s %12s\n' "$f" "$raw" "$gz"
     done
-    shopt -u nullglob
     printf '%-48s %12s %12s\n' total "$total_raw" "$total_gz"
     ls dist/*.wasm >/dev/null 2>&1 || {
         echo "no .wasm in dist/" >&2
         return 1
     }
+    printf 'size budget: %s bytes gzip-9 shipped (wasm + JS + CSS), budget %s (%s%%)\n' \
+        "$total_gz" "$SIZE_BUDGET_GZIP" "$((total_gz * 100 / SIZE_BUDGET_GZIP))"
+    if [ "$total_gz" -gt "$SIZE_BUDGET_GZIP" ]; then
+        printf '%sover the size budget by %s bytes (SIZE_BUDGET_GZIP in scripts/test.sh)%s\n' \
+            "$_RED" "$((total_gz - SIZE_BUDGET_GZIP))" "$_OFF" >&2
+        return 1
+    fi
 }
 
 # --- stages (append new ones at the end) --------------------------------------

@@ -512,7 +512,7 @@ pub fn enforce_event(
             return Ok(Enforced::Dropped);
         }
     }
-    match serde_json::from_value::<Event>(value) {
+    match Event::from_value(value) {
         Ok(ev) => Ok(Enforced::Event(Box::new(ev))),
         // Enforcement guarantees the shape; reaching this is a bug, but still only an error.
         Err(e) => Err(EventError::Malformed(Malformed {
