@@ -761,7 +761,8 @@ pub fn short(s: &str, n: usize) -> String {
 }
 
 /// The JSON pointers an event's state change touched (for highlighting): each op's `path`
-/// (and a move's `from`) for `STATE_DELTA`, the root for `STATE_SNAPSHOT`.
+/// (and a move's `from`) for `STATE_DELTA` — an append (`/list/-`) marks the array — and the
+/// root for `STATE_SNAPSHOT`.
 pub fn changed_paths(event: &Event) -> Vec<String> {
     match &event.kind {
         EventKind::StateSnapshot(_) => vec![String::new()],
@@ -770,8 +771,58 @@ pub fn changed_paths(event: &Event) -> Vec<String> {
             .iter()
             .flat_map(|op| ["path", "from"].map(|k| op.get(k).and_then(Value::as_str)))
             .flatten()
-            .map(str::to_owned)
+            .map(|p| p.strip_suffix("/-").unwrap_or(p).to_owned())
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The leaves of a JSON value as (RFC 6901 pointer, compact value), depth first, at most
+/// `limit` of them (the second value says whether some were left out). Empty containers are
+/// leaves too.
+pub fn state_leaves(state: &Value, limit: usize) -> (Vec<(String, String)>, bool) {
+    fn walk(v: &Value, path: &mut String, out: &mut Vec<(String, String)>, limit: usize) -> bool {
+        let children: Vec<(String, &Value)> = match v {
+            Value::Object(o) if !o.is_empty() => o
+                .iter()
+                .map(|(k, x)| (k.replace('~', "~0").replace('/', "~1"), x))
+                .collect(),
+            Value::Array(a) if !a.is_empty() => a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (i.to_string(), x))
+                .collect(),
+            _ => {
+                if out.len() >= limit {
+                    return false;
+                }
+                out.push((path.clone(), short(&v.to_string(), 120)));
+                return true;
+            }
+        };
+        for (k, x) in children {
+            let len = path.len();
+            path.push('/');
+            path.push_str(&k);
+            let more = walk(x, path, out, limit);
+            path.truncate(len);
+            if !more {
+                return false;
+            }
+        }
+        true
+    }
+    let mut out = Vec::new();
+    let complete = walk(state, &mut String::new(), &mut out, limit);
+    (out, !complete)
+}
+
+/// Whether `path` is at or under one of the `changed` pointers.
+pub fn is_changed(path: &str, changed: &[String]) -> bool {
+    changed.iter().any(|c| {
+        path == c
+            || path
+                .strip_prefix(c.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
 }

@@ -242,3 +242,19 @@ fn beyond_the_cap_recording_stops_with_a_notice_and_memory_stays_bounded() {
     assert!(view.messages.len() <= live.messages.len());
     assert_eq!(view.messages.first(), live.messages.first());
 }
+
+#[test]
+fn state_leaves_are_pointers_with_values_and_changes_cover_subtrees() {
+    use agui_leptos::event_log::{is_changed, state_leaves};
+    let state = serde_json::json!({"a": {"b": 1, "c/d": [true, {}]}, "e": "x"});
+    let (leaves, cut) = state_leaves(&state, 10);
+    assert!(!cut);
+    let paths: Vec<&str> = leaves.iter().map(|l| l.0.as_str()).collect();
+    assert_eq!(paths, ["/a/b", "/a/c~1d/0", "/a/c~1d/1", "/e"]);
+    assert_eq!(leaves[3].1, "\"x\"");
+    let (few, cut) = state_leaves(&state, 2);
+    assert!(cut && few.len() == 2);
+    assert!(is_changed("/a/b", &["/a".into()]));
+    assert!(!is_changed("/ab", &["/a".into()]));
+    assert!(is_changed("/e", &["".into()]));
+}
