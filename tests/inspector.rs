@@ -258,3 +258,34 @@ fn state_leaves_are_pointers_with_values_and_changes_cover_subtrees() {
     assert!(!is_changed("/ab", &["/a".into()]));
     assert!(is_changed("/e", &["".into()]));
 }
+
+/// The sample traces in `examples/data/` are what this code exports for two demo runs
+/// (regenerate with `UPDATE_SAMPLES=1 cargo test --test inspector`).
+#[test]
+fn the_sample_traces_are_what_the_inspector_exports() {
+    let mut log = EventLog::new(LogLimits::default());
+    let (live, _) = record(&mut log, &["use a tool", "think"]);
+    let jsonl = trace::to_jsonl(&log);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data");
+    let (jsonl_path, sse_path) = (dir.join("demo-trace.jsonl"), dir.join("demo-trace.sse"));
+    if std::env::var_os("UPDATE_SAMPLES").is_some() {
+        std::fs::write(&jsonl_path, &jsonl).expect("write sample");
+        std::fs::write(&sse_path, log.raw_bytes()).expect("write sample");
+    }
+    let sample = std::fs::read_to_string(&jsonl_path).expect("sample exists");
+    assert_eq!(
+        sample, jsonl,
+        "examples/data/demo-trace.jsonl is out of date"
+    );
+    let raw = std::fs::read(&sse_path).expect("sample exists");
+    assert_eq!(
+        raw,
+        log.raw_bytes(),
+        "examples/data/demo-trace.sse is out of date"
+    );
+    let replayed = trace::replay(
+        &trace::parse("demo-trace.jsonl", sample.as_bytes()).expect("parses"),
+        &PipelineOptions::default(),
+    );
+    assert_eq!(replayed.thread.messages, live.messages);
+}
