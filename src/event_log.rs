@@ -13,10 +13,13 @@
 //! keep-alive comments before an event show with it); chunk expansion can deliver several
 //! events from one frame, which then share its raw text.
 //!
-//! **Runs.** Each run (one response body) starts with a *required* checkpoint: the thread as
-//! it was sent (the person's new message, frontend tool results, a retry's truncation all
-//! happen between runs, outside the event stream). The first one is the thread's starting
-//! point. Inside a run an *optional* checkpoint is taken when at least
+//! **Runs.** The person's new message, frontend tool results, a retry's truncation all happen
+//! between runs, outside the event stream, so each run records the thread as it was sent. The
+//! first run's is a *required* checkpoint: the thread's starting point. A later run records a
+//! [`Splice`] instead — the difference between the fold so far and the thread it was sent
+//! with (messages kept, messages added, the state if it changed), computed once per run
+//! (O(history), like building the request) and small: a multi-run thread does not pay a
+//! snapshot per run. Inside a run an *optional* checkpoint is taken when at least
 //! [`LogLimits::checkpoint_every`] events and at least as many raw bytes as the last
 //! checkpoint's size arrived since the previous one, so copying the thread costs O(1)
 //! amortised per event byte. Optional checkpoints are thinned (every other one dropped, the
@@ -94,8 +97,53 @@ pub struct Checkpoint {
     pub thread: Thread,
     /// Estimated heap bytes of `thread`.
     pub bytes: usize,
-    /// A run's starting point (never thinned).
+    /// The thread's starting point (never thinned).
     pub required: bool,
+    /// Runs whose starting point (splice) `thread` already includes.
+    runs: usize,
+}
+
+/// How the thread changed between the end of the previous run and the start of this one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Splice {
+    /// Messages kept from the fold (a common prefix).
+    pub keep: usize,
+    /// Messages after them.
+    pub append: Vec<Message>,
+    /// The new state, when it changed.
+    pub state: Option<Value>,
+}
+
+impl Splice {
+    /// From the fold `end` to the thread `now` that the run was sent with.
+    pub fn between(end: &Thread, now: &Thread) -> Splice {
+        let keep = end
+            .messages
+            .iter()
+            .zip(&now.messages)
+            .take_while(|(a, b)| a == b)
+            .count();
+        Splice {
+            keep,
+            append: now.messages.get(keep..).unwrap_or_default().to_vec(),
+            state: (end.state != now.state).then(|| now.state.clone()),
+        }
+    }
+
+    fn apply(&self, thread: &mut Thread) {
+        thread.truncate(self.keep);
+        for m in &self.append {
+            thread.append(m.clone());
+        }
+        if let Some(state) = &self.state {
+            thread.state = state.clone();
+        }
+    }
+
+    fn heap(&self) -> usize {
+        64 + self.append.iter().map(message_heap).sum::<usize>()
+            + self.state.as_ref().map_or(0, value_heap)
+    }
 }
 
 /// What one run measured (per response body).
@@ -172,13 +220,13 @@ impl RunMetrics {
     }
 }
 
-/// A run of the log: where its entries and raw bytes begin, its checkpoint, its metrics.
+/// A run of the log: where its entries and raw bytes begin, how it started, its metrics.
 #[derive(Debug, Clone)]
 pub struct RunRecord {
     pub first_entry: usize,
     pub raw_start: usize,
-    /// Index into the checkpoints of the run's starting point.
-    checkpoint: usize,
+    /// The client's changes before this run (`None` for the first run: its checkpoint).
+    pub splice: Option<Splice>,
     pub metrics: RunMetrics,
 }
 
@@ -380,18 +428,7 @@ impl EventLog {
         });
         self.checkpoint_bytes -= freed;
         self.every = self.every.saturating_mul(2);
-        self.reindex_runs();
         true
-    }
-
-    fn reindex_runs(&mut self) {
-        for r in &mut self.runs {
-            r.checkpoint = self
-                .checkpoints
-                .iter()
-                .position(|c| c.required && c.index == r.first_entry)
-                .unwrap_or(0);
-        }
     }
 
     /// An upper bound of what recording one line can add: the raw bytes, its events' JSON
@@ -423,7 +460,8 @@ impl EventLog {
         }
     }
 
-    fn push_checkpoint(&mut self, thread: &Thread, required: bool) -> bool {
+    /// `runs`: how many runs' starting points `thread` includes.
+    fn push_checkpoint(&mut self, thread: &Thread, required: bool, runs: usize) -> bool {
         let bytes = thread_heap(thread);
         if !self.fits(bytes + std::mem::size_of::<Checkpoint>()) {
             return false;
@@ -442,6 +480,7 @@ impl EventLog {
             thread: thread.clone(),
             bytes,
             required,
+            runs,
         });
         self.checkpoint_bytes += bytes;
         self.since_events = 0;
@@ -461,19 +500,36 @@ impl EventLog {
         if self.origin_ms.is_none() {
             self.origin_ms = Some(now_ms);
         }
-        if !self.push_checkpoint(thread, true) {
-            return self.stop("the start of a run");
-        }
-        self.frame_start = self.raw.len();
+        let splice = if self.runs.is_empty() {
+            None
+        } else {
+            match self.thread_at(self.entries.len()) {
+                Ok(end) => Some(Splice::between(&end, thread)),
+                Err(_) => None,
+            }
+        };
         let metrics = RunMetrics {
             started_ms: self.rel(now_ms),
             ..Default::default()
         };
-        self.runs_bytes += metrics.heap();
+        let bytes = metrics.heap() + splice.as_ref().map_or(0, Splice::heap);
+        match &splice {
+            Some(_) if !self.fits(bytes + std::mem::size_of::<RunRecord>()) => {
+                return self.stop("the start of a run");
+            }
+            Some(_) => {}
+            None => {
+                if !self.push_checkpoint(thread, true, self.runs.len() + 1) {
+                    return self.stop("the start of a run");
+                }
+            }
+        }
+        self.frame_start = self.raw.len();
+        self.runs_bytes += bytes;
         self.runs.push(RunRecord {
             first_entry: self.entries.len(),
             raw_start: self.raw.len(),
-            checkpoint: self.checkpoints.len().saturating_sub(1),
+            splice,
             metrics,
         });
     }
@@ -494,7 +550,7 @@ impl EventLog {
             if self.since_events >= self.every
                 && self.since_bytes >= self.checkpoints.last().map_or(0, |c| c.bytes)
             {
-                self.push_checkpoint(&pipeline.thread, false);
+                self.push_checkpoint(&pipeline.thread, false, self.runs.len());
             }
             if !self.fits(self.growth_for(line.len())) {
                 self.stop("the next frame");
@@ -687,8 +743,9 @@ impl EventLog {
         })
     }
 
-    /// The thread after the first `k` entries (`k` is clamped to the log's length): the
-    /// nearest checkpoint at or before `k`, folded forward.
+    /// The thread after the first `k` entries (`k` is clamped to the log's length) and the
+    /// starting points of the runs begun by then: the nearest checkpoint at or before `k`,
+    /// folded forward (runs' splices applied where they began).
     pub fn thread_at(&self, k: usize) -> Result<Thread, LogError> {
         let k = k.min(self.entries.len());
         let at = self.checkpoints.partition_point(|c| c.index <= k);
@@ -697,18 +754,27 @@ impl EventLog {
             .and_then(|i| self.checkpoints.get(i))
             .ok_or(LogError::Empty)?;
         let mut thread = cp.thread.clone();
-        for i in cp.index..k {
-            if let Some(event) = self.event(i)? {
-                thread.apply(&event);
+        let mut run = cp.runs;
+        for i in cp.index..=k {
+            while let Some(r) = self.runs.get(run).filter(|r| r.first_entry == i) {
+                if let Some(splice) = &r.splice {
+                    splice.apply(&mut thread);
+                }
+                run += 1;
+            }
+            if i < k {
+                if let Some(event) = self.event(i)? {
+                    thread.apply(&event);
+                }
             }
         }
         Ok(thread)
     }
 
     /// The thread a run started from (what was sent).
-    pub fn run_input(&self, run: usize) -> Option<&Thread> {
+    pub fn run_input(&self, run: usize) -> Option<Thread> {
         let r = self.runs.get(run)?;
-        self.checkpoints.get(r.checkpoint).map(|c| &c.thread)
+        self.thread_at(r.first_entry).ok()
     }
 
     /// Raw bytes of run `run`.

@@ -5,17 +5,28 @@
 use agui_leptos::demo::{respond, DemoRequest};
 use agui_leptos::event_log::{EventLog, LogLimits, DIAGNOSTIC_TYPE};
 use agui_leptos::protocol::input::{history_for_request, prepare_request};
-use agui_leptos::protocol::{Message, Pipeline, PipelineOptions, RunAgentInput, Thread};
+use agui_leptos::protocol::{Message, Pipeline, PipelineOptions, Role, RunAgentInput, Thread};
 use agui_leptos::trace::{self, Trace};
 use serde_json::Value;
 
 /// A live thread driven by the demo agent, recorded into `log` like the app does. Returns the
 /// final thread and each run's starting thread.
 fn record(log: &mut EventLog, prompts: &[&str]) -> (Thread, Vec<Thread>) {
+    record_with(log, prompts, |_, _| {})
+}
+
+/// [`record`], with `edit(n, thread)` changing the thread before run `n` (as the client does:
+/// retry, edit, regenerate, frontend tool results).
+fn record_with(
+    log: &mut EventLog,
+    prompts: &[&str],
+    edit: impl Fn(usize, &mut Thread),
+) -> (Thread, Vec<Thread>) {
     let mut thread = Thread::new();
     let mut starts = Vec::new();
     let mut clock = 1_000.0;
     for (n, prompt) in prompts.iter().enumerate() {
+        edit(n, &mut thread);
         thread.append(Message::user(format!("u{n}"), (*prompt).to_owned()));
         let input = RunAgentInput {
             thread_id: "t-inspect".into(),
@@ -64,7 +75,28 @@ fn scrubbing_to_k_equals_folding_the_first_k_events_for_every_k() {
         max_checkpoints: 8,
         ..LogLimits::default()
     });
-    let (live, starts) = record(&mut log, PROMPTS);
+    // Between runs the client rewrites history: a retry drops the last answer (run 2), an
+    // edit replaces the first exchange and the state (run 4).
+    let (live, starts) = record_with(&mut log, PROMPTS, |n, t| match n {
+        2 => {
+            let last_user = t.messages.iter().rposition(|m| m.role == Role::User);
+            t.truncate(last_user.map_or(0, |i| i + 1));
+        }
+        4 => {
+            t.truncate(0);
+            t.state = serde_json::json!({"edited": true});
+        }
+        _ => {}
+    });
+    assert!(
+        log.runs()[1..].iter().all(|r| r.splice.is_some()),
+        "later runs are splices"
+    );
+    assert_eq!(
+        log.checkpoints().iter().filter(|c| c.required).count(),
+        1,
+        "one full snapshot: the starting point"
+    );
     assert!(log.len() > 300, "a multi-run trace: {} events", log.len());
     assert_eq!(log.runs().len(), PROMPTS.len());
     assert!(
