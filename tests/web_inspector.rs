@@ -223,6 +223,27 @@ async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
         .collect();
     assert_eq!(indices, ["5", "9"]);
 
+    // Play from the start runs through to the last event, then stops by itself.
+    filter.set_value("");
+    filter
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatch");
+    scrub_to(&root, 0);
+    settle(&store).await;
+    assert_eq!(position(&root), "1 / 11");
+    click(&root, "inspector-play");
+    for _ in 0..200 {
+        sleep(20).await;
+        if position(&root) == "11 / 11" {
+            break;
+        }
+    }
+    settle(&store).await;
+    assert_eq!(position(&root), "11 / 11");
+    let play = testid(&root, "inspector-play").expect("play button");
+    assert_eq!(text_of(&play), "Play", "stopped at the end");
+    assert_eq!(chat_pane(&root).len(), 2);
+
     // Live leaves time travel.
     click(&root, "inspector-live");
     settle(&store).await;

@@ -9,6 +9,8 @@
 //! live); a filter scans only entries it has not seen; a view is rebuilt only when the
 //! selection changes (nearest checkpoint + fold). Everything agent-sent is rendered as text.
 
+use std::collections::BTreeSet;
+
 use leptos::prelude::*;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -31,6 +33,8 @@ const MAX_LEAVES: usize = 400;
 const MAX_MESSAGES: usize = 200;
 /// Characters of one message shown in the chat pane.
 const MESSAGE_CHARS: usize = 2_000;
+/// Runs shown in the metrics table (the last ones).
+const MAX_METRIC_RUNS: usize = 20;
 /// Playback speeds offered (× the original timing).
 const SPEEDS: &[f64] = &[0.5, 1.0, 2.0, 4.0, 10.0, 100.0];
 /// A played step waits at least one frame and at most this long.
@@ -92,6 +96,7 @@ struct RowInfo {
 /// Which entries pass the filter (incremental: only new entries are scanned).
 #[derive(Debug, Default)]
 struct FilterCache {
+    thread: String,
     kind: String,
     query: String,
     scanned: usize,
@@ -270,14 +275,23 @@ pub fn Inspector() -> impl IntoView {
         len.track();
         store.with_log(|l| l.stopped().map(str::to_owned)).flatten()
     });
+    // The types seen so far, for the filter (only new entries are scanned).
+    let kinds_seen = StoredValue::new((String::new(), 0usize, BTreeSet::<&'static str>::new()));
     let kinds = Memo::new(move |_| {
-        len.track();
-        let mut kinds: Vec<&'static str> = store
-            .with_log(|l| (0..l.len()).filter_map(|i| l.kind(i)).collect())
-            .unwrap_or_default();
-        kinds.sort_unstable();
-        kinds.dedup();
-        kinds
+        let n = len.get();
+        let thread = active.get();
+        kinds_seen
+            .try_update_value(|(t, scanned, set)| {
+                if *t != thread || *scanned > n {
+                    *t = thread;
+                    *scanned = 0;
+                    set.clear();
+                }
+                store.with_log(|l| set.extend((*scanned..n).filter_map(|i| l.kind(i))));
+                *scanned = n;
+                set.iter().copied().collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
     });
     let position = move || selected.get().unwrap_or(len.get().saturating_sub(1));
 
@@ -286,14 +300,15 @@ pub fn Inspector() -> impl IntoView {
         let kind = kind_filter.get();
         let q = query.get().to_lowercase();
         let sel = selected.get();
-        active.track();
+        let thread = active.get();
         store
             .with_log(|log| {
                 let filtered = !kind.is_empty() || !q.is_empty();
                 let (start, total, matches) = cache
                     .try_update_value(|c| {
-                        if c.kind != kind || c.query != q || c.scanned > n {
+                        if c.thread != thread || c.kind != kind || c.query != q || c.scanned > n {
                             *c = FilterCache {
+                                thread: thread.clone(),
                                 kind: kind.clone(),
                                 query: q.clone(),
                                 ..Default::default()
@@ -610,18 +625,21 @@ pub fn Inspector() -> impl IntoView {
         .into_any()
     };
 
+    // The last runs' metrics (a long thread's older runs are not re-rendered every frame).
     let metrics = move || {
         len.track();
         store
             .with_log(|l| {
-                l.runs()
-                    .iter()
-                    .map(|r| r.metrics.clone())
+                let runs = l.runs();
+                let first = runs.len().saturating_sub(MAX_METRIC_RUNS);
+                runs.iter()
+                    .enumerate()
+                    .skip(first)
+                    .map(|(i, r)| (i, r.metrics.clone()))
                     .collect::<Vec<_>>()
             })
             .unwrap_or_default()
             .into_iter()
-            .enumerate()
             .map(|(i, m)| metrics_row(i, m))
             .collect::<Vec<_>>()
     };
