@@ -83,6 +83,27 @@ fn position(root: &Element) -> String {
         .unwrap_or_default()
 }
 
+/// Choose a file in the `trace-open` picker (a `DataTransfer` makes the `FileList`).
+fn pick_file(root: &Element, name: &str, bytes: &[u8]) {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let file = web_sys::File::new_with_u8_array_sequence(&parts, name).expect("a File");
+    let dt = web_sys::DataTransfer::new().expect("a DataTransfer");
+    let items = js_sys::Reflect::get(&dt, &"items".into()).expect("items");
+    let add: js_sys::Function = js_sys::Reflect::get(&items, &"add".into())
+        .expect("add")
+        .dyn_into()
+        .expect("a function");
+    add.call1(&items, &file).expect("add the file");
+    let input: HtmlInputElement = testid(root, "trace-open")
+        .expect("trace-open")
+        .dyn_into()
+        .expect("an input");
+    input.set_files(dt.files().as_ref());
+    input
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatch change");
+}
+
 async fn wait_idle(store: &AgentStore) {
     for _ in 0..1_000 {
         settle(store).await;
@@ -290,10 +311,17 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
     assert!(testid(&root, "inspector-error").is_none());
     let bytes = store.export_trace(TraceFormat::Jsonl);
 
-    let notice = RwSignal::new(None);
-    open_bytes(store, "trace.jsonl", &bytes, false, notice).await;
+    // Re-open it through the file picker, with its original timing.
+    click(&root, "trace-timed");
+    pick_file(&root, "trace.jsonl", &bytes);
+    for _ in 0..500 {
+        sleep(10).await;
+        if store.thread_id() != original_thread && !store.running.get_untracked() {
+            break;
+        }
+    }
     wait_idle(&store).await;
-    assert_eq!(notice.get_untracked(), None);
+    assert!(testid(&root, "inspector-error").is_none());
     assert_ne!(
         store.thread_id(),
         original_thread,
@@ -320,7 +348,21 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
     assert_eq!(position(&root), format!("{original_len} / {original_len}"));
 
     // Not a trace: a message, never a panic.
+    let notice = RwSignal::new(None);
     open_bytes(store, "bad.jsonl", b"{not json", false, notice).await;
     assert!(notice.get_untracked().is_some_and(|n| n.contains("line 1")));
+    pick_file(&root, "bad.jsonl", b"[1]");
+    for _ in 0..100 {
+        sleep(10).await;
+        if testid(&root, "inspector-error").is_some() {
+            break;
+        }
+    }
+    let error = testid(&root, "inspector-error").expect("the error is shown");
+    assert!(
+        text_of(&error).contains("not a trace"),
+        "{}",
+        text_of(&error)
+    );
     drop(handle);
 }
