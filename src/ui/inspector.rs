@@ -466,6 +466,21 @@ pub fn Inspector() -> impl IntoView {
         }
     };
 
+    // Keep the selected row in sight while scrubbing or playing.
+    let events_list: NodeRef<leptos::html::Ol> = NodeRef::new();
+    Effect::new(move |_| {
+        let Some(i) = selected.get() else { return };
+        rows.track();
+        let Some(list) = events_list.get_untracked() else {
+            return;
+        };
+        if let Ok(Some(row)) = list.query_selector(&format!(r#"[data-index="{i}"]"#)) {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            row.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+
     let list = move || {
         let (start, total, rows) = rows.get();
         let sel = selected.get();
@@ -505,7 +520,7 @@ pub fn Inspector() -> impl IntoView {
             (total > 0).then(|| format!("{}–{} / {total}", start + 1, (start + WINDOW).min(total)));
         view! {
             <p class="agui-inspector__range">{range}</p>
-            <ol class="agui-inspector__events">{items}</ol>
+            <ol class="agui-inspector__events" node_ref=events_list>{items}</ol>
         }
     };
 
