@@ -442,3 +442,59 @@ async fn scrubbing_a_10000_event_trace_stays_interactive() {
     assert!(times[times.len() / 2] < 250.0, "interactive: {times:?}");
     drop(handle);
 }
+
+/// The wasm heap's size in bytes (it only grows).
+fn wasm_heap() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as f64
+}
+
+#[wasm_bindgen_test]
+async fn a_100000_event_log_fits_its_budget_in_the_wasm_heap() {
+    let store = AgentStore::new(AgentConfig::default());
+    let before = wasm_heap();
+    store.begin_external();
+    store.push_bytes(&sse(
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "huge"}),
+    ));
+    store.push_bytes(&sse(
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
+    ));
+    let t0 = now();
+    let mut chunk = Vec::new();
+    for i in 0..99_997 {
+        let e = if i % 50 == 0 {
+            json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/count", "value": i}]})
+        } else {
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "word "})
+        };
+        chunk.extend(sse(e));
+        if chunk.len() > 64 * 1024 {
+            store.push_bytes(&chunk);
+            chunk.clear();
+        }
+    }
+    store.push_bytes(&chunk);
+    store.push_bytes(&sse(json!({"type": "TEXT_MESSAGE_END", "messageId": "m"})));
+    store.end_external(None);
+    let ms = now() - t0;
+    let (len, heap, stopped) = store
+        .with_log(|l| (l.len(), l.heap_bytes(), l.stopped().is_some()))
+        .expect("a log");
+    let grown = wasm_heap() - before;
+    web_sys::console::log_1(
+        &format!(
+            "100,000 events (debug wasm): log {:.1} MB counted, wasm heap grew {:.1} MB \
+             (log + thread + pipeline), {ms:.0} ms",
+            heap as f64 / 1e6,
+            grown / 1e6
+        )
+        .into(),
+    );
+    assert!(len >= 99_999 && !stopped, "{len} recorded");
+    assert!(heap <= 64 * 1024 * 1024);
+    assert!(grown <= 96.0 * 1024.0 * 1024.0, "grew {grown} bytes");
+}
