@@ -35,6 +35,13 @@
 //! (`data: <line>\n\n`), so it takes exactly the path a live body takes; when it fails, a
 //! warning names the line that failed the stream.
 //!
+//! A trace exported by the app's event inspector (first line `{"aguiTrace":1,…}`, then
+//! `{"offsetMs":…,"run":{…}}` and `{"offsetMs":…,"event":{…}}` lines; format in
+//! `src/trace.rs`) is replayed run by run: each `run` line starts a fresh pipeline on the
+//! history and state that run was sent with (`--input` is then not needed and ignored), its
+//! events are fed as SSE frames, and the report describes the last run. Its `.sse` export is a
+//! plain SSE body.
+//!
 //! # Output
 //!
 //! One pretty-printed JSON object on standard output:
@@ -81,6 +88,7 @@ use agui_leptos::protocol::enforce::enforce_messages;
 use agui_leptos::protocol::{
     Message, Pipeline, PipelineOptions, ProtocolError, RunStatus, Thread, Warning,
 };
+use agui_leptos::trace;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -361,13 +369,20 @@ fn replay(args: &Args) -> Result<Value, Failure> {
         Format::Sse
     });
 
-    let mut pipeline = Pipeline::new(
-        Thread::with_history(history, state),
-        PipelineOptions {
-            peer_version: args.peer_version,
-            ..Default::default()
-        },
-    );
+    let options = PipelineOptions {
+        peer_version: args.peer_version,
+        ..Default::default()
+    };
+    if format == Format::Jsonl && is_inspector_trace(&body) {
+        let parsed = trace::parse(&args.stream, &body)
+            .map_err(|e| Failure::Input(format!("{}: {e}", args.stream)))?;
+        if args.input.is_some() {
+            notes.push("replay: --input ignored: the trace carries each run's input".into());
+        }
+        let pipeline = trace::replay(&parsed, &options);
+        return Ok(report_of(&pipeline, body.len(), warnings, notes));
+    }
+    let mut pipeline = Pipeline::new(Thread::with_history(history, state), options);
     match format {
         Format::Sse => match args.chunk {
             Some(n) => {
@@ -396,17 +411,35 @@ fn replay(args: &Args) -> Result<Value, Failure> {
         }
     }
     pipeline.finish();
+    Ok(report_of(&pipeline, body.len(), warnings, notes))
+}
 
-    let outcome = outcome(&pipeline, body.len(), &mut notes);
+/// Whether a JSONL body is a trace exported by the app's inspector (its header line).
+fn is_inspector_trace(body: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(body);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+    first
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .is_some_and(|v| v.get("aguiTrace").is_some())
+}
+
+/// The printed report.
+fn report_of(
+    pipeline: &Pipeline,
+    body_len: usize,
+    warnings: Vec<Warning>,
+    mut notes: Vec<String>,
+) -> Value {
+    let outcome = outcome(pipeline, body_len, &mut notes);
     let mut all: Vec<String> = warnings.iter().map(ToString::to_string).collect();
     all.extend(pipeline.thread.warnings.iter().map(ToString::to_string));
     all.extend(notes);
-    Ok(json!({
+    json!({
         "messages": to_json(&pipeline.thread.messages),
         "state": pipeline.thread.state,
         "outcome": outcome,
         "warnings": all,
-    }))
+    })
 }
 
 /// How the stream ended: a protocol error first, else the last run's status.

@@ -3,7 +3,8 @@
 //! Layering: [`protocol`] is the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen; a test
 //! enforces it); [`demo`] is the offline scripted agent (pure, produces SSE bytes);
 //! [`branches`] keeps regenerated / edited alternatives and the saved form of a conversation
-//! (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
+//! (pure); [`event_log`] and [`trace`] are the event inspector's log, time travel and trace
+//! files (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
 //! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
 
 #[cfg(target_arch = "wasm32")]
@@ -11,10 +12,12 @@ pub mod app;
 pub mod branches;
 pub mod demo;
 pub mod embed;
+pub mod event_log;
 pub mod markdown;
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]
 pub mod store;
+pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod transport;
 #[cfg(target_arch = "wasm32")]

@@ -25,6 +25,7 @@ use crate::protocol::{
 use crate::transport::{self, AbortHandle, TransportError};
 
 pub mod hitl;
+pub mod inspector;
 pub mod threads;
 
 /// Extra inputs of one run beyond the history and state.
@@ -166,6 +167,8 @@ struct Engine {
     /// Bumped whenever the message list is restructured (snapshot, branch or thread switch):
     /// between two bumps a message's text only grows by appended deltas.
     rewrite_epoch: u64,
+    /// The event logs of the threads (`store/inspector.rs`).
+    inspector: inspector::InspectorState,
 }
 
 /// The store; `Copy`, provided as context to every component.
@@ -185,6 +188,10 @@ pub struct AgentStore {
     /// A run is in flight.
     pub running: RwSignal<bool>,
     pub config: RwSignal<AgentConfig>,
+    /// The event inspector is shown (an embedding page may set it).
+    pub inspector_open: RwSignal<bool>,
+    /// Bumped when the open thread's event log changed, while the inspector is open.
+    pub log_version: RwSignal<u64>,
 }
 
 fn now_ms() -> f64 {
@@ -321,6 +328,7 @@ impl AgentStore {
             owner: Owner::new(),
             hitl: hitl::Hitl::default(),
             threads: threads::ThreadsState::default(),
+            inspector: inspector::InspectorState::default(),
         };
         AgentStore {
             engine: StoredValue::new(engine),
@@ -332,6 +340,8 @@ impl AgentStore {
             warnings: RwSignal::new(Vec::new()),
             running: RwSignal::new(false),
             config: RwSignal::new(config),
+            inspector_open: RwSignal::new(false),
+            log_version: RwSignal::new(0),
         }
     }
 
@@ -514,7 +524,8 @@ impl AgentStore {
     /// Fold response bytes; schedule one flush per animation frame.
     pub fn push_bytes(&self, bytes: &[u8]) {
         let delivered = self.engine.try_update_value(|e| {
-            let out = e.pipeline.push_bytes(bytes);
+            let log = e.inspector.log_mut(&e.thread_id);
+            let out = log.push(&mut e.pipeline, bytes, now_ms());
             e.note(&out);
             out.len()
         });
@@ -670,6 +681,7 @@ impl AgentStore {
         if let Some(w) = out.warnings {
             self.warnings.set(w);
         }
+        self.publish_log();
     }
 
     /// Send a user message and start a run.
@@ -753,6 +765,9 @@ impl AgentStore {
         let prepared = self.engine.try_update_value(|e| {
             let thread = std::mem::take(&mut e.pipeline.thread);
             e.pipeline = Pipeline::new(thread, PipelineOptions::default());
+            e.inspector
+                .log_mut(&e.thread_id)
+                .begin_run(&e.pipeline.thread, now_ms());
             e.transport_error = None;
             let run_id = new_id("run");
             let input = RunAgentInput {
@@ -876,6 +891,9 @@ impl AgentStore {
         self.engine.update_value(|e| {
             let thread = std::mem::take(&mut e.pipeline.thread);
             e.pipeline = Pipeline::new(thread, PipelineOptions::default());
+            e.inspector
+                .log_mut(&e.thread_id)
+                .begin_run(&e.pipeline.thread, now_ms());
             e.transport_error = None;
             e.dirty.run = true;
         });
@@ -897,11 +915,15 @@ impl AgentStore {
         self.engine.update_value(|e| {
             match result {
                 Ok(()) => {
-                    let out = e.pipeline.finish();
+                    let log = e.inspector.log_mut(&e.thread_id);
+                    let out = log.finish(&mut e.pipeline, now_ms());
                     e.note(&out);
                 }
                 Err(TransportError::Aborted) => {}
                 Err(err) => {
+                    e.inspector
+                        .log_mut(&e.thread_id)
+                        .note_error(err.to_string(), now_ms());
                     e.pipeline.thread.end_run(RunStatus::Failed {
                         error: err.to_string(),
                     });

@@ -45,6 +45,7 @@ pub const CSS: &str = concat!(
     include_str!("../style/tokens.css"),
     include_str!("../style/app.css"),
     include_str!("../style/tools.css"),
+    include_str!("../style/inspector.css"),
     include_str!("../style/widget.css"),
 );
 
@@ -303,6 +304,7 @@ fn mount(
         };
         let store = AgentStore::restore(config, &options.storage_prefix());
         store.provide();
+        store.inspector_open.set(options.inspector);
         tools.clone().provide();
         for p in &problems {
             store.notice(format!("Widget option ignored: {p}"));

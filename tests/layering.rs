@@ -194,6 +194,20 @@ fn protocol_core_names_no_browser_or_ui_crate() {
 }
 
 #[test]
+fn the_inspector_log_and_traces_are_pure_too() {
+    // `src/event_log.rs` and `src/trace.rs` are tested and benchmarked natively.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    for name in ["event_log.rs", "trace.rs"] {
+        let path = root.join(name);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        all.extend(offences(&path, &text));
+    }
+    assert!(all.is_empty(), "must stay pure:\n{}", all.join("\n"));
+}
+
+#[test]
 fn the_scan_detects_each_forbidden_crate_in_code() {
     // The detector must be able to fail: each crate is caught as used from Rust code…
     for (line, word) in [

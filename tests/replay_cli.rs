@@ -210,6 +210,27 @@ fn jsonl_trace_is_replayed_line_by_line() {
 }
 
 #[test]
+fn an_inspector_trace_replays_run_by_run_with_each_runs_input() {
+    // examples/data/demo-trace.jsonl: two demo runs exported by the event inspector.
+    let r = report(&[&data("demo-trace.jsonl")], "");
+    assert_eq!(r["outcome"]["type"], "success", "{:#}", r);
+    let ms = messages(&r);
+    let users: Vec<&Value> = ms.iter().filter(|m| m["role"] == "user").collect();
+    assert_eq!(users.len(), 2, "both runs' inputs are replayed");
+    assert_eq!(users[1]["content"], "think");
+    assert!(
+        ms.iter().any(|m| m["role"] == "tool"),
+        "the first run's tool result"
+    );
+    assert!(ms.last().is_some_and(|m| m["role"] == "assistant"));
+
+    // Its raw export is a plain SSE body (the assistant's side of both runs).
+    let raw = report(&[&data("demo-trace.sse")], "");
+    assert_eq!(raw["outcome"]["type"], "success", "{:#}", raw);
+    assert_eq!(messages(&raw).len(), ms.len() - 2);
+}
+
+#[test]
 fn run_error_and_empty_body() {
     let r = report(
         &["-"],

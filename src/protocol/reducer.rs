@@ -114,7 +114,7 @@ pub struct Run {
 }
 
 /// Streaming view of one tool call's arguments.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ToolArgs {
     pub parser: PartialJson,
     /// `TOOL_CALL_END` seen (arguments complete; not necessarily valid).
@@ -169,8 +169,9 @@ pub struct SavedRun {
     pub error: Option<String>,
 }
 
-/// The pure thread model.
-#[derive(Debug, Default)]
+/// The pure thread model. `Clone` is for checkpoints (the event inspector's time travel), never
+/// for the per-event path.
+#[derive(Debug, Default, Clone)]
 pub struct Thread {
     pub messages: Vec<Message>,
     pub state: Value,

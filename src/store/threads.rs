@@ -709,6 +709,7 @@ impl AgentStore {
                 } else if e.take_parked(id).is_none() {
                     return Err(ThreadError::UnknownThread(id.to_owned()));
                 }
+                e.inspector.forget(id);
                 if let Some(prefix) = e.threads.prefix.clone() {
                     if let Err(err) = remove(&thread_key(&prefix, id)) {
                         warned |= e

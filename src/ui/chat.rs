@@ -2,12 +2,14 @@
 //! (title, agent settings, warnings, run status), the thread list on the left, the main column
 //! (transcript, error banner, composer) and a side column (trip panel, then the shared-state
 //! panel). On narrow screens the thread list moves above and the side column below the
-//! conversation.
+//! conversation. The event inspector, when open, overlays the side.
 
 use leptos::prelude::*;
 
 use crate::ui::composer::Composer;
 use crate::ui::error_banner::ErrorBanner;
+use crate::ui::inspector::Inspector;
+use crate::ui::inspector_toggle::InspectorToggle;
 use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
@@ -24,6 +26,7 @@ pub struct ChatTitle(pub String);
 #[component]
 pub fn Chat() -> impl IntoView {
     let title = use_context::<ChatTitle>().map_or_else(|| "agui-leptos".to_owned(), |t| t.0);
+    let store = crate::store::AgentStore::expect();
     view! {
         <div class="agui-root" data-testid="app-root">
             <header class="agui-header">
@@ -36,6 +39,7 @@ pub fn Chat() -> impl IntoView {
                 </div>
                 <div class="agui-header__actions">
                     <WarningsBadge />
+                    <InspectorToggle />
                     <EndpointSettings />
                 </div>
             </header>
@@ -55,6 +59,9 @@ pub fn Chat() -> impl IntoView {
                     </aside>
                 </div>
             </div>
+            <Show when=move || store.inspector_open.get()>
+                <Inspector />
+            </Show>
         </div>
     }
 }

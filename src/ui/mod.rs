@@ -6,6 +6,8 @@ pub mod chat;
 pub mod composer;
 pub mod error_banner;
 pub mod frontend_tools;
+pub mod inspector;
+pub mod inspector_toggle;
 pub mod interrupt_card;
 pub mod markdown_view;
 pub mod message;

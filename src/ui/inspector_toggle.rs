@@ -1,0 +1,25 @@
+//! The header button that shows or hides the event inspector ([`crate::ui::inspector`]).
+
+use leptos::prelude::*;
+
+use crate::store::AgentStore;
+
+/// The button's label (kept here for the translation catalog).
+const LABEL: &str = "Inspector";
+
+/// Toggles [`AgentStore::inspector_open`].
+#[component]
+pub fn InspectorToggle() -> impl IntoView {
+    let store = AgentStore::expect();
+    view! {
+        <button
+            type="button"
+            class="agui-button agui-button--ghost agui-inspector-toggle"
+            data-testid="inspector-toggle"
+            aria-pressed=move || store.inspector_open.get().to_string()
+            on:click=move |_| store.inspector_open.update(|o| *o = !*o)
+        >
+            {LABEL}
+        </button>
+    }
+}
