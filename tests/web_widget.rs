@@ -420,3 +420,17 @@ async fn data_attribute_elements_mount_and_removal_unmounts() {
     assert_eq!(shadow.child_element_count(), 0, "unmounted when removed");
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn the_inspector_attribute_opens_the_inspector() {
+    let closed = element(&[]);
+    let open = element(&[("inspector", "")]);
+    leptos::task::tick().await;
+    assert!(testid(&frame(&closed), "inspector").is_none());
+    assert!(
+        testid(&frame(&open), "inspector").is_some(),
+        "inspector open from the attribute"
+    );
+    closed.remove();
+    open.remove();
+}
