@@ -3,13 +3,14 @@
 //! Layering: [`protocol`] is the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen; a test
 //! enforces it); [`demo`] is the offline scripted agent (pure, produces SSE bytes);
 //! [`branches`] keeps regenerated / edited alternatives and the saved form of a conversation
-//! (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
+//! (pure); [`i18n`] is the catalog of every UI string (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
 //! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 pub mod branches;
 pub mod demo;
+pub mod i18n;
 pub mod markdown;
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]

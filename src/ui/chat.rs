@@ -6,12 +6,14 @@
 
 use leptos::prelude::*;
 
+use crate::store::AgentStore;
 use crate::ui::composer::Composer;
 use crate::ui::error_banner::ErrorBanner;
 use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
 use crate::ui::thread_list::ThreadList;
+use crate::ui::tr;
 use crate::ui::transcript::Transcript;
 use crate::ui::trip_panel::TripPanel;
 use crate::ui::warnings::WarningsBadge;
@@ -19,8 +21,10 @@ use crate::ui::warnings::WarningsBadge;
 /// The whole chat. Needs an [`crate::store::AgentStore`] in context.
 #[component]
 pub fn Chat() -> impl IntoView {
+    let store = AgentStore::expect();
+    let lang = move || store.config.with(|c| c.locale.tag());
     view! {
-        <div class="agui-root" data-testid="app-root">
+        <div class="agui-root" data-testid="app-root" lang=lang>
             <header class="agui-header">
                 <div class="agui-header__brand">
                     <span class="agui-header__logo" aria-hidden="true"></span>
@@ -44,7 +48,7 @@ pub fn Chat() -> impl IntoView {
                             <Composer />
                         </div>
                     </main>
-                    <aside class="agui-side" data-testid="chat-side" aria-label="Trip and shared state">
+                    <aside class="agui-side" data-testid="chat-side" aria-label=move || tr(store).side_label>
                         <TripPanel />
                         <StatePanel />
                     </aside>

@@ -12,6 +12,7 @@ use web_sys::{HtmlTextAreaElement, KeyboardEvent};
 
 use crate::demo::TRIGGERS;
 use crate::store::AgentStore;
+use crate::ui::tr;
 
 /// The `keyCode` browsers report for keys pressed during an IME composition.
 const IME_KEY_CODE: u32 = 229;
@@ -57,7 +58,7 @@ pub fn suggestion_chips(store: AgentStore) -> impl IntoView {
         .collect();
     view! {
         <div class="agui-suggestions" data-testid="suggestions">
-            <span class="agui-suggestions__label">"Try:"</span>
+            <span class="agui-suggestions__label">{move || tr(store).try_label}</span>
             <ul class="agui-suggestions__list">{chips}</ul>
         </div>
     }
@@ -119,7 +120,7 @@ pub fn Composer() -> impl IntoView {
                 }
             >
                 <label class="agui-visually-hidden" for="agui-composer-input">
-                    "Message"
+                    {move || tr(store).message_label}
                 </label>
                 <textarea
                     id="agui-composer-input"
@@ -128,11 +129,8 @@ pub fn Composer() -> impl IntoView {
                     node_ref=input
                     rows="1"
                     placeholder=move || {
-                        if locked.get() {
-                            "Answer the agent's request above first…"
-                        } else {
-                            "Message the agent…"
-                        }
+                        let t = tr(store);
+                        if locked.get() { t.composer_placeholder_locked } else { t.composer_placeholder }
                     }
                     prop:disabled=move || locked.get()
                     aria-describedby=move || locked.get().then_some("agui-composer-locked")
@@ -166,7 +164,7 @@ pub fn Composer() -> impl IntoView {
                             on:click=move |_| store.stop()
                         >
                             <span class="agui-composer__stop-icon" aria-hidden="true"></span>
-                            "Stop"
+                            {move || tr(store).stop}
                         </button>
                     </Show>
                     <button
@@ -176,23 +174,19 @@ pub fn Composer() -> impl IntoView {
                         node_ref=send_button
                         disabled=true
                     >
-                        "Send"
+                        {move || tr(store).send}
                     </button>
                 </div>
             </form>
             <Show
                 when=move || locked.get()
-                fallback=|| {
-                    view! {
-                        <p class="agui-composer__hint">
-                            "Enter to send · Shift+Enter for a new line"
-                        </p>
-                    }
+                fallback=move || {
+                    view! { <p class="agui-composer__hint">{move || tr(store).composer_hint}</p> }
                 }
             >
                 <div class="agui-composer__locked" data-testid="composer-locked">
                     <p class="agui-composer__locked-text" id="agui-composer-locked">
-                        "The agent is waiting for your answer above. Answer it, or cancel to move on."
+                        {move || tr(store).composer_locked}
                     </p>
                     <button
                         type="button"
@@ -204,7 +198,7 @@ pub fn Composer() -> impl IntoView {
                             Err(e) => cancel_error.set(Some(e.to_string())),
                         }
                     >
-                        "Cancel all"
+                        {move || tr(store).cancel_all}
                     </button>
                     {move || {
                         cancel_error

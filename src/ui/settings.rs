@@ -6,10 +6,38 @@ use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::KeyboardEvent;
 
+use crate::i18n::{fill, Strings};
 use crate::store::AgentStore;
+use crate::ui::{tr, tr_now};
 
-/// What the header shows for the demo agent.
-pub const DEMO_LABEL: &str = "Demo agent (offline)";
+/// Why the headers field was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HeaderError {
+    /// Not JSON at all (the parser's message).
+    InvalidJson(String),
+    /// JSON, but not an object.
+    NotAnObject,
+    /// A name that is not an HTTP token.
+    BadName(String),
+    /// A value that is an object, an array or null.
+    ValueNotString(String),
+    /// A value with CR or LF (header injection).
+    LineBreak(String),
+}
+
+impl HeaderError {
+    /// The message in the UI language.
+    pub fn message(&self, t: &Strings) -> String {
+        match self {
+            HeaderError::InvalidJson(e) => fill(t.headers_invalid_json, &[e]),
+            HeaderError::NotAnObject => t.headers_not_object.to_owned(),
+            HeaderError::BadName(n) => fill(t.headers_bad_name, &[n]),
+            HeaderError::ValueNotString(n) => fill(t.headers_value_not_string, &[n]),
+            HeaderError::LineBreak(n) => fill(t.headers_value_line_break, &[n]),
+        }
+    }
+}
 
 /// An HTTP header name (RFC 9110 `token`).
 fn valid_header_name(name: &str) -> bool {
@@ -20,30 +48,28 @@ fn valid_header_name(name: &str) -> bool {
 }
 
 /// Parse the headers field: empty, or a JSON object of string (or number/boolean) values.
-pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, HeaderError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
     let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("Headers are not valid JSON: {e}"))?;
+        serde_json::from_str(text).map_err(|e| HeaderError::InvalidJson(e.to_string()))?;
     let Value::Object(map) = value else {
-        return Err(r#"Headers must be a JSON object, like {"Authorization": "Bearer …"}"#.into());
+        return Err(HeaderError::NotAnObject);
     };
     map.into_iter()
         .map(|(name, value)| {
             if !valid_header_name(&name) {
-                return Err(format!("{name:?} is not a valid header name"));
+                return Err(HeaderError::BadName(name));
             }
             let value = match value {
                 Value::String(s) => s,
                 Value::Number(n) => n.to_string(),
                 Value::Bool(b) => b.to_string(),
-                _ => return Err(format!("The value of header {name:?} must be a string")),
+                _ => return Err(HeaderError::ValueNotString(name)),
             };
             if value.chars().any(|c| c == '\r' || c == '\n') {
-                return Err(format!(
-                    "The value of header {name:?} contains a line break"
-                ));
+                return Err(HeaderError::LineBreak(name));
             }
             Ok((name, value))
         })
@@ -75,7 +101,7 @@ pub fn EndpointSettings() -> impl IntoView {
         store
             .config
             .with(|c| c.endpoint.clone())
-            .unwrap_or_else(|| DEMO_LABEL.to_owned())
+            .unwrap_or_else(|| tr(store).demo_agent_label.to_owned())
     };
     let on_demo = move || store.config.with(|c| c.endpoint.is_none());
 
@@ -91,7 +117,7 @@ pub fn EndpointSettings() -> impl IntoView {
         set_open.update(|o| *o = !*o);
     };
     let apply = move || match parse_headers(&headers.get_untracked()) {
-        Err(e) => set_error.set(Some(e)),
+        Err(e) => set_error.set(Some(e.message(tr_now(store)))),
         Ok(parsed) => {
             let endpoint = url.with_untracked(|u| u.trim().to_owned());
             let mut config = store.config.get_untracked();
@@ -127,7 +153,7 @@ pub fn EndpointSettings() -> impl IntoView {
                 data-testid="settings-toggle"
                 aria-expanded=move || open.get().to_string()
                 aria-haspopup="dialog"
-                title="Choose the agent"
+                title=move || tr(store).settings_toggle_title
                 on:click=toggle
             >
                 <span
@@ -147,14 +173,14 @@ pub fn EndpointSettings() -> impl IntoView {
                     class="agui-settings__panel"
                     data-testid="settings-form"
                     role="dialog"
-                    aria-label="Agent settings"
+                    aria-label=move || tr(store).settings_label
                     on:submit=move |ev| {
                         ev.prevent_default();
                         apply();
                     }
                 >
                     <label class="agui-field">
-                        <span class="agui-field__label">"AG-UI endpoint URL"</span>
+                        <span class="agui-field__label">{move || tr(store).settings_endpoint_label}</span>
                         <input
                             class="agui-field__input"
                             data-testid="settings-endpoint"
@@ -165,11 +191,11 @@ pub fn EndpointSettings() -> impl IntoView {
                             on:input=move |ev| set_url.set(event_target_value(&ev))
                         />
                         <span class="agui-field__hint">
-                            "Relative URLs work. Leave empty for the offline demo agent."
+                            {move || tr(store).settings_endpoint_hint}
                         </span>
                     </label>
                     <label class="agui-field">
-                        <span class="agui-field__label">"Headers (JSON object, optional)"</span>
+                        <span class="agui-field__label">{move || tr(store).settings_headers_label}</span>
                         <textarea
                             class="agui-field__input agui-field__input--mono"
                             data-testid="settings-headers"
@@ -197,14 +223,14 @@ pub fn EndpointSettings() -> impl IntoView {
                             data-testid="settings-demo"
                             on:click=use_demo
                         >
-                            "Use the demo agent"
+                            {move || tr(store).settings_use_demo}
                         </button>
                         <button
                             type="submit"
                             class="agui-button agui-button--primary"
                             data-testid="settings-apply"
                         >
-                            "Apply"
+                            {move || tr(store).settings_apply}
                         </button>
                     </div>
                 </form>

@@ -8,8 +8,10 @@ use leptos::html::Input;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
+use crate::i18n::split_placeholder;
 use crate::store::threads::{ThreadError, ThreadSummary};
 use crate::store::AgentStore;
+use crate::ui::tr;
 
 /// What one item is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,18 +43,18 @@ pub fn ThreadList() -> impl IntoView {
     });
 
     view! {
-        <nav class="agui-threads" data-testid="thread-list" aria-label="Conversations">
+        <nav class="agui-threads" data-testid="thread-list" aria-label=move || tr(store).threads_label>
             <div class="agui-threads__head">
-                <h2 class="agui-threads__heading">"Conversations"</h2>
+                <h2 class="agui-threads__heading">{move || tr(store).threads_label}</h2>
                 <button
                     type="button"
                     class="agui-button agui-button--secondary agui-threads__new"
                     data-testid="thread-new"
                     disabled=move || store.running.get()
-                    title="Start a new conversation"
+                    title=move || tr(store).thread_new_title
                     on:click=move |_| report(store.new_thread())
                 >
-                    "+ New"
+                    {move || tr(store).thread_new}
                 </button>
             </div>
             {move || {
@@ -159,8 +161,8 @@ fn ThreadItem(
                                 type="button"
                                 class="agui-threads__action"
                                 data-testid="thread-rename"
-                                aria-label="Rename"
-                                title="Rename"
+                                aria-label=move || tr(store).rename
+                                title=move || tr(store).rename
                                 on:click=start_rename
                             >
                                 "✎"
@@ -169,8 +171,8 @@ fn ThreadItem(
                                 type="button"
                                 class="agui-threads__action agui-threads__action--danger"
                                 data-testid="thread-delete"
-                                aria-label="Delete"
-                                title="Delete"
+                                aria-label=move || tr(store).delete
+                                title=move || tr(store).delete
                                 on:click=move |_| set_mode.set(Mode::ConfirmingDelete)
                             >
                                 "×"
@@ -192,7 +194,7 @@ fn ThreadItem(
                                 class="agui-threads__input"
                                 data-testid="thread-rename-input"
                                 node_ref=input
-                                aria-label="Conversation name"
+                                aria-label=move || tr(store).thread_name_label
                                 prop:value=move || summary.with_untracked(|s| s.title.clone())
                                 on:keydown=move |ev: KeyboardEvent| {
                                     if ev.key() == "Escape" {
@@ -205,8 +207,8 @@ fn ThreadItem(
                                 type="submit"
                                 class="agui-threads__action"
                                 data-testid="thread-rename-save"
-                                aria-label="Save name"
-                                title="Save"
+                                aria-label=move || tr(store).thread_save_name
+                                title=move || tr(store).save
                             >
                                 "✓"
                             </button>
@@ -214,8 +216,8 @@ fn ThreadItem(
                                 type="button"
                                 class="agui-threads__action"
                                 data-testid="thread-rename-cancel"
-                                aria-label="Cancel"
-                                title="Cancel"
+                                aria-label=move || tr(store).cancel
+                                title=move || tr(store).cancel
                                 on:click=move |_| set_mode.set(Mode::Idle)
                             >
                                 "✕"
@@ -226,9 +228,15 @@ fn ThreadItem(
                 }
                 Mode::ConfirmingDelete => {
                     view! {
-                        <div class="agui-threads__confirm" role="group" aria-label="Confirm delete">
+                        <div
+                            class="agui-threads__confirm"
+                            role="group"
+                            aria-label=move || tr(store).thread_confirm_delete_label
+                        >
                             <span class="agui-threads__confirm-text">
-                                "Delete “" {move || summary.with(|s| s.title.clone())} "”?"
+                                {move || split_placeholder(tr(store).thread_confirm_delete).0}
+                                {move || summary.with(|s| s.title.clone())}
+                                {move || split_placeholder(tr(store).thread_confirm_delete).1}
                             </span>
                             <button
                                 type="button"
@@ -236,7 +244,7 @@ fn ThreadItem(
                                 data-testid="thread-delete-confirm"
                                 on:click=delete
                             >
-                                "Delete"
+                                {move || tr(store).delete}
                             </button>
                             <button
                                 type="button"
@@ -244,7 +252,7 @@ fn ThreadItem(
                                 data-testid="thread-delete-cancel"
                                 on:click=move |_| set_mode.set(Mode::Idle)
                             >
-                                "Cancel"
+                                {move || tr(store).cancel}
                             </button>
                         </div>
                     }
