@@ -34,6 +34,11 @@ pub fn tr(store: AgentStore) -> &'static Strings {
     store.config.with(|c| c.locale.strings())
 }
 
+/// [`tr`] for helpers that may render outside a chat (markdown): English without a store.
+pub fn tr_ctx() -> &'static Strings {
+    use_context::<AgentStore>().map_or(&crate::i18n::EN, tr)
+}
+
 /// [`tr`] without subscribing (event handlers, one-off messages).
 pub fn tr_now(store: AgentStore) -> &'static Strings {
     store.config.with_untracked(|c| c.locale.strings())

@@ -9,8 +9,10 @@
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::store::{ToolStatus, ToolView};
+use crate::i18n::fill;
+use crate::store::{AgentStore, ToolStatus, ToolView};
 use crate::ui::tool_card::{result_section, tool_view_memo, truncate_chars};
+use crate::ui::tr;
 
 /// A result text larger than this is not parsed for venues (generic view instead).
 const MAX_VENUE_JSON: usize = 1024 * 1024;
@@ -22,6 +24,7 @@ pub fn VenueResults(
     /// The `toolCallId` of the venue search to show.
     tool_call_id: String,
 ) -> impl IntoView {
+    let store = AgentStore::expect();
     let view = tool_view_memo(&tool_call_id);
     let query = Memo::new(move |_| {
         view.with(|v| {
@@ -52,7 +55,8 @@ pub fn VenueResults(
         })
     };
 
-    let results = move || match phase.get() {
+    let results = move || {
+        match phase.get() {
         Phase::Waiting if busy.get() => view! {
             <ul class="agui-venues__grid agui-venues__grid--loading" aria-hidden="true">
                 <li class="agui-venue-card agui-venue-card--skeleton"></li>
@@ -62,7 +66,7 @@ pub fn VenueResults(
         }
         .into_any(),
         Phase::Found(venues) if venues.is_empty() => view! {
-            <p class="agui-venues__empty" data-testid="venue-empty">"No venues matched."</p>
+            <p class="agui-venues__empty" data-testid="venue-empty">{move || tr(store).venues_none_matched}</p>
         }
         .into_any(),
         Phase::Found(venues) => {
@@ -79,6 +83,7 @@ pub fn VenueResults(
         }
         // Not a venue list, an error, or no result after the run: the generic view says which.
         _ => result_section(view).into_any(),
+    }
     };
 
     view! {
@@ -99,15 +104,19 @@ pub fn VenueResults(
 }
 
 fn venue_card(v: Venue) -> impl IntoView {
+    let t = tr(AgentStore::expect());
     let meta = [v.kind.as_deref(), v.area.as_deref()]
         .into_iter()
         .flatten()
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join(" · ");
-    let rating = v
-        .rating
-        .map(|r| (format!("★ {r:.1}"), format!("Rated {r:.1} out of 5")));
+    let rating = v.rating.map(|r| {
+        (
+            format!("★ {r:.1}"),
+            fill(t.venue_rated, &[&format!("{r:.1}")]),
+        )
+    });
     view! {
         <li class="agui-venue-card" data-testid="venue-card">
             <div class="agui-venue-card__top">
@@ -120,7 +129,7 @@ fn venue_card(v: Venue) -> impl IntoView {
             <p class="agui-venue-card__facts">
                 {v.price.map(|p| view! { <span class="agui-venue-card__price">{p}</span> })}
                 {v.capacity.map(|c| view! {
-                    <span class="agui-venue-card__capacity">{format!("up to {c}")}</span>
+                    <span class="agui-venue-card__capacity">{fill(t.venue_up_to, &[&c])}</span>
                 })}
             </p>
             {v.note.map(|n| view! { <p class="agui-venue-card__note">{n}</p> })}
