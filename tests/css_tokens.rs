@@ -1,8 +1,9 @@
 //! The stylesheets keep every visual value in `style/tokens.css` (declared on `.agui-root`):
 //! outside it, no literal colour, no absolute length (so no pixel font size), no token
 //! declaration and no physical left/right property (right-to-left layouts mirror through
-//! logical properties). Every `var(--agui-…)` names a declared token, and every colour token
-//! has a dark value (`light-dark(…)`).
+//! logical properties). Every `var(--agui-…)` names a declared token, every token is used and
+//! documented in the README's Theming table, and every colour token has a dark value
+//! (`light-dark(…)`).
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -275,6 +276,35 @@ fn every_token_used_is_declared_on_the_widget_root() {
         }
     }
     assert!(missing.is_empty(), "undeclared tokens: {missing:?}");
+}
+
+#[test]
+fn every_token_is_used_and_documented() {
+    let sheets = stylesheets();
+    let tokens_css = &sheets
+        .iter()
+        .find(|(n, _)| n == TOKENS)
+        .expect("tokens.css")
+        .1;
+    let all_css: String = sheets.iter().map(|(_, css)| css.as_str()).collect();
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README.md");
+    let theming = readme
+        .split("## Theming")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a Theming section in the README");
+    for token in declared_tokens(tokens_css) {
+        assert!(
+            all_css.contains(&format!("var({token})")),
+            "{token} is declared but no stylesheet uses it"
+        );
+        assert!(
+            theming.contains(&format!("| `{token}` |")),
+            "{token} is missing from the README's Theming table"
+        );
+    }
 }
 
 #[test]
