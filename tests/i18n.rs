@@ -74,3 +74,41 @@ fn locales_are_negotiated_from_language_tags() {
         assert_eq!(Locale::from_tag(locale.tag()), Some(locale));
     }
 }
+
+#[test]
+fn every_key_is_used_by_the_ui() {
+    // A key no component reads is a dead string translators would keep maintaining.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
+    let source: String = std::fs::read_dir(dir)
+        .expect("src/ui")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("readable source"))
+        .collect();
+    let unused: Vec<&str> = EN
+        .entries()
+        .into_iter()
+        .map(|(key, _)| key)
+        .filter(|key| {
+            !source.match_indices(&format!(".{key}")).any(|(i, m)| {
+                source[i + m.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+            })
+        })
+        .collect();
+    assert!(unused.is_empty(), "keys no component uses: {unused:?}");
+}
+
+#[test]
+fn the_catalog_stays_pure() {
+    // Natively testable: no browser or UI crate in the catalog.
+    let source = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/i18n.rs"),
+    )
+    .expect("src/i18n.rs");
+    for banned in ["web_sys", "leptos", "wasm_bindgen", "js_sys"] {
+        assert!(!source.contains(banned), "src/i18n.rs uses {banned}");
+    }
+}
