@@ -14,6 +14,7 @@ use agui_leptos::app::mount_with_store;
 use agui_leptos::i18n::Locale;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
+use agui_leptos::ui::venue_card::VenueQuery;
 use leptos::prelude::{GetUntracked, Update};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
@@ -449,6 +450,17 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
             .as_deref(),
         Some("Unterhaltung")
     );
+
+    // Sentences built around the agent's words use the catalog's frame and nouns.
+    let query = VenueQuery {
+        city: Some("Lisboa".into()),
+        capacity: Some("12".into()),
+        ..VenueQuery::default()
+    };
+    let de = Locale::De.strings();
+    assert_eq!(query.searching_in(de), "Suche Orte in Lisboa für 12…");
+    assert_eq!(query.found_in(1, de), "Gefunden: 1 Ort in Lisboa für 12");
+    assert_eq!(query.found_sentence(2), "Found 2 venues in Lisboa for 12");
 
     store.config.update(|c| c.locale = Locale::En);
     settle(&store).await;

@@ -147,7 +147,12 @@ fn trip_venue(store: AgentStore, i: usize) -> impl IntoView {
     view! {
         <li class="agui-trip__venue" data-testid="trip-venue">
             <span class="agui-trip__venue-name">
-                {move || venue.with(|v| v.as_ref().map(|v| v.name.clone()).unwrap_or_default())}
+                {move || {
+                    venue.with(|v| match v.as_ref().map(|v| v.name.as_str()) {
+                        Some("") => tr(store).venue_unnamed.to_owned(),
+                        name => name.unwrap_or_default().to_owned(),
+                    })
+                }}
             </span>
             <span class="agui-trip__venue-meta">{meta}</span>
         </li>
@@ -204,7 +209,12 @@ fn trip_step(store: AgentStore, i: usize) -> impl IntoView {
         >
             <span class="agui-trip__check" aria-hidden="true"></span>
             <span class="agui-trip__step-title">
-                {move || step.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default())}
+                {move || {
+                    step.with(|s| match s.as_ref().map(|(t, _)| t.as_str()) {
+                        Some("") => tr(store).trip_untitled_step.to_owned(),
+                        title => title.unwrap_or_default().to_owned(),
+                    })
+                }}
             </span>
             <span class="agui-trip__step-status">{move || status().label(tr(store))}</span>
         </li>
@@ -274,7 +284,8 @@ pub fn step_of(v: Option<&Value>) -> Option<(String, StepStatus)> {
                 .iter()
                 .find_map(|k| o.get(*k).and_then(Value::as_str))
                 .map(|s| truncate_chars(s, 200))
-                .unwrap_or_else(|| "Untitled step".to_owned());
+                // Empty when the agent gave none: the view says "Untitled step".
+                .unwrap_or_default();
             let status = match (
                 o.get("status")
                     .or_else(|| o.get("state"))
