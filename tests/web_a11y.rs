@@ -261,12 +261,23 @@ async fn the_log_announces_the_answer_once_it_is_finished_not_while_it_streams()
     assert_eq!(text_of(&region), "Lisbon in May is warm.");
     assert_eq!(log.get_attribute("aria-busy").as_deref(), Some("false"));
 
-    // The next run empties the region first: the same words again are announced again.
+    // The next run empties the region first (the same words again are announced again), and
+    // a run that continues without a new user message (a resume) announces only its own text.
     store.begin_external();
     settle(&store).await;
     assert_eq!(text_of(&region), "", "cleared when a run starts");
+    for event in [
+        json!({"type": "RUN_STARTED", "threadId": thread, "runId": "r2"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "m2", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "Booked."}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "m2"}),
+        json!({"type": "RUN_FINISHED", "threadId": thread, "runId": "r2"}),
+    ] {
+        store.push_bytes(&sse(event));
+    }
     store.end_external(None);
     settle(&store).await;
+    assert_eq!(text_of(&region), "Booked.");
 }
 
 #[wasm_bindgen_test]

@@ -17,8 +17,11 @@
 //! meant to hold those back, but screen readers disagree on what happens when it clears
 //! (NVDA and JAWS ignore it on live regions, VoiceOver sometimes re-reads the whole log).
 //! Writing the finished text once into a region of its own is announced the same way
-//! everywhere, and only once. The region is emptied when a run starts, so the same answer
-//! twice is still announced. `aria-busy` stays on the log as a hint for tools that read it.
+//! everywhere, and only once: the region is emptied when a run starts (the same words twice
+//! are still announced), and a message is announced once (a run resumed after an interrupt
+//! reads only its own answer). `aria-busy` stays on the log as a hint for tools that read it.
+
+use std::collections::HashSet;
 
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -57,17 +60,18 @@ fn follow(scroller: NodeRef<Div>, stick: RwSignal<bool>, store: AgentStore, tail
     });
 }
 
-/// The text of the last run's answer: every assistant message after the last user message.
-fn last_answer_text(store: AgentStore) -> String {
+/// The text of a run's answer: the assistant messages after the last user message that were
+/// not announced yet (a run resumed after an interrupt does not repeat what came before it).
+fn answer_text(store: AgentStore, announced: &mut HashSet<String>) -> String {
     let keys: Vec<String> = store.rows.with_untracked(|rows| {
-        let start = rows
+        let first = rows
             .iter()
             .rposition(|r| r.role == Role::User)
             .map_or(0, |i| i + 1);
-        rows.get(start..)
+        rows.get(first..)
             .unwrap_or_default()
             .iter()
-            .filter(|r| r.role == Role::Assistant)
+            .filter(|r| r.role == Role::Assistant && announced.insert(r.key.clone()))
             .map(|r| r.key.clone())
             .collect()
     });
@@ -89,6 +93,7 @@ pub fn Transcript() -> impl IntoView {
 
     // What the polite live region says (see the module docs).
     let announcement = RwSignal::new(String::new());
+    let announced = StoredValue::new(HashSet::new());
     // A run starts (the person just sent something): jump to the bottom and follow.
     Effect::new(move |was_running: Option<bool>| {
         let running = store.running.get();
@@ -98,7 +103,11 @@ pub fn Transcript() -> impl IntoView {
             announcement.set(String::new());
         } else if !running && was_running == Some(true) {
             // Effects run after the store's synchronous end-of-run flush: the rows are final.
-            announcement.set(last_answer_text(store));
+            announcement.set(
+                announced
+                    .try_update_value(|a| answer_text(store, a))
+                    .unwrap_or_default(),
+            );
         }
         running
     });
