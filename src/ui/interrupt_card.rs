@@ -60,9 +60,9 @@ impl Decision {
 
     fn label(self, t: &Strings) -> &'static str {
         match self {
-            Decision::Approve => t.interrupt_decision_approve,
-            Decision::Edit => t.interrupt_decision_edit,
-            Decision::Reject => t.interrupt_decision_reject,
+            Decision::Approve => t.approve,
+            Decision::Edit => t.edit,
+            Decision::Reject => t.reject,
         }
     }
 

@@ -90,7 +90,7 @@ pub fn StatePanel() -> impl IntoView {
     view! {
         <section class="agui-state-panel" data-testid="state-panel" aria-label=move || tr(store).state_label>
             <header class="agui-state-panel__header">
-                <h3 class="agui-state-panel__title">{move || tr(store).state_heading}</h3>
+                <h3 class="agui-state-panel__title">{move || tr(store).state_label}</h3>
             </header>
             {notice}
             {tree}
