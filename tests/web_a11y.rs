@@ -455,6 +455,12 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     assert_eq!(text_of(&send).trim(), "Senden");
     assert_eq!(accessible_name(&composer(&root).into()), "Nachricht");
     assert_eq!(status_label(&root), "Bereit");
+    let title = || text_of(&testid(&root, "thread-title").expect("thread title"));
+    assert_eq!(
+        title(),
+        "Neue Unterhaltung",
+        "the automatic title is translated"
+    );
     assert_eq!(
         testid(&root, "transcript")
             .and_then(|t| t.get_attribute("aria-label"))
@@ -479,6 +485,7 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     assert_eq!(text_of(&send).trim(), "Send");
     assert_eq!(composer(&root).placeholder(), "Message the agent…");
     assert_eq!(status_label(&root), "Ready");
+    assert_eq!(title(), "New conversation");
 }
 
 // ---- layout and theme --------------------------------------------------------------------

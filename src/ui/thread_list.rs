@@ -8,10 +8,20 @@ use leptos::html::Input;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
-use crate::i18n::split_placeholder;
+use crate::branches::UNTITLED;
+use crate::i18n::{split_placeholder, Strings};
 use crate::store::threads::{ThreadError, ThreadSummary};
 use crate::store::AgentStore;
-use crate::ui::tr;
+use crate::ui::{tr, tr_now};
+
+/// The title to show: the automatic "New conversation" in the UI language.
+fn shown_title(s: &ThreadSummary, t: &Strings) -> String {
+    if !s.renamed && s.title == UNTITLED {
+        t.thread_untitled.to_owned()
+    } else {
+        s.title.clone()
+    }
+}
 
 /// What one item is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,11 +159,11 @@ fn ThreadItem(
                             type="button"
                             class="agui-threads__open"
                             data-testid="thread-open"
-                            title=move || summary.with(|s| s.title.clone())
+                            title=move || summary.with(|s| shown_title(s, tr(store)))
                             on:click=open
                         >
                             <span class="agui-threads__title" data-testid="thread-title">
-                                {move || summary.with(|s| s.title.clone())}
+                                {move || summary.with(|s| shown_title(s, tr(store)))}
                             </span>
                         </button>
                         <div class="agui-threads__actions">
@@ -195,7 +205,7 @@ fn ThreadItem(
                                 data-testid="thread-rename-input"
                                 node_ref=input
                                 aria-label=move || tr(store).thread_name_label
-                                prop:value=move || summary.with_untracked(|s| s.title.clone())
+                                prop:value=move || summary.with_untracked(|s| shown_title(s, tr_now(store)))
                                 on:keydown=move |ev: KeyboardEvent| {
                                     if ev.key() == "Escape" {
                                         ev.prevent_default();
@@ -235,7 +245,7 @@ fn ThreadItem(
                         >
                             <span class="agui-threads__confirm-text">
                                 {move || split_placeholder(tr(store).thread_confirm_delete).0}
-                                {move || summary.with(|s| s.title.clone())}
+                                {move || summary.with(|s| shown_title(s, tr(store)))}
                                 {move || split_placeholder(tr(store).thread_confirm_delete).1}
                             </span>
                             <button
