@@ -81,7 +81,9 @@ pub fn StatePanel() -> impl IntoView {
         // A snapshot replaces the state wholesale: rebuild from the root.
         store.state_version.track();
         view! {
-            <ul class="agui-state-tree" role="tree">
+            // Nested lists with disclosure buttons, not an ARIA tree: a `role="tree"` promises
+            // arrow-key navigation, and Tab through the buttons is what this offers.
+            <ul class="agui-state-tree">
                 {state_node(store, String::new(), "state".to_owned(), 0)}
             </ul>
         }
@@ -187,6 +189,8 @@ fn state_node(store: AgentStore, pointer: String, label: String, depth: usize) -
         }
     };
     let index_label = label.parse::<usize>().is_ok();
+    // A disclosure button is named by what it opens; `aria-expanded` says the state.
+    let toggle_name = label.clone();
     let value = {
         let pointer = pointer.clone();
         move || match kind.get() {
@@ -202,12 +206,11 @@ fn state_node(store: AgentStore, pointer: String, label: String, depth: usize) -
     view! {
         <li
             class="agui-state-node"
-            role="treeitem"
             data-testid="state-path"
             data-path=pointer
             data-changed=move || sig.get().1.to_string()
             data-kind=move || shape.with(Shape::type_name)
-            aria-expanded=move || is_container().then(|| open.get().to_string())
+            data-expanded=move || is_container().then(|| open.get().to_string())
         >
             <div class=row_class>
                 <Show
@@ -217,7 +220,8 @@ fn state_node(store: AgentStore, pointer: String, label: String, depth: usize) -
                     <button
                         type="button"
                         class="agui-state-node__toggle"
-                        aria-label=move || if open.get() { tr(store).collapse } else { tr(store).expand }
+                        aria-label=toggle_name.clone()
+                        aria-expanded=move || open.get().to_string()
                         on:click=move |_| open.update(|o| *o = !*o)
                     ></button>
                 </Show>
@@ -351,7 +355,7 @@ fn children_list(
         }
     };
     view! {
-        <ul class="agui-state-node__children" role="group">
+        <ul class="agui-state-node__children">
             {list}
         </ul>
         <Show when=move || { hidden() > 0 }>
