@@ -3,7 +3,7 @@
 //! status is a status region and errors an alert, every control has an accessible name (with
 //! the human-in-the-loop cards shown), focus moves to the card that waits for the person, the
 //! keyboard path to send a message, the German catalog, `dir="rtl"` on an ancestor, and
-//! `data-theme` forcing light or dark.
+//! `data-theme` forcing light or dark (on the root, an ancestor or the shadow host).
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_a11y`.
 #![cfg(target_arch = "wasm32")]
@@ -553,8 +553,17 @@ async fn data_theme_forces_light_or_dark_on_the_root_or_an_ancestor() {
     let app = testid(&root, "app-root").expect("app root");
     let light = "rgb(246, 246, 244)";
     let dark = "rgb(20, 20, 22)";
-    // Headless Chromium prefers light.
-    assert_eq!(computed(&app, "background-color"), light);
+    // Without an attribute the system's preference decides.
+    let prefers_dark = web_sys::window()
+        .expect("window")
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches());
+    assert_eq!(
+        computed(&app, "background-color"),
+        if prefers_dark { dark } else { light }
+    );
 
     container.set_attribute("data-theme", "dark").expect("attr");
     assert_eq!(computed(&app, "background-color"), dark, "ancestor: dark");
@@ -578,4 +587,40 @@ async fn data_theme_forces_light_or_dark_on_the_root_or_an_ancestor() {
         "rgb(16, 19, 31)",
         "tokens reach the components"
     );
+}
+
+#[wasm_bindgen_test]
+async fn data_theme_on_the_shadow_host_reaches_the_root_inside() {
+    let host = fresh_container();
+    let shadow = host
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .expect("attach a shadow root");
+    let doc = document();
+    let style = doc.create_element("style").expect("style");
+    style.set_text_content(Some(
+        &[
+            include_str!("../style/tokens.css"),
+            include_str!("../style/app.css"),
+        ]
+        .join("\n"),
+    ));
+    shadow.append_child(&style).expect("append style");
+    let mount_point: HtmlElement = doc
+        .create_element("div")
+        .expect("div")
+        .dyn_into()
+        .expect("an HtmlElement");
+    shadow
+        .append_child(&mount_point)
+        .expect("append mount point");
+    let store = store_with(Locale::En, 0.0);
+    let _handle = mount_with_store(mount_point.clone(), store);
+    settle(&store).await;
+    let root: Element = mount_point.into();
+    let app = testid(&root, "app-root").expect("app root");
+
+    host.set_attribute("data-theme", "dark").expect("attr");
+    assert_eq!(computed(&app, "background-color"), "rgb(20, 20, 22)");
+    host.set_attribute("data-theme", "light").expect("attr");
+    assert_eq!(computed(&app, "background-color"), "rgb(246, 246, 244)");
 }
