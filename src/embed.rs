@@ -15,6 +15,10 @@
 //! | `title`                   | `data-agui-title`       | `title`      | the launcher's and panel's label |
 //! | `speed`                   | `data-agui-speed`       | `speed`      | demo agent playback speed |
 
+use serde_json::Value;
+
+use crate::i18n::{fill, Locale, Strings};
+
 /// Where conversations are saved in `localStorage` unless a thread key says otherwise.
 pub const DEFAULT_STORAGE_PREFIX: &str = "agui-leptos:v1";
 
@@ -146,7 +150,7 @@ impl WidgetOptions {
         if let Some(h) = text("headers") {
             match parse_headers(&h) {
                 Ok(h) => o.headers = h,
-                Err(e) => problems.push(format!("headers: {e}")),
+                Err(e) => problems.push(format!("headers: {}", e.message(&crate::i18n::EN))),
             }
         }
         if let Some(m) = get("mode") {
@@ -167,6 +171,12 @@ impl WidgetOptions {
         o.open = get("open").map(|v| flag(&v));
         o.thread_key = text("thread-key");
         o.lang = text("lang");
+        if let Some(l) = o.lang.as_deref().filter(|l| Locale::from_tag(l).is_none()) {
+            problems.push(format!(
+                "lang: {l:?} is not shipped ({}); the browser's language is used",
+                Locale::ALL.map(Locale::tag).join(", ")
+            ));
+        }
         o.title = text("title");
         if let Some(s) = text("speed") {
             match s.parse::<f64>() {
@@ -197,6 +207,36 @@ impl WidgetOptions {
     }
 }
 
+/// Why the headers field was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HeaderError {
+    /// Not JSON at all (the parser's message).
+    InvalidJson(String),
+    /// JSON, but not an object.
+    NotAnObject,
+    /// A name that is not an HTTP token.
+    BadName(String),
+    /// A value that is an object, an array or null.
+    ValueNotString(String),
+    /// A value with CR or LF (header injection).
+    LineBreak(String),
+}
+
+impl HeaderError {
+    /// The message in the UI language.
+    pub fn message(&self, t: &Strings) -> String {
+        match self {
+            HeaderError::InvalidJson(e) => fill(t.headers_invalid_json, &[e]),
+            HeaderError::NotAnObject => t.headers_not_object.to_owned(),
+            HeaderError::BadName(n) => fill(t.headers_bad_name, &[n]),
+            HeaderError::ValueNotString(n) => fill(t.headers_value_not_string, &[n]),
+            HeaderError::LineBreak(n) => fill(t.headers_value_line_break, &[n]),
+        }
+    }
+}
+
+/// An HTTP header name (RFC 9110 `token`).
 fn valid_header_name(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -206,30 +246,28 @@ fn valid_header_name(name: &str) -> bool {
 
 /// Parses headers (the `headers` attribute, the settings form): blank, or a JSON object of
 /// string (or number/boolean) values. Names must be HTTP tokens; values without line breaks.
-pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, HeaderError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("Headers are not valid JSON: {e}"))?;
-    let serde_json::Value::Object(map) = value else {
-        return Err(r#"Headers must be a JSON object, like {"Authorization": "Bearer …"}"#.into());
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| HeaderError::InvalidJson(e.to_string()))?;
+    let Value::Object(map) = value else {
+        return Err(HeaderError::NotAnObject);
     };
     map.into_iter()
         .map(|(name, value)| {
             if !valid_header_name(&name) {
-                return Err(format!("{name:?} is not a valid header name"));
+                return Err(HeaderError::BadName(name));
             }
             let value = match value {
-                serde_json::Value::String(s) => s,
-                serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::Bool(b) => b.to_string(),
-                _ => return Err(format!("The value of header {name:?} must be a string")),
+                Value::String(s) => s,
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => return Err(HeaderError::ValueNotString(name)),
             };
             if value.contains(['\r', '\n']) {
-                return Err(format!(
-                    "The value of header {name:?} contains a line break"
-                ));
+                return Err(HeaderError::LineBreak(name));
             }
             Ok((name, value))
         })

@@ -4,7 +4,8 @@
 //! enforces it); [`demo`] is the offline scripted agent (pure, produces SSE bytes);
 //! [`branches`] keeps regenerated / edited alternatives and the saved form of a conversation
 //! (pure); [`event_log`] and [`trace`] are the event inspector's log, time travel and trace
-//! files (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
+//! files (pure); [`i18n`] is the catalog of every UI string (pure); [`embed`] reads widget
+//! options (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
 //! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
 
 #[cfg(target_arch = "wasm32")]
@@ -13,6 +14,7 @@ pub mod branches;
 pub mod demo;
 pub mod embed;
 pub mod event_log;
+pub mod i18n;
 pub mod markdown;
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]

@@ -15,6 +15,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::i18n::Locale;
 use crate::protocol::event::EventKind;
 use crate::protocol::input::{history_for_request, prepare_request};
 use crate::protocol::reducer::Run;
@@ -38,7 +39,7 @@ pub struct RunOptions {
 }
 
 /// Where runs go.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AgentConfig {
     /// An AG-UI endpoint URL (relative URLs work); `None` = the built-in demo agent.
     pub endpoint: Option<String>,
@@ -51,6 +52,35 @@ pub struct AgentConfig {
     /// Send resume answers also as `forwardedProps.command.resume` (older LangGraph/Mastra
     /// servers read only that).
     pub legacy_resume: bool,
+    /// The UI language; defaults to the browser's (`navigator.languages`), else English.
+    pub locale: Locale,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        Self {
+            endpoint: None,
+            headers: Vec::new(),
+            demo_speed: 0.0,
+            tools: Vec::new(),
+            legacy_resume: false,
+            locale: browser_locale(),
+        }
+    }
+}
+
+/// The first shipped language among the browser's preferred ones, else English.
+pub fn browser_locale() -> Locale {
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        return Locale::default();
+    };
+    let preferred: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .chain(navigator.language())
+        .collect();
+    Locale::negotiate(preferred.iter().map(String::as_str))
 }
 
 /// One rendered message row. `key` is unique even when a producer reuses a message id.

@@ -35,8 +35,9 @@ use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowR
 
 use crate::app::DEFAULT_DEMO_SPEED;
 use crate::embed::{observed_attributes, WidgetOptions, OPTIONS};
+use crate::i18n::Locale;
 use crate::protocol::types::Tool;
-use crate::store::{AgentConfig, AgentStore};
+use crate::store::{browser_locale, AgentConfig, AgentStore};
 use crate::ui::frontend_tools::FrontendTools;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
 
@@ -300,6 +301,11 @@ fn mount(
             endpoint: options.endpoint.clone(),
             headers: options.headers.clone(),
             demo_speed: options.speed.unwrap_or(DEFAULT_DEMO_SPEED),
+            locale: options
+                .lang
+                .as_deref()
+                .and_then(Locale::from_tag)
+                .unwrap_or_else(browser_locale),
             ..AgentConfig::default()
         };
         let store = AgentStore::restore(config, &options.storage_prefix());
@@ -320,7 +326,6 @@ fn mount(
                 mode=options.mode
                 controls
                 title=options.title.clone().unwrap_or_default()
-                lang=options.lang.clone().unwrap_or_default()
             />
         }
     });

@@ -6,8 +6,10 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::i18n::Strings;
 use crate::protocol::types::Content;
 use crate::store::{AgentStore, Row};
+use crate::ui::tr;
 
 /// Longest JSON preview, in characters.
 const PREVIEW_CHARS: usize = 280;
@@ -114,9 +116,9 @@ fn preview(value: &Value) -> String {
     }
 }
 
-fn model(content: Option<&Content>, activity_type: &str) -> ActivityModel {
+fn model(content: Option<&Content>, activity_type: &str, t: &Strings) -> ActivityModel {
     let fallback_title = if activity_type.is_empty() {
-        "Activity".to_owned()
+        t.activity_fallback.to_owned()
     } else {
         activity_type.to_owned()
     };
@@ -169,7 +171,7 @@ pub fn ActivityCard(
         store
             .with_message(&key, |m| {
                 let kind = m.activity_type.clone().unwrap_or_default();
-                (kind.clone(), model(m.content.as_ref(), &kind))
+                (kind.clone(), model(m.content.as_ref(), &kind, tr(store)))
             })
             .unwrap_or_default()
     });

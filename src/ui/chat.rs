@@ -6,6 +6,7 @@
 
 use leptos::prelude::*;
 
+use crate::store::AgentStore;
 use crate::ui::composer::Composer;
 use crate::ui::error_banner::ErrorBanner;
 use crate::ui::inspector::Inspector;
@@ -14,6 +15,7 @@ use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
 use crate::ui::thread_list::ThreadList;
+use crate::ui::tr;
 use crate::ui::transcript::Transcript;
 use crate::ui::trip_panel::TripPanel;
 use crate::ui::warnings::WarningsBadge;
@@ -26,9 +28,10 @@ pub struct ChatTitle(pub String);
 #[component]
 pub fn Chat() -> impl IntoView {
     let title = use_context::<ChatTitle>().map_or_else(|| "agui-leptos".to_owned(), |t| t.0);
-    let store = crate::store::AgentStore::expect();
+    let store = AgentStore::expect();
+    let lang = move || store.config.with(|c| c.locale.tag());
     view! {
-        <div class="agui-root" data-testid="app-root">
+        <div class="agui-root" data-testid="app-root" lang=lang>
             <header class="agui-header">
                 <div class="agui-header__brand">
                     <span class="agui-header__logo" aria-hidden="true"></span>
@@ -53,7 +56,7 @@ pub fn Chat() -> impl IntoView {
                             <Composer />
                         </div>
                     </main>
-                    <aside class="agui-side" data-testid="chat-side" aria-label="Trip and shared state">
+                    <aside class="agui-side" data-testid="chat-side" aria-label=move || tr(store).side_label>
                         <TripPanel />
                         <StatePanel />
                     </aside>

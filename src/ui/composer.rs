@@ -6,12 +6,22 @@
 //! next run must answer them): the input is disabled with a hint, and "Cancel all" abandons
 //! every interrupt and resumes.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
 use web_sys::{HtmlTextAreaElement, KeyboardEvent};
 
 use crate::demo::TRIGGERS;
 use crate::store::AgentStore;
+use crate::ui::tr;
+
+/// Ids of this composer's elements, unique on the page (several widgets may share one page,
+/// and `for` / `aria-describedby` resolve to the first element with an id).
+fn next_composer_id() -> String {
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    format!("agui-composer-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
 
 /// The `keyCode` browsers report for keys pressed during an IME composition.
 const IME_KEY_CODE: u32 = 229;
@@ -57,7 +67,7 @@ pub fn suggestion_chips(store: AgentStore) -> impl IntoView {
         .collect();
     view! {
         <div class="agui-suggestions" data-testid="suggestions">
-            <span class="agui-suggestions__label">"Try:"</span>
+            <span class="agui-suggestions__label">{move || tr(store).try_label}</span>
             <ul class="agui-suggestions__list">{chips}</ul>
         </div>
     }
@@ -74,6 +84,9 @@ pub fn Composer() -> impl IntoView {
     let has_rows = Memo::new(move |_| store.rows.with(|r| !r.is_empty()));
     let locked = locked_by_interrupts(store);
     let cancel_error = RwSignal::new(None::<String>);
+    let input_id = next_composer_id();
+    let locked_id = format!("{input_id}-locked");
+    let locked_ref = locked_id.clone();
 
     // Send's `disabled` is written imperatively, both right away (input, send) and from this
     // effect: a reactive attribute skips writes when its value looks unchanged, which would
@@ -118,24 +131,21 @@ pub fn Composer() -> impl IntoView {
                     send();
                 }
             >
-                <label class="agui-visually-hidden" for="agui-composer-input">
-                    "Message"
+                <label class="agui-visually-hidden" for=input_id.clone()>
+                    {move || tr(store).message_label}
                 </label>
                 <textarea
-                    id="agui-composer-input"
+                    id=input_id
                     class="agui-composer__input"
                     data-testid="composer-input"
                     node_ref=input
                     rows="1"
                     placeholder=move || {
-                        if locked.get() {
-                            "Answer the agent's request above first…"
-                        } else {
-                            "Message the agent…"
-                        }
+                        let t = tr(store);
+                        if locked.get() { t.composer_placeholder_locked } else { t.composer_placeholder }
                     }
                     prop:disabled=move || locked.get()
-                    aria-describedby=move || locked.get().then_some("agui-composer-locked")
+                    aria-describedby=move || locked.get().then(|| locked_ref.clone())
                     autocomplete="off"
                     on:input=move |ev| {
                         let el: HtmlTextAreaElement = event_target(&ev);
@@ -166,7 +176,7 @@ pub fn Composer() -> impl IntoView {
                             on:click=move |_| store.stop()
                         >
                             <span class="agui-composer__stop-icon" aria-hidden="true"></span>
-                            "Stop"
+                            {move || tr(store).stop}
                         </button>
                     </Show>
                     <button
@@ -176,23 +186,19 @@ pub fn Composer() -> impl IntoView {
                         node_ref=send_button
                         disabled=true
                     >
-                        "Send"
+                        {move || tr(store).send}
                     </button>
                 </div>
             </form>
             <Show
                 when=move || locked.get()
-                fallback=|| {
-                    view! {
-                        <p class="agui-composer__hint">
-                            "Enter to send · Shift+Enter for a new line"
-                        </p>
-                    }
+                fallback=move || {
+                    view! { <p class="agui-composer__hint">{move || tr(store).composer_hint}</p> }
                 }
             >
                 <div class="agui-composer__locked" data-testid="composer-locked">
-                    <p class="agui-composer__locked-text" id="agui-composer-locked">
-                        "The agent is waiting for your answer above. Answer it, or cancel to move on."
+                    <p class="agui-composer__locked-text" id=locked_id.clone()>
+                        {move || tr(store).composer_locked}
                     </p>
                     <button
                         type="button"
@@ -204,7 +210,7 @@ pub fn Composer() -> impl IntoView {
                             Err(e) => cancel_error.set(Some(e.to_string())),
                         }
                     >
-                        "Cancel all"
+                        {move || tr(store).cancel_all}
                     </button>
                     {move || {
                         cancel_error

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
+use crate::ui::tr;
 
 /// Banner for a failed run.
 #[component]
@@ -28,7 +29,7 @@ pub fn ErrorBanner() -> impl IntoView {
                         disabled=move || store.running.get()
                         on:click=move |_| store.retry()
                     >
-                        "Retry"
+                        {move || tr(store).retry}
                     </button>
                 </div>
             }

@@ -39,9 +39,11 @@ use std::sync::{Arc, OnceLock};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
+use crate::i18n::fill;
 use crate::protocol::types::Tool;
 use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
+use crate::ui::tr;
 use crate::ui::trip_panel::format_money;
 
 /// What a handler returns: the result value, or an error message for the agent.
@@ -327,7 +329,7 @@ fn bad_args_view(store: AgentStore, id: String, problem: String) -> impl IntoVie
                     let _ = store.answer_tool_call(&id, Err(message.clone()));
                 }
             >
-                "Tell the agent"
+                {move || tr(store).tell_the_agent}
             </button>
         </div>
     }
@@ -427,9 +429,7 @@ pub fn ConfirmPayment(
     let store = AgentStore::expect();
     let request = PaymentRequest::from_args(&call.args);
     let valid = request.is_valid();
-    let amount = request
-        .amount_text()
-        .unwrap_or_else(|| "an unknown amount".to_owned());
+    let amount = StoredValue::new(request.amount_text());
     let error = RwSignal::new(None::<String>);
     let call = StoredValue::new(call);
     let answer = move |value: Value| {
@@ -437,20 +437,25 @@ pub fn ConfirmPayment(
             error.set(Some(e.to_string()));
         }
     };
-    let pay_label = format!("Pay {amount}");
+    let amount = move || {
+        amount
+            .get_value()
+            .unwrap_or_else(|| tr(store).payment_unknown_amount.to_owned())
+    };
+    let pay_label = move || fill(tr(store).payment_pay, &[&amount()]);
     view! {
         <div class="agui-frontend-tool agui-payment" data-testid="payment-request">
-            <div class="agui-payment__label">"Payment requested"</div>
+            <div class="agui-payment__label">{move || tr(store).payment_requested}</div>
             <div class="agui-payment__amount" data-testid="payment-amount">{amount}</div>
             {request.description.clone().map(|d| view! {
                 <p class="agui-payment__description" data-testid="payment-description">{d}</p>
             })}
             {(!valid).then(|| view! {
                 <p class="agui-frontend-tool__problem" role="alert">
-                    "The agent's request is incomplete (amount or currency missing), so it can only be declined."
+                    {move || tr(store).payment_incomplete}
                 </p>
             })}
-            <p class="agui-payment__note">"Nothing is charged unless you confirm."</p>
+            <p class="agui-payment__note">{move || tr(store).payment_note}</p>
             <div class="agui-payment__actions">
                 <button
                     type="button"
@@ -468,7 +473,7 @@ pub fn ConfirmPayment(
                     disabled=move || store.running.get()
                     on:click=move |_| answer(payment_declined())
                 >
-                    "Decline"
+                    {move || tr(store).decline}
                 </button>
             </div>
             {move || error.get().map(|e| view! {

@@ -28,11 +28,13 @@ use serde_json::{json, Map, Value};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
+use crate::i18n::{fill, Strings};
 use crate::protocol::resume::{is_expired, remaining_ms};
 use crate::protocol::types::{Interrupt, ResumeEntry, ResumeStatus};
 use crate::store::AgentStore;
 use crate::ui::schema_form::{FormState, SchemaForm};
 use crate::ui::tool_card::{preview_of, truncate_chars};
+use crate::ui::{tr, tr_now};
 
 /// The longest answer summary shown on an answered card.
 const SUMMARY_CHARS: usize = 160;
@@ -56,11 +58,11 @@ impl Decision {
         }
     }
 
-    fn label(self) -> &'static str {
+    fn label(self, t: &Strings) -> &'static str {
         match self {
-            Decision::Approve => "Approve",
-            Decision::Edit => "Edit",
-            Decision::Reject => "Reject",
+            Decision::Approve => t.approve,
+            Decision::Edit => t.edit,
+            Decision::Reject => t.reject,
         }
     }
 
@@ -302,32 +304,32 @@ pub fn hitl_payload(answers: &[DecisionAnswer]) -> Value {
 }
 
 /// Parse an edited-arguments text: a JSON object, or why not.
-pub fn parse_args_object(text: &str) -> Result<Value, String> {
+pub fn parse_args_object(text: &str, t: &Strings) -> Result<Value, String> {
     match serde_json::from_str::<Value>(text) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err("The arguments must be a JSON object".to_owned()),
-        Err(e) => Err(format!("The arguments are not valid JSON: {e}")),
+        Ok(_) => Err(t.interrupt_args_not_object.to_owned()),
+        Err(e) => Err(fill(t.interrupt_args_invalid_json, &[&e])),
     }
 }
 
 /// A one-line summary of a recorded answer.
-pub fn answer_summary(entry: &ResumeEntry) -> String {
+pub fn answer_summary(entry: &ResumeEntry, t: &Strings) -> String {
     match entry.status {
-        ResumeStatus::Cancelled => "Cancelled".to_owned(),
+        ResumeStatus::Cancelled => t.interrupt_cancelled.to_owned(),
         ResumeStatus::Resolved => match &entry.payload {
             Some(Value::String(s)) => truncate_chars(s, SUMMARY_CHARS),
             Some(Value::Object(o)) if o.get("approved") == Some(&Value::Bool(true)) => {
                 if o.contains_key("editedArgs") {
-                    "Approved with edited arguments".to_owned()
+                    t.interrupt_approved_edited.to_owned()
                 } else {
-                    "Approved".to_owned()
+                    t.interrupt_approved.to_owned()
                 }
             }
             Some(Value::Object(o)) if o.get("approved") == Some(&Value::Bool(false)) => {
-                "Rejected".to_owned()
+                t.interrupt_rejected.to_owned()
             }
             Some(v) => truncate_chars(&v.to_string(), SUMMARY_CHARS),
-            None => "Answered".to_owned(),
+            None => t.interrupt_answered.to_owned(),
         },
     }
 }
@@ -408,7 +410,7 @@ pub fn InterruptList() -> impl IntoView {
                     <span class="agui-interrupts__progress" data-testid="interrupt-progress">
                         {move || {
                             let (a, n) = progress.get();
-                            format!("{a} of {n} answered")
+                            fill(tr(store).interrupts_progress, &[&a, &n])
                         }}
                     </span>
                     <button
@@ -421,7 +423,7 @@ pub fn InterruptList() -> impl IntoView {
                         }
                         on:click=send
                     >
-                        "Send answers"
+                        {move || tr(store).send_answers}
                     </button>
                     {move || {
                         error
@@ -539,11 +541,12 @@ pub fn InterruptCard(
             "open"
         }
     };
-    let title = match &kind {
-        CardKind::Hitl(_) | CardKind::Approval(_) => "Approval needed",
-        CardKind::Choice(_) => "Question",
-        CardKind::Form(_) | CardKind::FreeText => "Input needed",
+    let title_of = match &kind {
+        CardKind::Hitl(_) | CardKind::Approval(_) => |t: &Strings| t.interrupt_approval,
+        CardKind::Choice(_) => |t: &Strings| t.interrupt_question,
+        CardKind::Form(_) | CardKind::FreeText => |t: &Strings| t.interrupt_input,
     };
+    let title = move || title_of(tr(store));
     let title_id = format!("agui-interrupt-{}", sanitize(&id));
     let message = interrupt.message.clone().filter(|m| !m.trim().is_empty());
     let reason = interrupt.reason.clone();
@@ -554,7 +557,7 @@ pub fn InterruptCard(
         view! {
             <div class="agui-interrupt__call" data-testid="interrupt-tool-call">
                 <div class="agui-interrupt__call-name">
-                    <span class="agui-interrupt__call-label">"Tool call"</span>
+                    <span class="agui-interrupt__call-label">{move || tr(store).interrupt_tool_call}</span>
                     <code data-testid="interrupt-tool-name">{name}</code>
                 </div>
                 <pre class="agui-interrupt__call-args" data-testid="interrupt-tool-args">{shown}</pre>
@@ -572,10 +575,11 @@ pub fn InterruptCard(
 
     let countdown = move || {
         remaining.get().map(|ms| {
+            let t = tr(store);
             let text = if ms <= 0.0 {
-                "Expired".to_owned()
+                t.interrupt_expired_badge.to_owned()
             } else {
-                format!("Expires in {}", format_countdown(ms))
+                fill(t.interrupt_expires_in, &[&format_countdown(ms)])
             };
             view! {
                 <span
@@ -592,13 +596,16 @@ pub fn InterruptCard(
     let clear_id = id.clone();
     let answered_view = move || {
         answer.get().map(|entry| {
-            let summary = answer_summary(&entry);
+            let summary = answer_summary(&entry, tr(store));
             let cancelled = entry.status == ResumeStatus::Cancelled;
             let clear_id = clear_id.clone();
             view! {
                 <div class="agui-interrupt__answered" data-testid="interrupt-answered">
                     <span class="agui-interrupt__answered-label">
-                        {if cancelled { "Cancelled" } else { "Answered" }}
+                        {move || {
+                            let t = tr(store);
+                            if cancelled { t.interrupt_cancelled } else { t.interrupt_answered }
+                        }}
                     </span>
                     <span class="agui-interrupt__answered-summary">{summary}</span>
                     <button
@@ -608,7 +615,7 @@ pub fn InterruptCard(
                         disabled=move || store.running.get()
                         on:click=move |_| store.clear_interrupt_answer(&clear_id)
                     >
-                        "Change"
+                        {move || tr(store).interrupt_change}
                     </button>
                 </div>
             }
@@ -641,7 +648,7 @@ pub fn InterruptCard(
             {answered_view}
             <Show when=move || expired.get() && !answered.get()>
                 <p class="agui-interrupt__expired" data-testid="interrupt-expired">
-                    "This request has expired: it can only be cancelled."
+                    {move || tr(store).interrupt_expired}
                 </p>
             </Show>
             <div
@@ -670,7 +677,7 @@ pub fn InterruptCard(
                         disabled=move || store.running.get()
                         on:click=move |_| ctx.cancel()
                     >
-                        "Cancel this request"
+                        {move || tr(store).interrupt_cancel}
                     </button>
                 </div>
             </Show>
@@ -713,7 +720,7 @@ fn approval_body(ctx: Ctx, spec: ApprovalSpec, args: Option<Value>) -> Body {
             _ => None,
         };
         let edited_args = if approved && edit_args && editing.get_untracked() {
-            match parse_args_object(&edited.get_untracked()) {
+            match parse_args_object(&edited.get_untracked(), tr_now(ctx.store)) {
                 Ok(v) => Some(v),
                 Err(e) => {
                     edit_error.set(Some(e));
@@ -734,7 +741,7 @@ fn approval_body(ctx: Ctx, spec: ApprovalSpec, args: Option<Value>) -> Body {
                 {extra.map(|state| view! { <SchemaForm state disabled=locked /> })}
                 {has_reason.then(|| view! {
                     <label class="agui-form__label agui-interrupt__reason-label">
-                        "Reason (optional)"
+                        {move || tr(ctx.store).interrupt_reason}
                         <input
                             class="agui-form__input"
                             type="text"
@@ -759,13 +766,16 @@ fn approval_body(ctx: Ctx, spec: ApprovalSpec, args: Option<Value>) -> Body {
                                 disabled=move || locked.get()
                                 on:click=move |_| editing.update(|e| *e = !*e)
                             >
-                                {move || if editing.get() { "Keep the original arguments" } else { "Edit arguments" }}
+                                {move || {
+                                    let t = tr(ctx.store);
+                                    if editing.get() { t.interrupt_keep_args } else { t.interrupt_edit_args }
+                                }}
                             </button>
                             <Show when=move || editing.get()>
                                 <textarea
                                     class="agui-form__json agui-interrupt__args-editor"
                                     data-testid="interrupt-edited-args"
-                                    aria-label="Edited arguments (JSON, replaces the original)"
+                                    aria-label=move || tr(ctx.store).interrupt_edited_args_label
                                     rows="6"
                                     spellcheck="false"
                                     disabled=move || locked.get()
@@ -791,7 +801,7 @@ fn approval_body(ctx: Ctx, spec: ApprovalSpec, args: Option<Value>) -> Body {
                         disabled=move || locked.get()
                         on:click=move |_| decide(true)
                     >
-                        "Approve"
+                        {move || tr(ctx.store).approve}
                     </button>
                     <button
                         type="button"
@@ -800,7 +810,7 @@ fn approval_body(ctx: Ctx, spec: ApprovalSpec, args: Option<Value>) -> Body {
                         disabled=move || locked.get()
                         on:click=move |_| decide(false)
                     >
-                        "Reject"
+                        {move || tr(ctx.store).reject}
                     </button>
                 </div>
             </div>
@@ -835,7 +845,7 @@ fn form_body(ctx: Ctx, schema: &Value) -> Body {
                         data-testid="interrupt-submit"
                         disabled=move || locked.get()
                     >
-                        "Submit"
+                        {move || tr(ctx.store).submit}
                     </button>
                 </div>
             </form>
@@ -878,7 +888,7 @@ fn free_text_body(ctx: Ctx) -> Body {
     let submit = move || {
         let t = text.get_untracked();
         if t.trim().is_empty() {
-            error.set(Some("Write an answer first".to_owned()));
+            error.set(Some(tr_now(ctx.store).interrupt_write_first.to_owned()));
             return;
         }
         error.set(None);
@@ -897,9 +907,9 @@ fn free_text_body(ctx: Ctx) -> Body {
                 <textarea
                     class="agui-form__input agui-interrupt__text"
                     data-testid="interrupt-text"
-                    aria-label="Your answer"
+                    aria-label=move || tr(ctx.store).interrupt_your_answer
                     rows="2"
-                    placeholder="Your answer…"
+                    placeholder=move || tr(ctx.store).interrupt_your_answer_placeholder
                     disabled=move || locked.get()
                     prop:value=text.get_untracked()
                     on:input=move |ev| {
@@ -917,7 +927,7 @@ fn free_text_body(ctx: Ctx) -> Body {
                         data-testid="interrupt-submit"
                         disabled=move || locked.get()
                     >
-                        "Submit"
+                        {move || tr(ctx.store).submit}
                     </button>
                 </div>
             </form>
@@ -959,10 +969,9 @@ fn hitl_body(ctx: Ctx, reviews: Vec<ActionReview>) -> Body {
                 for (n, (r, s)) in reviews.iter().zip(states).enumerate() {
                     let answer = match s.decision.get_untracked() {
                         None => {
-                            return Some(format!(
-                                "Choose a decision for action {} ({})",
-                                n + 1,
-                                r.name
+                            return Some(fill(
+                                tr_now(ctx.store).interrupt_choose_decision,
+                                &[&(n + 1), &r.name],
                             ))
                         }
                         Some(Decision::Approve) => DecisionAnswer::Approve,
@@ -970,7 +979,7 @@ fn hitl_body(ctx: Ctx, reviews: Vec<ActionReview>) -> Body {
                             message: Some(s.message.get_untracked()),
                         },
                         Some(Decision::Edit) => {
-                            match parse_args_object(&s.edited.get_untracked()) {
+                            match parse_args_object(&s.edited.get_untracked(), tr_now(ctx.store)) {
                                 Ok(args) => DecisionAnswer::Edit {
                                     name: r.name.clone(),
                                     args,
@@ -1018,7 +1027,7 @@ fn hitl_body(ctx: Ctx, reviews: Vec<ActionReview>) -> Body {
                         disabled=move || locked.get()
                         on:click=move |_| submit()
                     >
-                        "Submit decisions"
+                        {move || tr(ctx.store).interrupt_submit_decisions}
                     </button>
                 </div>
             </div>
@@ -1028,6 +1037,7 @@ fn hitl_body(ctx: Ctx, reviews: Vec<ActionReview>) -> Body {
 }
 
 fn action_view(n: usize, r: ActionReview, s: ActionState, locked: Signal<bool>) -> impl IntoView {
+    let store = AgentStore::expect();
     let args_text = pretty(&r.args);
     let args_shown = preview_of(&args_text).unwrap_or(args_text);
     let buttons = r
@@ -1046,7 +1056,7 @@ fn action_view(n: usize, r: ActionReview, s: ActionState, locked: Signal<bool>) 
                     disabled=move || locked.get()
                     on:click=move |_| s.decision.set(Some(d))
                 >
-                    {d.label()}
+                    {move || d.label(tr(store))}
                 </button>
             }
         })
@@ -1059,17 +1069,17 @@ fn action_view(n: usize, r: ActionReview, s: ActionState, locked: Signal<bool>) 
             data-action-name=r.name.clone()
         >
             <div class="agui-interrupt__call-name">
-                <span class="agui-interrupt__call-label">"Action"</span>
+                <span class="agui-interrupt__call-label">{move || tr(store).interrupt_action}</span>
                 <code>{r.name.clone()}</code>
             </div>
             {r.description.clone().map(|d| view! { <p class="agui-interrupt__action-description">{d}</p> })}
             <pre class="agui-interrupt__call-args" data-testid="hitl-args">{args_shown}</pre>
-            <div class="agui-interrupt__decisions" role="group" aria-label="Decision">{buttons}</div>
+            <div class="agui-interrupt__decisions" role="group" aria-label=move || tr(store).interrupt_decision_label>{buttons}</div>
             <Show when=move || s.decision.get() == Some(Decision::Edit)>
                 <textarea
                     class="agui-form__json agui-interrupt__args-editor"
                     data-testid="hitl-edit-args"
-                    aria-label="Edited arguments (JSON)"
+                    aria-label=move || tr(store).interrupt_edited_args_json
                     rows="6"
                     spellcheck="false"
                     disabled=move || locked.get()
@@ -1085,8 +1095,8 @@ fn action_view(n: usize, r: ActionReview, s: ActionState, locked: Signal<bool>) 
                     class="agui-form__input"
                     type="text"
                     data-testid="hitl-reject-message"
-                    aria-label="Message to the agent (optional)"
-                    placeholder="Why? (optional)"
+                    aria-label=move || tr(store).interrupt_message_label
+                    placeholder=move || tr(store).interrupt_message_placeholder
                     autocomplete="off"
                     disabled=move || locked.get()
                     prop:value=s.message.get_untracked()

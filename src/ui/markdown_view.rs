@@ -15,8 +15,10 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
+use crate::i18n::fill;
 use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
 use crate::store::AgentStore;
+use crate::ui::tr_ctx;
 
 /// The parser of one message plus a generation that changes when its text was replaced
 /// (not just appended to), so every rendered segment is thrown away.
@@ -203,7 +205,7 @@ fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
                         type="checkbox"
                         disabled=true
                         checked=checked
-                        aria-label=if checked { "done" } else { "not done" }
+                        aria-label=move || if checked { tr_ctx().task_done } else { tr_ctx().task_not_done }
                     />
                     <div class="agui-md__task-body">{render_blocks(&item.blocks)}</div>
                 </li>
@@ -284,10 +286,10 @@ fn code_block(lang: Option<String>, code: String) -> AnyView {
                     type="button"
                     class="agui-code__copy"
                     data-testid="copy-code"
-                    aria-label="Copy code"
+                    aria-label=move || tr_ctx().copy_code_label
                     on:click=move |_| copy_to_clipboard(to_copy.clone(), set_copied)
                 >
-                    {move || if copied.get() { "Copied" } else { "Copy" }}
+                    {move || if copied.get() { tr_ctx().copied } else { tr_ctx().copy }}
                 </button>
             </div>
             <pre class="agui-code__pre">
@@ -378,12 +380,13 @@ fn url_host(url: &str) -> String {
 fn image(src: SafeUrl, alt: String, title: Option<String>) -> AnyView {
     let (loaded, set_loaded) = signal(false);
     let host = url_host(src.as_str());
+    let t = tr_ctx();
     let label = if alt.trim().is_empty() {
-        "Image".to_owned()
+        t.image_alt.to_owned()
     } else {
         alt.clone()
     };
-    let button_title = format!("Load the image from {host}");
+    let button_title = fill(t.image_load_title, &[&host]);
     view! {
         <span class="agui-md__image" data-testid="image-placeholder">
             {move || {
@@ -409,7 +412,7 @@ fn image(src: SafeUrl, alt: String, title: Option<String>) -> AnyView {
                         >
                             <span class="agui-md__image-label">{label.clone()}</span>
                             <span class="agui-md__image-host">{host.clone()}</span>
-                            <span class="agui-md__image-action">"Load image"</span>
+                            <span class="agui-md__image-action">{t.image_load}</span>
                         </button>
                     }
                         .into_any()

@@ -13,6 +13,7 @@ use leptos::html::Textarea;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
+use crate::i18n::Strings;
 use crate::protocol::types::{Content, ContentPart, Role};
 use crate::store::threads::ThreadError;
 use crate::store::{AgentStore, Row};
@@ -20,6 +21,7 @@ use crate::ui::activity::ActivityCard;
 use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::Reasoning;
 use crate::ui::tool_card::ToolCard;
+use crate::ui::tr;
 
 /// One message of the transcript.
 #[component]
@@ -116,13 +118,13 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
                                     class="agui-branch"
                                     data-testid="branch-switcher"
                                     role="group"
-                                    aria-label="Versions"
+                                    aria-label=move || tr(store).versions_label
                                 >
                                     <button
                                         type="button"
                                         class="agui-branch__button"
                                         data-testid="branch-prev"
-                                        aria-label="Previous version"
+                                        aria-label=move || tr(store).version_previous
                                         disabled=move || first || !idle.get()
                                         on:click=move |_| step(-1)
                                     >
@@ -135,7 +137,7 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
                                         type="button"
                                         class="agui-branch__button"
                                         data-testid="branch-next"
-                                        aria-label="Next version"
+                                        aria-label=move || tr(store).version_next
                                         disabled=move || last || !idle.get()
                                         on:click=move |_| step(1)
                                     >
@@ -150,13 +152,13 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
                         type="button"
                         class="agui-message__action"
                         data-testid="edit-message"
-                        title="Edit this message (starts a new branch)"
+                        title=move || tr(store).edit_title
                         on:click=move |_| {
                             set_error.set(None);
                             editing.set(true);
                         }
                     >
-                        "Edit"
+                        {move || tr(store).edit}
                     </button>
                 </Show>
                 <Show when=move || last_answer.get() && idle.get()>
@@ -164,10 +166,10 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
                         type="button"
                         class="agui-message__action"
                         data-testid="regenerate"
-                        title="Ask again (the current answer is kept as a version)"
+                        title=move || tr(store).regenerate_title
                         on:click=move |_| report(store.regenerate())
                     >
-                        "↻ Regenerate"
+                        {move || tr(store).regenerate}
                     </button>
                 </Show>
                 {move || {
@@ -231,7 +233,7 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
             <textarea
                 class="agui-message__edit-input"
                 data-testid="edit-input"
-                aria-label="Edit message"
+                aria-label=move || tr(store).edit_message_label
                 node_ref=input
                 rows="3"
                 prop:value=original
@@ -259,10 +261,10 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
                     data-testid="edit-cancel"
                     on:click=move |_| editing.set(false)
                 >
-                    "Cancel"
+                    {move || tr(store).cancel}
                 </button>
                 <button type="submit" class="agui-button agui-button--primary" data-testid="edit-save">
-                    "Save & send"
+                    {move || tr(store).save_and_send}
                 </button>
             </div>
         </form>
@@ -270,7 +272,7 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
 }
 
 /// The text of a user message and a chip per media part (media is never fetched).
-fn user_parts(content: Option<&Content>) -> (String, Vec<String>) {
+fn user_parts(content: Option<&Content>, t: &Strings) -> (String, Vec<String>) {
     match content {
         Some(Content::Text(s)) => (s.clone(), Vec::new()),
         Some(Content::Parts(parts)) => {
@@ -279,10 +281,10 @@ fn user_parts(content: Option<&Content>) -> (String, Vec<String>) {
             for part in parts {
                 match part {
                     ContentPart::Text { text: t, .. } => text.push(t.as_str()),
-                    ContentPart::Image(_) => chips.push("image".to_owned()),
-                    ContentPart::Audio(_) => chips.push("audio".to_owned()),
-                    ContentPart::Video(_) => chips.push("video".to_owned()),
-                    ContentPart::Document(_) => chips.push("document".to_owned()),
+                    ContentPart::Image(_) => chips.push(t.media_image.to_owned()),
+                    ContentPart::Audio(_) => chips.push(t.media_audio.to_owned()),
+                    ContentPart::Video(_) => chips.push(t.media_video.to_owned()),
+                    ContentPart::Document(_) => chips.push(t.media_document.to_owned()),
                 }
             }
             (text.join("\n"), chips)
@@ -297,7 +299,7 @@ fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView
     let parts = Memo::new(move |_| {
         version.track();
         store
-            .with_message(&key, |m| user_parts(m.content.as_ref()))
+            .with_message(&key, |m| user_parts(m.content.as_ref(), tr(store)))
             .unwrap_or_default()
     });
     let editor = move || user_editor(store, editor_key.clone(), editing);
@@ -399,7 +401,7 @@ fn tool_row(store: AgentStore, row: Row) -> impl IntoView {
             };
             let inner = view! {
                 <div class="agui-tool-result" data-testid="tool-result">
-                    <div class="agui-tool-result__label">"Tool result"</div>
+                    <div class="agui-tool-result__label">{move || tr(store).tool_result_label}</div>
                     {move || {
                         let (text, error) = body();
                         view! {

@@ -1,5 +1,6 @@
 //! The chat UI: one Leptos component per file, all reading the [`crate::store::AgentStore`]
-//! from context. Nothing here renders agent output as raw HTML.
+//! from context. Nothing here renders agent output as raw HTML. Every string shown comes from
+//! the [`crate::i18n`] catalog of the store's locale ([`tr`]).
 
 pub mod activity;
 pub mod chat;
@@ -24,3 +25,24 @@ pub mod trip_panel;
 pub mod venue_card;
 pub mod warnings;
 pub mod widget_shell;
+
+use leptos::prelude::*;
+
+use crate::i18n::Strings;
+use crate::store::AgentStore;
+
+/// The UI strings of the store's locale. Tracked: called inside a view closure, the text
+/// follows a locale change.
+pub fn tr(store: AgentStore) -> &'static Strings {
+    store.config.with(|c| c.locale.strings())
+}
+
+/// [`tr`] for helpers that may render outside a chat (markdown): English without a store.
+pub fn tr_ctx() -> &'static Strings {
+    use_context::<AgentStore>().map_or(&crate::i18n::EN, tr)
+}
+
+/// [`tr`] without subscribing (event handlers, one-off messages).
+pub fn tr_now(store: AgentStore) -> &'static Strings {
+    store.config.with_untracked(|c| c.locale.strings())
+}

@@ -4,14 +4,16 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::{fill, Strings};
 use crate::store::{AgentStore, Row};
 use crate::ui::markdown_view::incremental_markdown;
+use crate::ui::tr;
 
 /// The summary of finished reasoning.
-fn done_label(seconds: Option<f64>) -> String {
+fn done_label(seconds: Option<f64>, t: &Strings) -> String {
     match seconds {
-        Some(s) if s.is_finite() => format!("Thought for {} s", s.round().max(1.0) as u64),
-        _ => "Thought".to_owned(),
+        Some(s) if s.is_finite() => fill(t.reasoning_thought_for, &[&(s.round().max(1.0) as u64)]),
+        _ => t.reasoning_thought.to_owned(),
     }
 }
 
@@ -41,10 +43,10 @@ pub fn Reasoning(
     let seconds_id = row.id.clone();
     let summary = move || {
         if streaming.get() {
-            "Thinking…".to_owned()
+            tr(store).reasoning_thinking.to_owned()
         } else {
             version.track();
-            done_label(store.reasoning_seconds(&seconds_id))
+            done_label(store.reasoning_seconds(&seconds_id), tr(store))
         }
     };
     let state = move || if streaming.get() { "streaming" } else { "done" };
@@ -60,7 +62,7 @@ pub fn Reasoning(
                 >
                     <div class="agui-reasoning__summary">
                         <span class="agui-reasoning__icon" aria-hidden="true"></span>
-                        <span class="agui-reasoning__label">"Reasoning (encrypted)"</span>
+                        <span class="agui-reasoning__label">{move || tr(store).reasoning_encrypted}</span>
                     </div>
                 </div>
             }

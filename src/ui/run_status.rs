@@ -4,16 +4,18 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::{fill, Strings};
 use crate::protocol::types::{Role, TokenUsage};
 use crate::store::AgentStore;
+use crate::ui::tr;
 
-/// `1234567` → `1,234,567`.
-fn thousands(n: u64) -> String {
+/// `1234567` → `1,234,567` (with the language's separator).
+fn thousands(n: u64, separator: &str) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
+            out.push_str(separator);
         }
         out.push(c);
     }
@@ -21,7 +23,8 @@ fn thousands(n: u64) -> String {
 }
 
 /// "1,234 tokens" (and the in/out split for the tooltip), or `None` when nothing was reported.
-fn usage_text(usage: &[TokenUsage]) -> Option<(String, String)> {
+fn usage_text(usage: &[TokenUsage], t: &Strings) -> Option<(String, String)> {
+    let thousands = |n: u64| thousands(n, t.thousands_separator);
     let sum = |f: fn(&TokenUsage) -> Option<u64>| {
         usage
             .iter()
@@ -38,15 +41,18 @@ fn usage_text(usage: &[TokenUsage]) -> Option<(String, String)> {
     })?;
     let mut detail = Vec::new();
     if let Some(i) = input {
-        detail.push(format!("{} in", thousands(i)));
+        detail.push(fill(t.usage_in, &[&thousands(i)]));
     }
     if let Some(o) = output {
-        detail.push(format!("{} out", thousands(o)));
+        detail.push(fill(t.usage_out, &[&thousands(o)]));
     }
     if let Some(r) = sum(|u| u.reasoning_tokens) {
-        detail.push(format!("{} reasoning", thousands(r)));
+        detail.push(fill(t.usage_reasoning, &[&thousands(r)]));
     }
-    Some((format!("{} tokens", thousands(total)), detail.join(" · ")))
+    Some((
+        fill(t.usage_tokens, &[&thousands(total)]),
+        detail.join(" · "),
+    ))
 }
 
 /// The status of the current (or last) run.
@@ -57,26 +63,29 @@ pub fn RunStatusLine() -> impl IntoView {
     // What the newest row is tells thinking apart from writing (rows change on append only).
     let last_role = Memo::new(move |_| store.rows.with(|rows| rows.last().map(|r| r.role)));
     let awaiting = Memo::new(move |_| store.run.with(|r| !r.pending_tool_calls.is_empty()));
-    let label = move || match status.get() {
-        "running" => match last_role.get() {
-            None | Some(Role::User) | Some(Role::Reasoning) => "Thinking…",
-            Some(Role::Assistant) => "Streaming…",
-            Some(_) => "Working…",
-        },
-        "success" if awaiting.get() => "Waiting for you",
-        "success" => "Done",
-        "interrupted" => "Needs your input",
-        "cancelled" => "Stopped",
-        "error" => "Error",
-        "truncated" => "Connection lost",
-        _ => "Ready",
+    let label = move || {
+        let t = tr(store);
+        match status.get() {
+            "running" => match last_role.get() {
+                None | Some(Role::User) | Some(Role::Reasoning) => t.status_thinking,
+                Some(Role::Assistant) => t.status_streaming,
+                Some(_) => t.status_working,
+            },
+            "success" if awaiting.get() => t.status_waiting,
+            "success" => t.status_done,
+            "interrupted" => t.status_interrupted,
+            "cancelled" => t.status_stopped,
+            "error" => t.status_error,
+            "truncated" => t.status_connection_lost,
+            _ => t.status_ready,
+        }
     };
     let steps = move || {
         store.run.with(|r| {
             (!r.steps.is_empty() && status.get() == "running").then(|| r.steps.join(" › "))
         })
     };
-    let usage = move || store.run.with(|r| usage_text(&r.usage));
+    let usage = move || store.run.with(|r| usage_text(&r.usage, tr(store)));
     view! {
         <div
             class="agui-run-status"
@@ -84,6 +93,7 @@ pub fn RunStatusLine() -> impl IntoView {
             data-status=move || status.get()
             role="status"
             aria-live="polite"
+            aria-atomic="true"
         >
             <span class="agui-run-status__dot" aria-hidden="true"></span>
             <span class="agui-run-status__label" data-testid="run-status-label">

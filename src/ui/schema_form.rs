@@ -20,6 +20,10 @@ use leptos::prelude::*;
 use serde_json::{Map, Number, Value};
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
+use crate::i18n::{fill, Strings};
+use crate::store::AgentStore;
+use crate::ui::tr;
+
 /// Nesting deeper than this renders as a JSON textarea.
 pub const MAX_DEPTH: usize = 6;
 
@@ -68,7 +72,59 @@ pub struct Field {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub pointer: String,
-    pub message: String,
+    pub problem: Problem,
+}
+
+/// What is wrong with an input (the words come from the catalog: [`Problem::message`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    Required,
+    PickOne,
+    TooShort(u64),
+    TooLong(u64),
+    NotANumber,
+    NotWhole,
+    /// The bounds, formatted.
+    AtLeast(String),
+    AtMost(String),
+    MoreThan(String),
+    LessThan(String),
+    /// The JSON parser's message.
+    InvalidJson(String),
+    /// Valid JSON of the wrong type (`object`, `array`, …; `None` = any value).
+    JsonType(Option<String>),
+}
+
+impl Problem {
+    /// The message in the UI language.
+    pub fn message(&self, t: &Strings) -> String {
+        match self {
+            Problem::Required => t.form_required.to_owned(),
+            Problem::PickOne => t.form_pick_one.to_owned(),
+            Problem::TooShort(n) => fill(t.form_too_short, &[n]),
+            Problem::TooLong(n) => fill(t.form_too_long, &[n]),
+            Problem::NotANumber => t.form_not_a_number.to_owned(),
+            Problem::NotWhole => t.form_not_whole.to_owned(),
+            Problem::AtLeast(n) => fill(t.form_at_least, &[n]),
+            Problem::AtMost(n) => fill(t.form_at_most, &[n]),
+            Problem::MoreThan(n) => fill(t.form_more_than, &[n]),
+            Problem::LessThan(n) => fill(t.form_less_than, &[n]),
+            Problem::InvalidJson(e) => fill(t.form_invalid_json, &[e]),
+            Problem::JsonType(expect) => {
+                let template = match expect.as_deref() {
+                    Some("object") => t.form_json_object,
+                    Some("array") => t.form_json_array,
+                    Some("string") => t.form_json_string,
+                    Some("number") => t.form_json_number,
+                    Some("integer") => t.form_json_integer,
+                    Some("boolean") => t.form_json_boolean,
+                    _ => t.form_json_value,
+                };
+                template.to_owned()
+            }
+        }
+    }
 }
 
 /// "budgetPerPerson" / "budget_per_person" → "Budget per person".
@@ -223,13 +279,10 @@ fn field_kind(o: &Map<String, Value>, pointer: &str, depth: usize) -> FieldKind 
     }
 }
 
-/// The form for a schema: the root field (pointer `""`, always required).
+/// The form for a schema: the root field (pointer `""`, always required; a root without a
+/// title is labelled "Answer" in the UI language when rendered).
 pub fn form_fields(schema: &Value) -> Field {
-    let mut root = field(schema, "", String::new(), true, 0);
-    if root.label.is_empty() {
-        root.label = "Answer".to_owned();
-    }
-    root
+    field(schema, "", String::new(), true, 0)
 }
 
 /// The display text of an enum value (strings as they are, anything else as JSON).
@@ -290,10 +343,10 @@ pub fn collect(root: &Field, inputs: &HashMap<String, String>) -> Result<Value, 
     }
 }
 
-fn err(f: &Field, message: impl Into<String>) -> Vec<FieldError> {
+fn err(f: &Field, problem: Problem) -> Vec<FieldError> {
     vec![FieldError {
         pointer: f.pointer.clone(),
-        message: message.into(),
+        problem,
     }]
 }
 
@@ -313,7 +366,7 @@ fn collect_field(
     let empty = raw.trim().is_empty();
     let missing = |f: &Field| {
         if f.required {
-            Err(err(f, "Required"))
+            Err(err(f, Problem::Required))
         } else {
             Ok(None)
         }
@@ -332,7 +385,7 @@ fn collect_field(
                         obj.insert(c.key.clone(), v);
                     }
                     Ok(None) => {}
-                    Err(e) if e.iter().all(|e| e.message == "Required") && !f.required => {
+                    Err(e) if e.iter().all(|e| e.problem == Problem::Required) && !f.required => {
                         required_missing.extend(e);
                     }
                     Err(e) => {
@@ -363,7 +416,7 @@ fn collect_field(
                 .and_then(|i| options.get(i))
             {
                 Some(v) => Ok(Some(v.clone())),
-                None => Err(err(f, "Pick one of the options")),
+                None => Err(err(f, Problem::PickOne)),
             }
         }
         FieldKind::Text {
@@ -376,10 +429,10 @@ fn collect_field(
             }
             let len = raw.chars().count() as u64;
             if let Some(min) = min_length.filter(|m| len < *m) {
-                return Err(err(f, format!("At least {min} characters")));
+                return Err(err(f, Problem::TooShort(min)));
             }
             if let Some(max) = max_length.filter(|m| len > *m) {
-                return Err(err(f, format!("At most {max} characters")));
+                return Err(err(f, Problem::TooLong(max)));
             }
             Ok(Some(Value::String(raw.to_owned())))
         }
@@ -394,22 +447,22 @@ fn collect_field(
                 return missing(f);
             }
             let Some(n) = raw.trim().parse::<f64>().ok().filter(|n| n.is_finite()) else {
-                return Err(err(f, "Must be a number"));
+                return Err(err(f, Problem::NotANumber));
             };
             if *integer && n.fract() != 0.0 {
-                return Err(err(f, "Must be a whole number"));
+                return Err(err(f, Problem::NotWhole));
             }
             if let Some(m) = minimum.filter(|m| n < *m) {
-                return Err(err(f, format!("Must be at least {}", fmt_num(m))));
+                return Err(err(f, Problem::AtLeast(fmt_num(m))));
             }
             if let Some(m) = maximum.filter(|m| n > *m) {
-                return Err(err(f, format!("Must be at most {}", fmt_num(m))));
+                return Err(err(f, Problem::AtMost(fmt_num(m))));
             }
             if let Some(m) = exclusive_minimum.filter(|m| n <= *m) {
-                return Err(err(f, format!("Must be more than {}", fmt_num(m))));
+                return Err(err(f, Problem::MoreThan(fmt_num(m))));
             }
             if let Some(m) = exclusive_maximum.filter(|m| n >= *m) {
-                return Err(err(f, format!("Must be less than {}", fmt_num(m))));
+                return Err(err(f, Problem::LessThan(fmt_num(m))));
             }
             let value = if *integer && n.abs() < 9.007_199_254_740_992e15 {
                 Value::Number(Number::from(n as i64))
@@ -422,8 +475,8 @@ fn collect_field(
             if empty {
                 return missing(f);
             }
-            let v: Value =
-                serde_json::from_str(raw).map_err(|e| err(f, format!("Not valid JSON: {e}")))?;
+            let v: Value = serde_json::from_str(raw)
+                .map_err(|e| err(f, Problem::InvalidJson(e.to_string())))?;
             let ok = match expect.as_deref() {
                 Some("object") => v.is_object(),
                 Some("array") => v.is_array(),
@@ -436,17 +489,7 @@ fn collect_field(
             if ok {
                 Ok(Some(v))
             } else {
-                let article = match expect.as_deref() {
-                    Some("object" | "array" | "integer") => "an",
-                    _ => "a",
-                };
-                Err(err(
-                    f,
-                    format!(
-                        "Must be {article} JSON {}",
-                        expect.as_deref().unwrap_or("value")
-                    ),
-                ))
+                Err(err(f, Problem::JsonType(expect.clone())))
             }
         }
     }
@@ -560,6 +603,7 @@ pub fn SchemaForm(
 }
 
 fn field_view(f: Field, state: FormState, disabled: Signal<bool>) -> AnyView {
+    let store = AgentStore::expect();
     let pointer = f.pointer.clone();
     let dom_id = state.dom_id(&pointer);
     let err_id = format!("{dom_id}-error");
@@ -569,7 +613,7 @@ fn field_view(f: Field, state: FormState, disabled: Signal<bool>) -> AnyView {
             state.errors.with(|es| {
                 es.iter()
                     .find(|e| e.pointer == pointer)
-                    .map(|e| e.message.clone())
+                    .map(|e| e.problem.message(tr(store)))
             })
         })
     };
@@ -587,7 +631,16 @@ fn field_view(f: Field, state: FormState, disabled: Signal<bool>) -> AnyView {
     let hint = f.description.clone().map(|d| {
         view! { <p class="agui-form__hint">{d}</p> }
     });
-    let label_text = f.label.clone();
+    let label_text = {
+        let label = f.label.clone();
+        move || {
+            if label.is_empty() {
+                tr(store).form_answer.to_owned()
+            } else {
+                label.clone()
+            }
+        }
+    };
     let required = f.required;
     let required_mark = required.then(|| {
         view! { <span class="agui-form__required" aria-hidden="true">" *"</span> }
@@ -646,7 +699,13 @@ fn field_view(f: Field, state: FormState, disabled: Signal<bool>) -> AnyView {
                     view! { <option value=i.to_string() selected=selected>{choice_label(o)}</option> }
                 })
                 .collect_view();
-            let none_label = if required { "Choose…" } else { "—" };
+            let none_label = move || {
+                if required {
+                    tr(store).form_choose
+                } else {
+                    "—"
+                }
+            };
             view! {
                 <select
                     class="agui-form__select"

@@ -6,13 +6,10 @@ use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::KeyboardEvent;
 
-pub use crate::embed::parse_headers;
+pub use crate::embed::{parse_headers, HeaderError};
 use crate::store::AgentStore;
+use crate::ui::{tr, tr_now};
 
-/// What the header shows for the demo agent.
-pub const DEMO_LABEL: &str = "Demo agent (offline)";
-
-/// An HTTP header name (RFC 9110 `token`).
 /// The headers as the JSON object text the form edits.
 fn headers_text(headers: &[(String, String)]) -> String {
     if headers.is_empty() {
@@ -38,7 +35,7 @@ pub fn EndpointSettings() -> impl IntoView {
         store
             .config
             .with(|c| c.endpoint.clone())
-            .unwrap_or_else(|| DEMO_LABEL.to_owned())
+            .unwrap_or_else(|| tr(store).demo_agent_label.to_owned())
     };
     let on_demo = move || store.config.with(|c| c.endpoint.is_none());
 
@@ -54,7 +51,7 @@ pub fn EndpointSettings() -> impl IntoView {
         set_open.update(|o| *o = !*o);
     };
     let apply = move || match parse_headers(&headers.get_untracked()) {
-        Err(e) => set_error.set(Some(e)),
+        Err(e) => set_error.set(Some(e.message(tr_now(store)))),
         Ok(parsed) => {
             let endpoint = url.with_untracked(|u| u.trim().to_owned());
             let mut config = store.config.get_untracked();
@@ -90,7 +87,7 @@ pub fn EndpointSettings() -> impl IntoView {
                 data-testid="settings-toggle"
                 aria-expanded=move || open.get().to_string()
                 aria-haspopup="dialog"
-                title="Choose the agent"
+                title=move || tr(store).settings_toggle_title
                 on:click=toggle
             >
                 <span
@@ -110,14 +107,14 @@ pub fn EndpointSettings() -> impl IntoView {
                     class="agui-settings__panel"
                     data-testid="settings-form"
                     role="dialog"
-                    aria-label="Agent settings"
+                    aria-label=move || tr(store).settings_label
                     on:submit=move |ev| {
                         ev.prevent_default();
                         apply();
                     }
                 >
                     <label class="agui-field">
-                        <span class="agui-field__label">"AG-UI endpoint URL"</span>
+                        <span class="agui-field__label">{move || tr(store).settings_endpoint_label}</span>
                         <input
                             class="agui-field__input"
                             data-testid="settings-endpoint"
@@ -128,11 +125,11 @@ pub fn EndpointSettings() -> impl IntoView {
                             on:input=move |ev| set_url.set(event_target_value(&ev))
                         />
                         <span class="agui-field__hint">
-                            "Relative URLs work. Leave empty for the offline demo agent."
+                            {move || tr(store).settings_endpoint_hint}
                         </span>
                     </label>
                     <label class="agui-field">
-                        <span class="agui-field__label">"Headers (JSON object, optional)"</span>
+                        <span class="agui-field__label">{move || tr(store).settings_headers_label}</span>
                         <textarea
                             class="agui-field__input agui-field__input--mono"
                             data-testid="settings-headers"
@@ -160,14 +157,14 @@ pub fn EndpointSettings() -> impl IntoView {
                             data-testid="settings-demo"
                             on:click=use_demo
                         >
-                            "Use the demo agent"
+                            {move || tr(store).settings_use_demo}
                         </button>
                         <button
                             type="submit"
                             class="agui-button agui-button--primary"
                             data-testid="settings-apply"
                         >
-                            "Apply"
+                            {move || tr(store).settings_apply}
                         </button>
                     </div>
                 </form>

@@ -13,8 +13,10 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::i18n::fill;
 use crate::store::AgentStore;
 use crate::ui::tool_card::truncate_chars;
+use crate::ui::tr;
 
 /// Strings longer than this are cut, with a button to show the rest.
 const STRING_PREVIEW: usize = 120;
@@ -52,13 +54,13 @@ pub fn StatePanel() -> impl IntoView {
                 view! {
                     <div class="agui-state-panel__notice" role="status" data-testid="state-warning">
                         <p class="agui-state-panel__notice-title">
-                            "A state update could not be applied; showing the last good state."
+                            {move || tr(store).state_patch_failed}
                         </p>
                         <p class="agui-state-panel__notice-detail">{text}</p>
                         <button
                             type="button"
                             class="agui-state-panel__notice-close"
-                            aria-label="Dismiss"
+                            aria-label=move || tr(store).dismiss
                             on:click=move |_| dismissed_at.set(warning_count.get_untracked())
                         >
                             "×"
@@ -71,7 +73,7 @@ pub fn StatePanel() -> impl IntoView {
         if empty.get() {
             return view! {
                 <p class="agui-state-panel__empty" data-testid="state-empty">
-                    "No shared state yet"
+                    {move || tr(store).state_empty}
                 </p>
             }
             .into_any();
@@ -79,16 +81,18 @@ pub fn StatePanel() -> impl IntoView {
         // A snapshot replaces the state wholesale: rebuild from the root.
         store.state_version.track();
         view! {
-            <ul class="agui-state-tree" role="tree">
+            // Nested lists with disclosure buttons, not an ARIA tree: a `role="tree"` promises
+            // arrow-key navigation, and Tab through the buttons is what this offers.
+            <ul class="agui-state-tree">
                 {state_node(store, String::new(), "state".to_owned(), 0)}
             </ul>
         }
         .into_any()
     };
     view! {
-        <section class="agui-state-panel" data-testid="state-panel" aria-label="Shared state">
+        <section class="agui-state-panel" data-testid="state-panel" aria-label=move || tr(store).state_label>
             <header class="agui-state-panel__header">
-                <h3 class="agui-state-panel__title">"Shared state"</h3>
+                <h3 class="agui-state-panel__title">{move || tr(store).state_label}</h3>
             </header>
             {notice}
             {tree}
@@ -185,6 +189,8 @@ fn state_node(store: AgentStore, pointer: String, label: String, depth: usize) -
         }
     };
     let index_label = label.parse::<usize>().is_ok();
+    // A disclosure button is named by what it opens; `aria-expanded` says the state.
+    let toggle_name = label.clone();
     let value = {
         let pointer = pointer.clone();
         move || match kind.get() {
@@ -200,12 +206,11 @@ fn state_node(store: AgentStore, pointer: String, label: String, depth: usize) -
     view! {
         <li
             class="agui-state-node"
-            role="treeitem"
             data-testid="state-path"
             data-path=pointer
             data-changed=move || sig.get().1.to_string()
             data-kind=move || shape.with(Shape::type_name)
-            aria-expanded=move || is_container().then(|| open.get().to_string())
+            data-expanded=move || is_container().then(|| open.get().to_string())
         >
             <div class=row_class>
                 <Show
@@ -215,7 +220,8 @@ fn state_node(store: AgentStore, pointer: String, label: String, depth: usize) -
                     <button
                         type="button"
                         class="agui-state-node__toggle"
-                        aria-label=move || if open.get() { "Collapse" } else { "Expand" }
+                        aria-label=toggle_name.clone()
+                        aria-expanded=move || open.get().to_string()
                         on:click=move |_| open.update(|o| *o = !*o)
                     ></button>
                 </Show>
@@ -286,10 +292,10 @@ fn scalar_value(store: AgentStore, pointer: String, shape: Memo<Shape>) -> impl 
             >
                 {move || {
                     if full.get() {
-                        "less".to_owned()
+                        tr(store).state_less.to_owned()
                     } else {
                         shape.with(|s| match s {
-                            Shape::Str { chars, .. } => format!("{chars} chars"),
+                            Shape::Str { chars, .. } => fill(tr(store).state_chars, &[chars]),
                             _ => String::new(),
                         })
                     }
@@ -349,7 +355,7 @@ fn children_list(
         }
     };
     view! {
-        <ul class="agui-state-node__children" role="group">
+        <ul class="agui-state-node__children">
             {list}
         </ul>
         <Show when=move || { hidden() > 0 }>
@@ -358,7 +364,7 @@ fn children_list(
                 class="agui-state-node__page"
                 on:click=move |_| limit.update(|l| *l += CHILD_PAGE)
             >
-                {move || format!("Show {} more", hidden().min(CHILD_PAGE))}
+                {move || fill(tr(store).state_show_more, &[&hidden().min(CHILD_PAGE)])}
             </button>
         </Show>
     }

@@ -8,8 +8,20 @@ use leptos::html::Input;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
+use crate::branches::UNTITLED;
+use crate::i18n::{split_placeholder, Strings};
 use crate::store::threads::{ThreadError, ThreadSummary};
 use crate::store::AgentStore;
+use crate::ui::{tr, tr_now};
+
+/// The title to show: the automatic "New conversation" in the UI language.
+fn shown_title(s: &ThreadSummary, t: &Strings) -> String {
+    if !s.renamed && s.title == UNTITLED {
+        t.thread_untitled.to_owned()
+    } else {
+        s.title.clone()
+    }
+}
 
 /// What one item is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,18 +53,18 @@ pub fn ThreadList() -> impl IntoView {
     });
 
     view! {
-        <nav class="agui-threads" data-testid="thread-list" aria-label="Conversations">
+        <nav class="agui-threads" data-testid="thread-list" aria-label=move || tr(store).threads_label>
             <div class="agui-threads__head">
-                <h2 class="agui-threads__heading">"Conversations"</h2>
+                <h2 class="agui-threads__heading">{move || tr(store).threads_label}</h2>
                 <button
                     type="button"
                     class="agui-button agui-button--secondary agui-threads__new"
                     data-testid="thread-new"
                     disabled=move || store.running.get()
-                    title="Start a new conversation"
+                    title=move || tr(store).thread_new_title
                     on:click=move |_| report(store.new_thread())
                 >
-                    "+ New"
+                    {move || tr(store).thread_new}
                 </button>
             </div>
             {move || {
@@ -147,11 +159,11 @@ fn ThreadItem(
                             type="button"
                             class="agui-threads__open"
                             data-testid="thread-open"
-                            title=move || summary.with(|s| s.title.clone())
+                            title=move || summary.with(|s| shown_title(s, tr(store)))
                             on:click=open
                         >
                             <span class="agui-threads__title" data-testid="thread-title">
-                                {move || summary.with(|s| s.title.clone())}
+                                {move || summary.with(|s| shown_title(s, tr(store)))}
                             </span>
                         </button>
                         <div class="agui-threads__actions">
@@ -159,8 +171,8 @@ fn ThreadItem(
                                 type="button"
                                 class="agui-threads__action"
                                 data-testid="thread-rename"
-                                aria-label="Rename"
-                                title="Rename"
+                                aria-label=move || tr(store).rename
+                                title=move || tr(store).rename
                                 on:click=start_rename
                             >
                                 "✎"
@@ -169,8 +181,8 @@ fn ThreadItem(
                                 type="button"
                                 class="agui-threads__action agui-threads__action--danger"
                                 data-testid="thread-delete"
-                                aria-label="Delete"
-                                title="Delete"
+                                aria-label=move || tr(store).delete
+                                title=move || tr(store).delete
                                 on:click=move |_| set_mode.set(Mode::ConfirmingDelete)
                             >
                                 "×"
@@ -192,8 +204,8 @@ fn ThreadItem(
                                 class="agui-threads__input"
                                 data-testid="thread-rename-input"
                                 node_ref=input
-                                aria-label="Conversation name"
-                                prop:value=move || summary.with_untracked(|s| s.title.clone())
+                                aria-label=move || tr(store).thread_name_label
+                                prop:value=move || summary.with_untracked(|s| shown_title(s, tr_now(store)))
                                 on:keydown=move |ev: KeyboardEvent| {
                                     if ev.key() == "Escape" {
                                         ev.prevent_default();
@@ -205,8 +217,8 @@ fn ThreadItem(
                                 type="submit"
                                 class="agui-threads__action"
                                 data-testid="thread-rename-save"
-                                aria-label="Save name"
-                                title="Save"
+                                aria-label=move || tr(store).thread_save_name
+                                title=move || tr(store).save
                             >
                                 "✓"
                             </button>
@@ -214,8 +226,8 @@ fn ThreadItem(
                                 type="button"
                                 class="agui-threads__action"
                                 data-testid="thread-rename-cancel"
-                                aria-label="Cancel"
-                                title="Cancel"
+                                aria-label=move || tr(store).cancel
+                                title=move || tr(store).cancel
                                 on:click=move |_| set_mode.set(Mode::Idle)
                             >
                                 "✕"
@@ -226,9 +238,15 @@ fn ThreadItem(
                 }
                 Mode::ConfirmingDelete => {
                     view! {
-                        <div class="agui-threads__confirm" role="group" aria-label="Confirm delete">
+                        <div
+                            class="agui-threads__confirm"
+                            role="group"
+                            aria-label=move || tr(store).thread_confirm_delete_label
+                        >
                             <span class="agui-threads__confirm-text">
-                                "Delete “" {move || summary.with(|s| s.title.clone())} "”?"
+                                {move || split_placeholder(tr(store).thread_confirm_delete).0}
+                                {move || summary.with(|s| shown_title(s, tr(store)))}
+                                {move || split_placeholder(tr(store).thread_confirm_delete).1}
                             </span>
                             <button
                                 type="button"
@@ -236,7 +254,7 @@ fn ThreadItem(
                                 data-testid="thread-delete-confirm"
                                 on:click=delete
                             >
-                                "Delete"
+                                {move || tr(store).delete}
                             </button>
                             <button
                                 type="button"
@@ -244,7 +262,7 @@ fn ThreadItem(
                                 data-testid="thread-delete-cancel"
                                 on:click=move |_| set_mode.set(Mode::Idle)
                             >
-                                "Cancel"
+                                {move || tr(store).cancel}
                             </button>
                         </div>
                     }

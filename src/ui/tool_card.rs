@@ -17,10 +17,12 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::i18n::{fill, Strings};
 use crate::protocol::types::{Content, ContentPart, MediaPart, PartSource};
 use crate::store::{AgentStore, ToolStatus, ToolView};
 use crate::ui::frontend_tools::{component_body, FrontendTools};
 use crate::ui::tool_registry::ToolRegistry;
+use crate::ui::tr;
 
 /// A text longer than this many characters is collapsed to a preview.
 pub const PREVIEW_CHARS: usize = 1_500;
@@ -37,6 +39,7 @@ pub fn ToolCard(
     /// The `toolCallId` of the call to show.
     tool_call_id: String,
 ) -> impl IntoView {
+    let store = AgentStore::expect();
     let registry = ToolRegistry::use_registry();
     let frontend = FrontendTools::use_tools();
     let view = tool_view_memo(&tool_call_id);
@@ -108,14 +111,14 @@ pub fn ToolCard(
                     type="button"
                     class="agui-tool-card__toggle"
                     aria-expanded=move || open.get().to_string()
-                    title=move || if open.get() { "Collapse" } else { "Expand" }
+                    title=move || if open.get() { tr(store).collapse } else { tr(store).expand }
                     on:click=move |_| open.update(|o| *o = !*o)
                 >
                     <span class="agui-tool-card__chevron" aria-hidden="true"></span>
                     <span class="agui-tool-card__name" data-testid="tool-name">
                         {move || {
                             let n = name.get();
-                            if n.is_empty() { "tool".to_owned() } else { n }
+                            if n.is_empty() { tr(store).tool_fallback_name.to_owned() } else { n }
                         }}
                     </span>
                 </button>
@@ -123,7 +126,7 @@ pub fn ToolCard(
                     <Show when=busy>
                         <span class="agui-tool-spinner" aria-hidden="true"></span>
                     </Show>
-                    {move || status_label(status.get())}
+                    {move || status_label(status.get(), tr(store))}
                 </span>
                 <span class="agui-tool-card__duration" data-testid="tool-duration">
                     {move || duration.get().map(format_duration)}
@@ -168,15 +171,15 @@ pub fn generic_body(view: Memo<Option<ToolView>>) -> impl IntoView {
 }
 
 /// The pill text of a status.
-pub fn status_label(status: Option<ToolStatus>) -> &'static str {
+pub fn status_label(status: Option<ToolStatus>, t: &Strings) -> &'static str {
     match status {
-        None => "Pending",
-        Some(ToolStatus::StreamingArgs) => "Preparing",
-        Some(ToolStatus::Running) => "Running",
-        Some(ToolStatus::Success) => "Done",
-        Some(ToolStatus::Error) => "Failed",
-        Some(ToolStatus::AwaitingInput) => "Needs input",
-        Some(ToolStatus::AwaitingApproval) => "Needs approval",
+        None => t.tool_pending,
+        Some(ToolStatus::StreamingArgs) => t.tool_preparing,
+        Some(ToolStatus::Running) => t.tool_running,
+        Some(ToolStatus::Success) => t.tool_done,
+        Some(ToolStatus::Error) => t.tool_failed,
+        Some(ToolStatus::AwaitingInput) => t.tool_needs_input,
+        Some(ToolStatus::AwaitingApproval) => t.tool_needs_approval,
     }
 }
 
@@ -244,6 +247,7 @@ enum ArgsShape {
 
 /// The arguments, previewed from the partial JSON while they stream.
 pub fn args_section(view: Memo<Option<ToolView>>) -> impl IntoView {
+    let store = AgentStore::expect();
     let model = Memo::new(move |_| view.with(|v| v.as_ref().map_or(ArgsView::Waiting, args_view)));
     // Arguments may still arrive (an unknown call counts: its START is on the way).
     let streaming = Memo::new(move |_| {
@@ -261,10 +265,11 @@ pub fn args_section(view: Memo<Option<ToolView>>) -> impl IntoView {
         })
     });
     // Only the switch between shapes rebuilds the section; a streaming field rebuilds its row.
-    let content = move || match shape.get() {
+    let content = move || {
+        match shape.get() {
         ArgsShape::Waiting => view! {
             <p class="agui-tool-card__muted">
-                {move || if streaming.get() { "Waiting for arguments…" } else { "No arguments" }}
+                {move || if streaming.get() { tr(store).tool_waiting_args } else { tr(store).tool_no_args }}
             </p>
         }
         .into_any(),
@@ -273,7 +278,7 @@ pub fn args_section(view: Memo<Option<ToolView>>) -> impl IntoView {
                 {move || {
                     model.with(|m| match m {
                         ArgsView::Unparsed(n) => {
-                            format!("{} of arguments that are not valid JSON", format_bytes(*n))
+                            fill(tr(store).tool_args_unparsed, &[&format_bytes(*n)])
                         }
                         _ => String::new(),
                     })
@@ -305,7 +310,7 @@ pub fn args_section(view: Memo<Option<ToolView>>) -> impl IntoView {
                 />
                 <Show when=move || model.with(|m| matches!(m, ArgsView::Fields(f) if f.is_empty()))>
                     <div class="agui-tool-card__muted">
-                        {move || if streaming.get() { "…" } else { "No arguments" }}
+                        {move || if streaming.get() { "…" } else { tr(store).tool_no_args }}
                     </div>
                 </Show>
             </dl>
@@ -322,6 +327,7 @@ pub fn args_section(view: Memo<Option<ToolView>>) -> impl IntoView {
             </div>
         }
         .into_any(),
+    }
     };
     view! {
         <div
@@ -377,12 +383,16 @@ impl TextBlock {
     }
 
     /// "2.0 MB, 41,000 lines".
-    pub fn size_label(&self) -> String {
+    pub fn size_label(&self, t: &Strings) -> String {
         format!(
             "{}, {} {}",
             format_bytes(self.bytes),
             format_count(self.lines),
-            if self.lines == 1 { "line" } else { "lines" }
+            if self.lines == 1 {
+                t.line_one
+            } else {
+                t.line_other
+            }
         )
     }
 }
@@ -478,6 +488,7 @@ pub fn media_label(source: &PartSource) -> String {
 
 /// The result: an error notice, then the body. Rendered only once a result (or error) exists.
 pub fn result_section(view: Memo<Option<ToolView>>) -> impl IntoView {
+    let store = AgentStore::expect();
     let model = Memo::new(move |_| view.with(|v| v.as_ref().and_then(result_model)));
     let status = Memo::new(move |_| view.with(|v| v.as_ref().map(|v| v.status)));
     move || match model.get() {
@@ -485,19 +496,19 @@ pub fn result_section(view: Memo<Option<ToolView>>) -> impl IntoView {
         None => match status.get() {
             Some(ToolStatus::Error) => view! {
                 <p class="agui-tool-card__muted" data-testid="tool-no-result">
-                    "The run ended before this tool returned a result."
+                    {move || tr(store).tool_no_result}
                 </p>
             }
             .into_any(),
             Some(ToolStatus::AwaitingInput) => view! {
                 <p class="agui-tool-card__muted" data-testid="tool-awaiting">
-                    "Waiting for your input…"
+                    {move || tr(store).tool_awaiting_input}
                 </p>
             }
             .into_any(),
             Some(ToolStatus::AwaitingApproval) => view! {
                 <p class="agui-tool-card__muted" data-testid="tool-awaiting-approval">
-                    "Waiting for your approval below…"
+                    {move || tr(store).tool_awaiting_approval}
                 </p>
             }
             .into_any(),
@@ -508,12 +519,14 @@ pub fn result_section(view: Memo<Option<ToolView>>) -> impl IntoView {
 
 /// The view of one result model.
 pub fn result_view(m: ResultModel) -> impl IntoView {
+    let store = AgentStore::expect();
     let failed = m.error.is_some();
     let body = match m.body {
         ResultBody::Empty if failed => None,
-        ResultBody::Empty => {
-            Some(view! { <p class="agui-tool-card__muted">"(empty result)"</p> }.into_any())
-        }
+        ResultBody::Empty => Some(
+            view! { <p class="agui-tool-card__muted">{move || tr(store).tool_empty_result}</p> }
+                .into_any(),
+        ),
         ResultBody::Text(b) => Some(text_block(b, "tool-result-text").into_any()),
         ResultBody::Parts(parts) => Some(
             view! {
@@ -546,7 +559,9 @@ pub fn result_view(m: ResultModel) -> impl IntoView {
             class:agui-tool-card__result--error=failed
             data-testid="tool-result"
         >
-            <div class="agui-tool-card__label">{if failed { "Error" } else { "Result" }}</div>
+            <div class="agui-tool-card__label">
+                {move || if failed { tr(store).tool_error } else { tr(store).tool_result }}
+            </div>
             {m.error.map(|e| view! {
                 <p class="agui-tool-card__error" data-testid="tool-error" role="alert">{e}</p>
             })}
@@ -557,9 +572,10 @@ pub fn result_view(m: ResultModel) -> impl IntoView {
 
 /// A text block: whole when short; otherwise its size, a bounded preview and "Show all".
 pub fn text_block(b: TextBlock, testid: &'static str) -> impl IntoView {
+    let store = AgentStore::expect();
     let expanded = RwSignal::new(false);
     let long = b.preview.is_some();
-    let size = b.size_label();
+    let size = b.size_label(tr(store));
     let TextBlock {
         json,
         full,
@@ -591,7 +607,7 @@ pub fn text_block(b: TextBlock, testid: &'static str) -> impl IntoView {
                     aria-expanded=move || expanded.get().to_string()
                     on:click=move |_| expanded.update(|e| *e = !*e)
                 >
-                    {move || if expanded.get() { "Show less" } else { "Show all" }}
+                    {move || if expanded.get() { tr(store).show_less } else { tr(store).show_all }}
                 </button>
             })}
         </div>

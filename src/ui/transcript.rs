@@ -7,17 +7,33 @@
 //! run when a finished run left calls pending.
 //!
 //! Following costs one scroll-position write per animation frame while a run is in flight;
-//! it never walks the transcript.
+//! it never walks the transcript. The jump is instant (`scrollTop`), never smooth, so reduced
+//! motion needs nothing more here.
+//!
+//! Screen readers: the transcript is a `role="log"` with `aria-live="off"`, and a separate,
+//! visually hidden polite live region (`data-testid="transcript-announcer"`) receives the text
+//! of the answer once the run ends. Why not `aria-busy` on the log: streaming appends a text
+//! node per animation frame, and a live log reads every append (token soup); `aria-busy` is
+//! meant to hold those back, but screen readers disagree on what happens when it clears
+//! (NVDA and JAWS ignore it on live regions, VoiceOver sometimes re-reads the whole log).
+//! Writing the finished text once into a region of its own is announced the same way
+//! everywhere, and only once: the region is emptied when a run starts (the same words twice
+//! are still announced), and a message is announced once (a run resumed after an interrupt
+//! reads only its own answer). `aria-busy` stays on the log as a hint for tools that read it.
+
+use std::collections::HashSet;
 
 use leptos::html::Div;
 use leptos::prelude::*;
 
+use crate::i18n::split_placeholder;
 use crate::protocol::types::Role;
 use crate::store::AgentStore;
 use crate::ui::composer::suggestion_chips;
 use crate::ui::frontend_tools::{use_frontend_tools, FrontendTools};
 use crate::ui::interrupt_card::InterruptList;
 use crate::ui::message::MessageRow;
+use crate::ui::tr;
 
 /// Within this many pixels of the bottom counts as "at the bottom".
 const STICK_SLACK_PX: i32 = 48;
@@ -44,6 +60,28 @@ fn follow(scroller: NodeRef<Div>, stick: RwSignal<bool>, store: AgentStore, tail
     });
 }
 
+/// The text of a run's answer: the assistant messages after the last user message that were
+/// not announced yet (a run resumed after an interrupt does not repeat what came before it).
+fn answer_text(store: AgentStore, announced: &mut HashSet<String>) -> String {
+    let keys: Vec<String> = store.rows.with_untracked(|rows| {
+        let first = rows
+            .iter()
+            .rposition(|r| r.role == Role::User)
+            .map_or(0, |i| i + 1);
+        rows.get(first..)
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| r.role == Role::Assistant && announced.insert(r.key.clone()))
+            .map(|r| r.key.clone())
+            .collect()
+    });
+    keys.iter()
+        .filter_map(|key| store.with_message(key, |m| m.text().trim().to_owned()))
+        .filter(|text| !text.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 /// The message list.
 #[component]
 pub fn Transcript() -> impl IntoView {
@@ -53,12 +91,23 @@ pub fn Transcript() -> impl IntoView {
     let last_top = StoredValue::new(0i32);
     use_frontend_tools(store, FrontendTools::use_tools());
 
+    // What the polite live region says (see the module docs).
+    let announcement = RwSignal::new(String::new());
+    let announced = StoredValue::new(HashSet::new());
     // A run starts (the person just sent something): jump to the bottom and follow.
     Effect::new(move |was_running: Option<bool>| {
         let running = store.running.get();
         if running && was_running != Some(true) {
             stick.set(true);
             follow(scroller, stick, store, 2);
+            announcement.set(String::new());
+        } else if !running && was_running == Some(true) {
+            // Effects run after the store's synchronous end-of-run flush: the rows are final.
+            announcement.set(
+                announced
+                    .try_update_value(|a| answer_text(store, a))
+                    .unwrap_or_default(),
+            );
         }
         running
     });
@@ -115,9 +164,9 @@ pub fn Transcript() -> impl IntoView {
                 class="agui-transcript"
                 data-testid="transcript"
                 role="log"
-                aria-live="polite"
+                aria-live="off"
                 aria-busy=move || store.running.get().to_string()
-                aria-label="Conversation"
+                aria-label=move || tr(store).transcript_label
                 tabindex="0"
                 node_ref=scroller
                 on:scroll=on_scroll
@@ -125,21 +174,20 @@ pub fn Transcript() -> impl IntoView {
                 <div class="agui-transcript__inner">
                     <Show when=move || empty.get()>
                         <div class="agui-hero" data-testid="empty-state">
-                            <h2 class="agui-hero__title">"What shall we plan?"</h2>
+                            <h2 class="agui-hero__title">{move || tr(store).hero_title}</h2>
                             <Show
                                 when=move || on_demo.get()
                                 fallback=move || {
+                                    let parts = move || split_placeholder(tr(store).hero_connected);
                                     view! {
                                         <p class="agui-hero__text">
-                                            "Connected to " <code>{endpoint}</code>
-                                            ". Send a message to start a run."
+                                            {move || parts().0} <code>{endpoint}</code>
+                                            {move || parts().1}
                                         </p>
                                     }
                                 }
                             >
-                                <p class="agui-hero__text">
-                                    "You are talking to the built-in demo agent: it runs offline, in your browser, and streams real AG-UI events — reasoning, tools, shared state and all."
-                                </p>
+                                <p class="agui-hero__text">{move || tr(store).hero_demo}</p>
                                 {suggestion_chips(store)}
                             </Show>
                         </div>
@@ -151,13 +199,26 @@ pub fn Transcript() -> impl IntoView {
                     />
                     <InterruptList />
                     <Show when=waiting>
-                        <div class="agui-typing" data-testid="typing" aria-label="The agent is thinking">
+                        <div
+                            class="agui-typing"
+                            data-testid="typing"
+                            role="img"
+                            aria-label=move || tr(store).typing_label
+                        >
                             <span></span>
                             <span></span>
                             <span></span>
                         </div>
                     </Show>
                 </div>
+            </div>
+            <div
+                class="agui-visually-hidden"
+                data-testid="transcript-announcer"
+                aria-live="polite"
+                aria-atomic="true"
+            >
+                {move || announcement.get()}
             </div>
             <Show when=move || !stick.get() && !empty.get()>
                 <button
@@ -166,7 +227,7 @@ pub fn Transcript() -> impl IntoView {
                     data-testid="jump-to-latest"
                     on:click=jump
                 >
-                    "↓ Latest"
+                    {move || tr(store).jump_latest}
                 </button>
             </Show>
         </div>

@@ -10,8 +10,10 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::i18n::{fill, Strings};
 use crate::store::AgentStore;
 use crate::ui::tool_card::truncate_chars;
+use crate::ui::tr;
 use crate::ui::venue_card::{venue_from_value, Venue};
 
 /// Rows rendered per list (a producer could append thousands).
@@ -22,7 +24,7 @@ pub fn TripPanel() -> impl IntoView {
     let store = AgentStore::expect();
     let destination = text_at(store, "/destination", destination_text);
     let dates = text_at(store, "/dates", dates_text);
-    let travellers = text_at(store, "/travellers", travellers_text);
+    let travellers = text_at(store, "/travellers", move |v| travellers_text(v, tr(store)));
     let budget = {
         let budget = store.path_signal("/budget");
         let people = store.path_signal("/travellers");
@@ -34,9 +36,12 @@ pub fn TripPanel() -> impl IntoView {
             people.track();
             let n = store.with_state("/travellers", |v| v.and_then(Value::as_u64));
             Some(match n {
-                Some(n) if n > 1 && amount > 0.0 => format!(
-                    "{total} (about {} each)",
-                    format_money((amount / n as f64).round(), currency.as_deref())
+                Some(n) if n > 1 && amount > 0.0 => fill(
+                    tr(store).trip_budget_each,
+                    &[
+                        &total,
+                        &format_money((amount / n as f64).round(), currency.as_deref()),
+                    ],
                 ),
                 _ => total,
             })
@@ -58,13 +63,13 @@ pub fn TripPanel() -> impl IntoView {
                 <dl class="agui-trip__facts">
                     {move || travellers.get().map(|t| view! {
                         <div class="agui-trip__fact" data-testid="trip-travellers">
-                            <dt>"Travellers"</dt>
+                            <dt>{move || tr(store).trip_travellers}</dt>
                             <dd>{t}</dd>
                         </div>
                     })}
                     {move || budget.get().map(|b| view! {
                         <div class="agui-trip__fact" data-testid="trip-budget">
-                            <dt>"Budget"</dt>
+                            <dt>{move || tr(store).trip_budget}</dt>
                             <dd>{b}</dd>
                         </div>
                     })}
@@ -80,12 +85,12 @@ pub fn TripPanel() -> impl IntoView {
 fn text_at(
     store: AgentStore,
     pointer: &'static str,
-    read: fn(Option<&Value>) -> Option<String>,
+    read: impl Fn(Option<&Value>) -> Option<String> + Send + Sync + 'static,
 ) -> Memo<Option<String>> {
     let sig = store.path_signal(pointer);
     Memo::new(move |_| {
         sig.track();
-        store.with_state(pointer, read)
+        store.with_state(pointer, &read)
     })
 }
 
@@ -103,11 +108,11 @@ fn venues_section(store: AgentStore) -> impl IntoView {
     view! {
         <section class="agui-trip__section" data-testid="trip-venues">
             <h4 class="agui-trip__heading">
-                "Venues" <span class="agui-trip__count">{move || len.get().to_string()}</span>
+                {move || tr(store).trip_venues} <span class="agui-trip__count">{move || len.get().to_string()}</span>
             </h4>
             <Show
                 when=move || { len.get() > 0 }
-                fallback=|| view! { <p class="agui-trip__muted">"No venues chosen yet"</p> }
+                fallback=move || view! { <p class="agui-trip__muted">{move || tr(store).trip_no_venues}</p> }
             >
                 <ol class="agui-trip__venues">
                     <For
@@ -142,7 +147,12 @@ fn trip_venue(store: AgentStore, i: usize) -> impl IntoView {
     view! {
         <li class="agui-trip__venue" data-testid="trip-venue">
             <span class="agui-trip__venue-name">
-                {move || venue.with(|v| v.as_ref().map(|v| v.name.clone()).unwrap_or_default())}
+                {move || {
+                    venue.with(|v| match v.as_ref().map(|v| v.name.as_str()) {
+                        Some("") => tr(store).venue_unnamed.to_owned(),
+                        name => name.unwrap_or_default().to_owned(),
+                    })
+                }}
             </span>
             <span class="agui-trip__venue-meta">{meta}</span>
         </li>
@@ -166,9 +176,9 @@ fn steps_section(store: AgentStore) -> impl IntoView {
         <Show when=move || { len.get() > 0 }>
             <section class="agui-trip__section" data-testid="trip-steps">
                 <h4 class="agui-trip__heading">
-                    "Plan"
+                    {move || tr(store).trip_plan}
                     <span class="agui-trip__count">
-                        {move || format!("{} of {} done", done.get(), len.get())}
+                        {move || fill(tr(store).trip_done_count, &[&done.get(), &len.get()])}
                     </span>
                 </h4>
                 <ul class="agui-trip__steps">
@@ -199,9 +209,14 @@ fn trip_step(store: AgentStore, i: usize) -> impl IntoView {
         >
             <span class="agui-trip__check" aria-hidden="true"></span>
             <span class="agui-trip__step-title">
-                {move || step.with(|s| s.as_ref().map(|(t, _)| t.clone()).unwrap_or_default())}
+                {move || {
+                    step.with(|s| match s.as_ref().map(|(t, _)| t.as_str()) {
+                        Some("") => tr(store).trip_untitled_step.to_owned(),
+                        title => title.unwrap_or_default().to_owned(),
+                    })
+                }}
             </span>
-            <span class="agui-trip__step-status">{move || status().label()}</span>
+            <span class="agui-trip__step-status">{move || status().label(tr(store))}</span>
         </li>
     }
 }
@@ -249,13 +264,13 @@ impl StepStatus {
         }
     }
 
-    fn label(self) -> &'static str {
+    fn label(self, t: &Strings) -> &'static str {
         match self {
-            StepStatus::Pending => "to do",
-            StepStatus::Active => "in progress",
-            StepStatus::Done => "done",
-            StepStatus::Failed => "failed",
-            StepStatus::Skipped => "skipped",
+            StepStatus::Pending => t.step_pending,
+            StepStatus::Active => t.step_active,
+            StepStatus::Done => t.step_done,
+            StepStatus::Failed => t.step_failed,
+            StepStatus::Skipped => t.step_skipped,
         }
     }
 }
@@ -269,7 +284,8 @@ pub fn step_of(v: Option<&Value>) -> Option<(String, StepStatus)> {
                 .iter()
                 .find_map(|k| o.get(*k).and_then(Value::as_str))
                 .map(|s| truncate_chars(s, 200))
-                .unwrap_or_else(|| "Untitled step".to_owned());
+                // Empty when the agent gave none: the view says "Untitled step".
+                .unwrap_or_default();
             let status = match (
                 o.get("status")
                     .or_else(|| o.get("state"))
@@ -325,19 +341,24 @@ pub fn dates_text(v: Option<&Value>) -> Option<String> {
 }
 
 /// "12 travellers" (a number, a string, or a list of people).
-pub fn travellers_text(v: Option<&Value>) -> Option<String> {
+pub fn travellers_text(v: Option<&Value>, t: &Strings) -> Option<String> {
+    let count = |n: &dyn std::fmt::Display, one: bool| {
+        fill(
+            if one {
+                t.travellers_one
+            } else {
+                t.travellers_other
+            },
+            &[n],
+        )
+    };
     match v? {
         Value::Number(n) => {
             let n = n.as_f64()?;
-            Some(if n == 1.0 {
-                "1 traveller".to_owned()
-            } else {
-                format!("{n} travellers")
-            })
+            Some(count(&n, n == 1.0))
         }
         Value::String(s) if !s.trim().is_empty() => Some(truncate_chars(s.trim(), 80)),
-        Value::Array(a) if a.len() == 1 => Some("1 traveller".to_owned()),
-        Value::Array(a) => Some(format!("{} travellers", a.len())),
+        Value::Array(a) => Some(count(&a.len(), a.len() == 1)),
         _ => None,
     }
 }

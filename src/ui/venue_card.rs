@@ -9,8 +9,10 @@
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::store::{ToolStatus, ToolView};
+use crate::i18n::{fill, Strings, EN};
+use crate::store::{AgentStore, ToolStatus, ToolView};
 use crate::ui::tool_card::{result_section, tool_view_memo, truncate_chars};
+use crate::ui::tr;
 
 /// A result text larger than this is not parsed for venues (generic view instead).
 const MAX_VENUE_JSON: usize = 1024 * 1024;
@@ -22,6 +24,7 @@ pub fn VenueResults(
     /// The `toolCallId` of the venue search to show.
     tool_call_id: String,
 ) -> impl IntoView {
+    let store = AgentStore::expect();
     let view = tool_view_memo(&tool_call_id);
     let query = Memo::new(move |_| {
         view.with(|v| {
@@ -45,14 +48,16 @@ pub fn VenueResults(
         })
     });
     let sentence = move || {
+        let t = tr(store);
         query.with(|q| match found.get() {
-            Some(n) => q.found_sentence(n),
-            None if busy.get() => q.searching_sentence(),
-            None => q.describe(),
+            Some(n) => q.found_in(n, t),
+            None if busy.get() => q.searching_in(t),
+            None => q.describe_in(None, t),
         })
     };
 
-    let results = move || match phase.get() {
+    let results = move || {
+        match phase.get() {
         Phase::Waiting if busy.get() => view! {
             <ul class="agui-venues__grid agui-venues__grid--loading" aria-hidden="true">
                 <li class="agui-venue-card agui-venue-card--skeleton"></li>
@@ -62,7 +67,7 @@ pub fn VenueResults(
         }
         .into_any(),
         Phase::Found(venues) if venues.is_empty() => view! {
-            <p class="agui-venues__empty" data-testid="venue-empty">"No venues matched."</p>
+            <p class="agui-venues__empty" data-testid="venue-empty">{move || tr(store).venues_none_matched}</p>
         }
         .into_any(),
         Phase::Found(venues) => {
@@ -79,6 +84,7 @@ pub fn VenueResults(
         }
         // Not a venue list, an error, or no result after the run: the generic view says which.
         _ => result_section(view).into_any(),
+    }
     };
 
     view! {
@@ -99,19 +105,25 @@ pub fn VenueResults(
 }
 
 fn venue_card(v: Venue) -> impl IntoView {
+    let t = tr(AgentStore::expect());
     let meta = [v.kind.as_deref(), v.area.as_deref()]
         .into_iter()
         .flatten()
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join(" · ");
-    let rating = v
-        .rating
-        .map(|r| (format!("★ {r:.1}"), format!("Rated {r:.1} out of 5")));
+    let rating = v.rating.map(|r| {
+        (
+            format!("★ {r:.1}"),
+            fill(t.venue_rated, &[&format!("{r:.1}")]),
+        )
+    });
     view! {
         <li class="agui-venue-card" data-testid="venue-card">
             <div class="agui-venue-card__top">
-                <h4 class="agui-venue-card__name" data-testid="venue-name">{v.name}</h4>
+                <h4 class="agui-venue-card__name" data-testid="venue-name">
+                    {if v.name.is_empty() { t.venue_unnamed.to_owned() } else { v.name }}
+                </h4>
                 {rating.map(|(text, label)| view! {
                     <span class="agui-venue-card__rating" aria-label=label>{text}</span>
                 })}
@@ -120,7 +132,7 @@ fn venue_card(v: Venue) -> impl IntoView {
             <p class="agui-venue-card__facts">
                 {v.price.map(|p| view! { <span class="agui-venue-card__price">{p}</span> })}
                 {v.capacity.map(|c| view! {
-                    <span class="agui-venue-card__capacity">{format!("up to {c}")}</span>
+                    <span class="agui-venue-card__capacity">{fill(t.venue_up_to, &[&c])}</span>
                 })}
             </p>
             {v.note.map(|n| view! { <p class="agui-venue-card__note">{n}</p> })}
@@ -247,7 +259,8 @@ fn venue_from(o: &Map<String, Value>) -> Option<Venue> {
                 .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
         });
     Some(Venue {
-        name: name.unwrap_or_else(|| "Unnamed venue".to_owned()),
+        // Empty when the agent gave none: the view says "Unnamed venue" in its language.
+        name: name.unwrap_or_default(),
         kind,
         area,
         rating,
@@ -296,46 +309,58 @@ impl VenueQuery {
 
     /// "restaurants in Alfama, Lisbon for 12, up to €€€".
     pub fn describe(&self) -> String {
-        self.describe_with(None)
+        self.describe_in(None, &EN)
     }
 
-    fn describe_with(&self, count: Option<usize>) -> String {
-        let kind = self.kind.as_deref().unwrap_or("venue");
+    /// "Searching restaurants in Alfama, Lisbon for 12…".
+    pub fn searching_sentence(&self) -> String {
+        self.searching_in(&EN)
+    }
+
+    /// "Found 3 restaurants in Alfama, Lisbon for 12".
+    pub fn found_sentence(&self, n: usize) -> String {
+        self.found_in(n, &EN)
+    }
+
+    /// [`VenueQuery::describe`] in a language (the kind is the agent's word, pluralised the
+    /// English way since agents name kinds in English; without one, the catalog's noun).
+    pub fn describe_in(&self, count: Option<usize>, t: &Strings) -> String {
+        let (one, other) = match self.kind.as_deref() {
+            Some(kind) => (kind.to_owned(), plural(kind)),
+            None => (t.venue_kind_one.to_owned(), t.venue_kind_other.to_owned()),
+        };
         let mut s = match count {
-            Some(1) => format!("1 {kind}"),
-            Some(n) => format!("{n} {}", plural(kind)),
-            None => plural(kind),
+            Some(1) => format!("1 {one}"),
+            Some(n) => format!("{n} {other}"),
+            None => other,
         };
         let place: Vec<&str> = [self.area.as_deref(), self.city.as_deref()]
             .into_iter()
             .flatten()
             .collect();
         if !place.is_empty() {
-            s.push_str(" in ");
-            s.push_str(&place.join(", "));
+            s.push_str(&fill(t.venue_query_place, &[&place.join(", ")]));
         }
         if let Some(c) = &self.capacity {
-            s.push_str(" for ");
-            s.push_str(c);
+            s.push_str(&fill(t.venue_query_capacity, &[c]));
         }
         if let Some(p) = &self.max_price {
-            s.push_str(", up to ");
-            s.push_str(p);
+            s.push_str(&fill(t.venue_query_price, &[p]));
         }
         s
     }
 
-    /// "Searching restaurants in Alfama, Lisbon for 12…".
-    pub fn searching_sentence(&self) -> String {
-        format!("Searching {}…", self.describe())
+    /// [`VenueQuery::searching_sentence`] in a language.
+    pub fn searching_in(&self, t: &Strings) -> String {
+        fill(t.venue_searching, &[&self.describe_in(None, t)])
     }
 
-    /// "Found 3 restaurants in Alfama, Lisbon for 12".
-    pub fn found_sentence(&self, n: usize) -> String {
+    /// [`VenueQuery::found_sentence`] in a language.
+    pub fn found_in(&self, n: usize, t: &Strings) -> String {
         if n == 0 {
-            return format!("Found no {}", self.describe());
+            return fill(t.venue_found_none, &[&self.describe_in(None, t)]);
         }
-        format!("Found {}", self.describe_with(Some(n)))
+        fill(t.venue_found, &[&self.describe_in(Some(n), t)])
     }
 }
 

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
+use crate::ui::tr;
 
 /// Badge with the number of warnings; click to list them.
 #[component]
@@ -27,7 +28,7 @@ pub fn WarningsBadge() -> impl IntoView {
                         class="agui-warnings__badge"
                         data-testid="warnings-toggle"
                         aria-expanded=move || open.get().to_string()
-                        title="Protocol warnings"
+                        title=move || tr(store).warnings_title
                         on:click=move |_| set_open.update(|o| *o = !*o)
                     >
                         <span class="agui-warnings__icon" aria-hidden="true">
@@ -37,12 +38,16 @@ pub fn WarningsBadge() -> impl IntoView {
                             {move || count.get()}
                         </span>
                         <span class="agui-visually-hidden">
-                            {move || if count.get() == 1 { " warning" } else { " warnings" }}
+                            {move || {
+                                let t = tr(store);
+                                let word = if count.get() == 1 { t.warnings_one } else { t.warnings_other };
+                                format!(" {word}")
+                            }}
                         </span>
                     </button>
                     <Show when=move || open.get()>
                         <div class="agui-warnings__panel" data-testid="warnings-list">
-                            <div class="agui-warnings__heading">"Protocol warnings"</div>
+                            <div class="agui-warnings__heading">{move || tr(store).warnings_title}</div>
                             <ul class="agui-warnings__list">{items}</ul>
                         </div>
                     </Show>

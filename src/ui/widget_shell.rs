@@ -14,7 +14,10 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::embed::{Mode, Theme};
+use crate::i18n::fill;
+use crate::store::AgentStore;
 use crate::ui::chat::{Chat, ChatTitle};
+use crate::ui::tr;
 
 /// What the host can change on a mounted widget without remounting it.
 #[derive(Clone, Copy)]
@@ -22,9 +25,6 @@ pub struct ShellControls {
     pub theme: RwSignal<Theme>,
     pub open: RwSignal<bool>,
 }
-
-const OPEN_LABEL: &str = "Open chat";
-const CLOSE_LABEL: &str = "Close chat";
 
 fn focus_in(panel: NodeRef<Div>, selector: &str) {
     let selector = selector.to_owned();
@@ -47,10 +47,9 @@ pub fn WidgetShell(
     mode: Mode,
     controls: ShellControls,
     #[prop(optional)] title: Option<String>,
-    #[prop(optional)] lang: Option<String>,
 ) -> impl IntoView {
     let ShellControls { theme, open } = controls;
-    let lang = lang.filter(|l| !l.is_empty());
+    let store = AgentStore::expect();
     let panel = NodeRef::<Div>::new();
     let launcher = NodeRef::<Button>::new();
     let collapsible = mode.collapsible();
@@ -77,19 +76,29 @@ pub fn WidgetShell(
     if let Some(t) = title.clone().filter(|t| !t.is_empty()) {
         provide_context(ChatTitle(t));
     }
-    let label = title
-        .clone()
-        .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| "Chat".to_owned());
+    let title = title.filter(|t| !t.is_empty());
+    let label = move || {
+        title
+            .clone()
+            .unwrap_or_else(|| tr(store).widget_default_title.to_owned())
+    };
     let launcher_label = {
         let label = label.clone();
         move || {
-            if open.get() {
-                format!("{CLOSE_LABEL}: {label}")
-            } else {
-                format!("{OPEN_LABEL}: {label}")
-            }
+            let t = tr(store);
+            fill(
+                if open.get() {
+                    t.widget_close
+                } else {
+                    t.widget_open
+                },
+                &[&label()],
+            )
         }
+    };
+    let close_label = {
+        let label = label.clone();
+        move || fill(tr(store).widget_close, &[&label()])
     };
     let role = match mode {
         Mode::Popup => Some("dialog"),
@@ -103,7 +112,6 @@ pub fn WidgetShell(
             data-mode=mode.name()
             data-open=move || shown().to_string()
             data-theme=move || theme.get().attr()
-            lang=lang
         >
             {collapsible
                 .then(|| {
@@ -127,7 +135,7 @@ pub fn WidgetShell(
                 class="agui-widget__panel"
                 data-testid="widget-panel"
                 role=role
-                aria-label=collapsible.then(|| label.clone())
+                aria-label=move || collapsible.then(&label)
                 hidden=move || !shown()
                 node_ref=panel
                 on:keydown=on_key
@@ -139,7 +147,7 @@ pub fn WidgetShell(
                                 type="button"
                                 class="agui-widget__close"
                                 data-testid="widget-close"
-                                aria-label=CLOSE_LABEL
+                                aria-label=close_label.clone()
                                 on:click=move |_| close()
                             >
                                 <span aria-hidden="true">"×"</span>

@@ -1,0 +1,799 @@
+//! The catalog of every string the chat UI shows (pure: no web-sys, so its completeness is
+//! tested natively in `tests/i18n.rs`).
+//!
+//! One [`Strings`] value per language; a field per key. A language that forgets a key does
+//! not compile (a struct literal must name every field), and the test checks that no text is
+//! empty and that every translation keeps the English placeholders. Parameters are positional
+//! `{}` placeholders filled by [`fill`]; where a placeholder sits between elements (a `<code>`
+//! in the middle of a sentence) the view splits the template with [`split_placeholder`].
+//! Plurals are separate keys (`_one` / `_other`).
+//!
+//! English is the reference and the fallback; German proves the mechanism. Agent output,
+//! tool names and the demo agent's trigger phrases are never translated.
+
+/// One supported UI language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Locale {
+    #[default]
+    En,
+    De,
+}
+
+impl Locale {
+    /// Every shipped language.
+    pub const ALL: [Locale; 2] = [Locale::En, Locale::De];
+
+    /// The BCP 47 tag, for `lang` attributes.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Locale::En => "en",
+            Locale::De => "de",
+        }
+    }
+
+    /// The language of a BCP 47 tag by its primary subtag (`de-AT`, `DE`, `de_CH` → German);
+    /// `None` when it is not shipped.
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        let primary = tag.trim().split(['-', '_']).next().unwrap_or_default();
+        Locale::ALL
+            .into_iter()
+            .find(|l| l.tag().eq_ignore_ascii_case(primary))
+    }
+
+    /// The first shipped language of a preference list (`navigator.languages`), else English.
+    pub fn negotiate<'a>(preferred: impl IntoIterator<Item = &'a str>) -> Locale {
+        preferred
+            .into_iter()
+            .find_map(Locale::from_tag)
+            .unwrap_or_default()
+    }
+
+    /// The catalog of this language.
+    pub fn strings(self) -> &'static Strings {
+        match self {
+            Locale::En => &EN,
+            Locale::De => &DE,
+        }
+    }
+}
+
+/// Replaces each `{}` of `template`, in order, with the next argument (a missing argument
+/// leaves nothing; extra arguments are ignored).
+pub fn fill(template: &str, args: &[&dyn std::fmt::Display]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut args = args.iter();
+    let mut pieces = template.split("{}");
+    if let Some(first) = pieces.next() {
+        out.push_str(first);
+    }
+    for piece in pieces {
+        if let Some(arg) = args.next() {
+            out.push_str(&arg.to_string());
+        }
+        out.push_str(piece);
+    }
+    out
+}
+
+/// The text before and after the first `{}` (all of it before when there is none).
+pub fn split_placeholder(template: &str) -> (&str, &str) {
+    template.split_once("{}").unwrap_or((template, ""))
+}
+
+/// The number of `{}` placeholders in a template.
+pub fn placeholder_count(template: &str) -> usize {
+    template.matches("{}").count()
+}
+
+/// Declares [`Strings`] (a `&'static str` field per key) and its [`Strings::entries`].
+macro_rules! catalog {
+    ($($(#[doc = $doc:literal])* $key:ident,)*) => {
+        /// Every UI string of one language.
+        #[derive(Debug)]
+        pub struct Strings {
+            $($(#[doc = $doc])* pub $key: &'static str,)*
+        }
+
+        impl Strings {
+            /// Every `(key, text)` pair, in declaration order.
+            pub fn entries(&self) -> Vec<(&'static str, &'static str)> {
+                vec![$((stringify!($key), self.$key)),*]
+            }
+        }
+    };
+}
+
+catalog! {
+    // the embedded widget's frame
+    /// The launcher's name when the panel is closed; `{}` is the widget's title.
+    widget_open,
+    /// The launcher's name when the panel is open and the close button's; `{}` is the title.
+    widget_close,
+    /// The widget's title when the page gives none.
+    widget_default_title,
+    // chat layout
+    /// `aria-label` of the side column.
+    side_label,
+    // transcript
+    /// `aria-label` of the transcript log.
+    transcript_label,
+    /// The empty state's title.
+    hero_title,
+    /// The empty state on the demo agent.
+    hero_demo,
+    /// The empty state on a remote agent; `{}` is the endpoint (shown as code).
+    hero_connected,
+    /// The typing indicator's accessible name.
+    typing_label,
+    /// The "jump to the newest message" button.
+    jump_latest,
+    // composer
+    /// Before the suggestion chips.
+    try_label,
+    /// The composer textarea's label.
+    message_label,
+    composer_placeholder,
+    /// Placeholder while interrupts lock the composer.
+    composer_placeholder_locked,
+    send,
+    stop,
+    composer_hint,
+    composer_locked,
+    cancel_all,
+    // run status
+    status_ready,
+    status_thinking,
+    status_streaming,
+    status_working,
+    status_waiting,
+    status_done,
+    status_interrupted,
+    status_stopped,
+    status_error,
+    status_connection_lost,
+    /// `{}` = a token count.
+    usage_tokens,
+    usage_in,
+    usage_out,
+    usage_reasoning,
+    /// Digit group separator of numbers.
+    thousands_separator,
+    // error banner, warnings
+    retry,
+    warnings_title,
+    warnings_one,
+    warnings_other,
+    // thread list
+    threads_label,
+    thread_new,
+    thread_new_title,
+    /// A conversation without a user message or a name.
+    thread_untitled,
+    rename,
+    delete,
+    save,
+    cancel,
+    thread_name_label,
+    thread_save_name,
+    thread_confirm_delete_label,
+    /// `{}` = the conversation's title.
+    thread_confirm_delete,
+    // settings
+    demo_agent_label,
+    settings_toggle_title,
+    settings_label,
+    settings_endpoint_label,
+    settings_endpoint_hint,
+    settings_headers_label,
+    settings_use_demo,
+    settings_apply,
+    /// `{}` = the JSON parser's message.
+    headers_invalid_json,
+    headers_not_object,
+    /// `{}` = the header name.
+    headers_bad_name,
+    headers_value_not_string,
+    headers_value_line_break,
+    // messages, branches, reasoning
+    versions_label,
+    version_previous,
+    version_next,
+    edit,
+    edit_title,
+    edit_message_label,
+    save_and_send,
+    regenerate,
+    regenerate_title,
+    tool_result_label,
+    media_image,
+    media_audio,
+    media_video,
+    media_document,
+    reasoning_thinking,
+    /// `{}` = whole seconds.
+    reasoning_thought_for,
+    reasoning_thought,
+    reasoning_encrypted,
+    // markdown
+    copy_code_label,
+    copy,
+    copied,
+    task_done,
+    task_not_done,
+    image_alt,
+    /// `{}` = the image's host.
+    image_load_title,
+    image_load,
+    // tool cards
+    collapse,
+    expand,
+    tool_fallback_name,
+    tool_pending,
+    tool_preparing,
+    tool_running,
+    tool_done,
+    tool_failed,
+    tool_needs_input,
+    tool_needs_approval,
+    tool_waiting_args,
+    tool_no_args,
+    /// `{}` = a byte size.
+    tool_args_unparsed,
+    tool_no_result,
+    tool_awaiting_input,
+    tool_awaiting_approval,
+    tool_empty_result,
+    tool_result,
+    tool_error,
+    show_all,
+    show_less,
+    line_one,
+    line_other,
+    // frontend tools
+    tell_the_agent,
+    payment_requested,
+    payment_unknown_amount,
+    /// `{}` = the amount.
+    payment_pay,
+    payment_incomplete,
+    payment_note,
+    decline,
+    // interrupts
+    /// `{}` = answered, `{}` = total.
+    interrupts_progress,
+    send_answers,
+    interrupt_approval,
+    interrupt_question,
+    interrupt_input,
+    interrupt_tool_call,
+    interrupt_expired_badge,
+    /// `{}` = a countdown.
+    interrupt_expires_in,
+    interrupt_answered,
+    interrupt_approved,
+    interrupt_approved_edited,
+    interrupt_rejected,
+    interrupt_cancelled,
+    interrupt_change,
+    interrupt_expired,
+    interrupt_cancel,
+    interrupt_reason,
+    interrupt_edit_args,
+    interrupt_keep_args,
+    interrupt_edited_args_label,
+    approve,
+    reject,
+    submit,
+    interrupt_write_first,
+    interrupt_your_answer,
+    interrupt_your_answer_placeholder,
+    /// `{}` = the action number, `{}` = its name.
+    interrupt_choose_decision,
+    interrupt_submit_decisions,
+    interrupt_action,
+    interrupt_decision_label,
+    interrupt_edited_args_json,
+    interrupt_message_label,
+    interrupt_message_placeholder,
+    interrupt_args_not_object,
+    /// `{}` = the JSON parser's message.
+    interrupt_args_invalid_json,
+    // state panel, trip panel
+    state_label,
+    state_patch_failed,
+    dismiss,
+    state_empty,
+    state_less,
+    /// `{}` = a character count.
+    state_chars,
+    /// `{}` = how many more.
+    state_show_more,
+    trip_travellers,
+    trip_budget,
+    trip_plan,
+    /// `{}` = the total, `{}` = the share per person.
+    trip_budget_each,
+    trip_venues,
+    trip_no_venues,
+    /// `{}` = done, `{}` = all.
+    trip_done_count,
+    step_pending,
+    step_active,
+    step_done,
+    step_failed,
+    step_skipped,
+    travellers_one,
+    travellers_other,
+    venues_none_matched,
+    /// `{}` = the rating.
+    venue_rated,
+    /// `{}` = a capacity.
+    venue_up_to,
+    /// Without a kind from the agent.
+    venue_kind_one,
+    venue_kind_other,
+    /// Appended: `{}` = area and city.
+    venue_query_place,
+    /// Appended: `{}` = the party size.
+    venue_query_capacity,
+    /// Appended: `{}` = the price limit.
+    venue_query_price,
+    /// `{}` = what is searched.
+    venue_searching,
+    venue_found,
+    venue_found_none,
+    venue_unnamed,
+    trip_untitled_step,
+    activity_fallback,
+    // schema forms
+    form_choose,
+    form_answer,
+    form_required,
+    form_pick_one,
+    /// `{}` = a minimum length.
+    form_too_short,
+    /// `{}` = a maximum length.
+    form_too_long,
+    form_not_a_number,
+    form_not_whole,
+    /// `{}` = a bound.
+    form_at_least,
+    form_at_most,
+    form_more_than,
+    form_less_than,
+    /// `{}` = the JSON parser's message.
+    form_invalid_json,
+    form_json_object,
+    form_json_array,
+    form_json_string,
+    form_json_number,
+    form_json_integer,
+    form_json_boolean,
+    form_json_value,
+}
+
+/// English (the reference language and the fallback).
+pub static EN: Strings = Strings {
+    widget_open: "Open chat: {}",
+    widget_close: "Close chat: {}",
+    widget_default_title: "Chat",
+    side_label: "Trip and shared state",
+    transcript_label: "Conversation",
+    hero_title: "What shall we plan?",
+    hero_demo: "You are talking to the built-in demo agent: it runs offline, in your browser, and streams real AG-UI events — reasoning, tools, shared state and all.",
+    hero_connected: "Connected to {}. Send a message to start a run.",
+    typing_label: "The agent is thinking",
+    jump_latest: "↓ Latest",
+    try_label: "Try:",
+    message_label: "Message",
+    composer_placeholder: "Message the agent…",
+    composer_placeholder_locked: "Answer the agent's request above first…",
+    send: "Send",
+    stop: "Stop",
+    composer_hint: "Enter to send · Shift+Enter for a new line",
+    composer_locked: "The agent is waiting for your answer above. Answer it, or cancel to move on.",
+    cancel_all: "Cancel all",
+    status_ready: "Ready",
+    status_thinking: "Thinking…",
+    status_streaming: "Streaming…",
+    status_working: "Working…",
+    status_waiting: "Waiting for you",
+    status_done: "Done",
+    status_interrupted: "Needs your input",
+    status_stopped: "Stopped",
+    status_error: "Error",
+    status_connection_lost: "Connection lost",
+    usage_tokens: "{} tokens",
+    usage_in: "{} in",
+    usage_out: "{} out",
+    usage_reasoning: "{} reasoning",
+    thousands_separator: ",",
+    retry: "Retry",
+    warnings_title: "Protocol warnings",
+    warnings_one: "warning",
+    warnings_other: "warnings",
+    threads_label: "Conversations",
+    thread_new: "+ New",
+    thread_new_title: "Start a new conversation",
+    thread_untitled: "New conversation",
+    rename: "Rename",
+    delete: "Delete",
+    save: "Save",
+    cancel: "Cancel",
+    thread_name_label: "Conversation name",
+    thread_save_name: "Save name",
+    thread_confirm_delete_label: "Confirm delete",
+    thread_confirm_delete: "Delete “{}”?",
+    demo_agent_label: "Demo agent (offline)",
+    settings_toggle_title: "Choose the agent",
+    settings_label: "Agent settings",
+    settings_endpoint_label: "AG-UI endpoint URL",
+    settings_endpoint_hint: "Relative URLs work. Leave empty for the offline demo agent.",
+    settings_headers_label: "Headers (JSON object, optional)",
+    settings_use_demo: "Use the demo agent",
+    settings_apply: "Apply",
+    headers_invalid_json: "Headers are not valid JSON: {}",
+    headers_not_object: r#"Headers must be a JSON object, like {"Authorization": "Bearer …"}"#,
+    headers_bad_name: "“{}” is not a valid header name",
+    headers_value_not_string: "The value of header “{}” must be a string",
+    headers_value_line_break: "The value of header “{}” contains a line break",
+    versions_label: "Versions",
+    version_previous: "Previous version",
+    version_next: "Next version",
+    edit: "Edit",
+    edit_title: "Edit this message (starts a new branch)",
+    edit_message_label: "Edit message",
+    save_and_send: "Save & send",
+    regenerate: "↻ Regenerate",
+    regenerate_title: "Ask again (the current answer is kept as a version)",
+    tool_result_label: "Tool result",
+    media_image: "image",
+    media_audio: "audio",
+    media_video: "video",
+    media_document: "document",
+    reasoning_thinking: "Thinking…",
+    reasoning_thought_for: "Thought for {} s",
+    reasoning_thought: "Thought",
+    reasoning_encrypted: "Reasoning (encrypted)",
+    copy_code_label: "Copy code",
+    copy: "Copy",
+    copied: "Copied",
+    task_done: "done",
+    task_not_done: "not done",
+    image_alt: "Image",
+    image_load_title: "Load the image from {}",
+    image_load: "Load image",
+    collapse: "Collapse",
+    expand: "Expand",
+    tool_fallback_name: "tool",
+    tool_pending: "Pending",
+    tool_preparing: "Preparing",
+    tool_running: "Running",
+    tool_done: "Done",
+    tool_failed: "Failed",
+    tool_needs_input: "Needs input",
+    tool_needs_approval: "Needs approval",
+    tool_waiting_args: "Waiting for arguments…",
+    tool_no_args: "No arguments",
+    tool_args_unparsed: "{} of arguments that are not valid JSON",
+    tool_no_result: "The run ended before this tool returned a result.",
+    tool_awaiting_input: "Waiting for your input…",
+    tool_awaiting_approval: "Waiting for your approval below…",
+    tool_empty_result: "(empty result)",
+    tool_result: "Result",
+    tool_error: "Error",
+    show_all: "Show all",
+    show_less: "Show less",
+    line_one: "line",
+    line_other: "lines",
+    tell_the_agent: "Tell the agent",
+    payment_requested: "Payment requested",
+    payment_unknown_amount: "an unknown amount",
+    payment_pay: "Pay {}",
+    payment_incomplete: "The agent's request is incomplete (amount or currency missing), so it can only be declined.",
+    payment_note: "Nothing is charged unless you confirm.",
+    decline: "Decline",
+    interrupts_progress: "{} of {} answered",
+    send_answers: "Send answers",
+    interrupt_approval: "Approval needed",
+    interrupt_question: "Question",
+    interrupt_input: "Input needed",
+    interrupt_tool_call: "Tool call",
+    interrupt_expired_badge: "Expired",
+    interrupt_expires_in: "Expires in {}",
+    interrupt_answered: "Answered",
+    interrupt_approved: "Approved",
+    interrupt_approved_edited: "Approved with edited arguments",
+    interrupt_rejected: "Rejected",
+    interrupt_cancelled: "Cancelled",
+    interrupt_change: "Change",
+    interrupt_expired: "This request has expired: it can only be cancelled.",
+    interrupt_cancel: "Cancel this request",
+    interrupt_reason: "Reason (optional)",
+    interrupt_edit_args: "Edit arguments",
+    interrupt_keep_args: "Keep the original arguments",
+    interrupt_edited_args_label: "Edited arguments (JSON, replaces the original)",
+    approve: "Approve",
+    reject: "Reject",
+    submit: "Submit",
+    interrupt_write_first: "Write an answer first",
+    interrupt_your_answer: "Your answer",
+    interrupt_your_answer_placeholder: "Your answer…",
+    interrupt_choose_decision: "Choose a decision for action {} ({})",
+    interrupt_submit_decisions: "Submit decisions",
+    interrupt_action: "Action",
+    interrupt_decision_label: "Decision",
+    interrupt_edited_args_json: "Edited arguments (JSON)",
+    interrupt_message_label: "Message to the agent (optional)",
+    interrupt_message_placeholder: "Why? (optional)",
+    interrupt_args_not_object: "The arguments must be a JSON object",
+    interrupt_args_invalid_json: "The arguments are not valid JSON: {}",
+    state_label: "Shared state",
+    state_patch_failed: "A state update could not be applied; showing the last good state.",
+    dismiss: "Dismiss",
+    state_empty: "No shared state yet",
+    state_less: "less",
+    state_chars: "{} chars",
+    state_show_more: "Show {} more",
+    trip_travellers: "Travellers",
+    trip_budget: "Budget",
+    trip_plan: "Plan",
+    trip_budget_each: "{} (about {} each)",
+    trip_venues: "Venues",
+    trip_no_venues: "No venues chosen yet",
+    trip_done_count: "{} of {} done",
+    step_pending: "to do",
+    step_active: "in progress",
+    step_done: "done",
+    step_failed: "failed",
+    step_skipped: "skipped",
+    travellers_one: "{} traveller",
+    travellers_other: "{} travellers",
+    venues_none_matched: "No venues matched.",
+    venue_rated: "Rated {} out of 5",
+    venue_up_to: "up to {}",
+    venue_kind_one: "venue",
+    venue_kind_other: "venues",
+    venue_query_place: " in {}",
+    venue_query_capacity: " for {}",
+    venue_query_price: ", up to {}",
+    venue_searching: "Searching {}…",
+    venue_found: "Found {}",
+    venue_found_none: "Found no {}",
+    venue_unnamed: "Unnamed venue",
+    trip_untitled_step: "Untitled step",
+    activity_fallback: "Activity",
+    form_choose: "Choose…",
+    form_answer: "Answer",
+    form_required: "Required",
+    form_pick_one: "Pick one of the options",
+    form_too_short: "At least {} characters",
+    form_too_long: "At most {} characters",
+    form_not_a_number: "Must be a number",
+    form_not_whole: "Must be a whole number",
+    form_at_least: "Must be at least {}",
+    form_at_most: "Must be at most {}",
+    form_more_than: "Must be more than {}",
+    form_less_than: "Must be less than {}",
+    form_invalid_json: "Not valid JSON: {}",
+    form_json_object: "Must be a JSON object",
+    form_json_array: "Must be a JSON array",
+    form_json_string: "Must be a JSON string",
+    form_json_number: "Must be a JSON number",
+    form_json_integer: "Must be a JSON integer",
+    form_json_boolean: "Must be a JSON boolean",
+    form_json_value: "Must be a JSON value",
+};
+
+/// German.
+pub static DE: Strings = Strings {
+    widget_open: "Chat öffnen: {}",
+    widget_close: "Chat schließen: {}",
+    widget_default_title: "Chat",
+    side_label: "Reise und gemeinsamer Zustand",
+    transcript_label: "Unterhaltung",
+    hero_title: "Was wollen wir planen?",
+    hero_demo: "Sie sprechen mit dem eingebauten Demo-Agenten: Er läuft offline in Ihrem Browser und sendet echte AG-UI-Ereignisse — Denkprozess, Werkzeuge, gemeinsamer Zustand und mehr.",
+    hero_connected: "Verbunden mit {}. Senden Sie eine Nachricht, um einen Lauf zu starten.",
+    typing_label: "Der Agent denkt nach",
+    jump_latest: "↓ Neueste",
+    try_label: "Probieren Sie:",
+    message_label: "Nachricht",
+    composer_placeholder: "Nachricht an den Agenten…",
+    composer_placeholder_locked: "Beantworten Sie zuerst die Anfrage oben…",
+    send: "Senden",
+    stop: "Stopp",
+    composer_hint: "Enter zum Senden · Umschalt+Enter für eine neue Zeile",
+    composer_locked: "Der Agent wartet oben auf Ihre Antwort. Antworten Sie oder brechen Sie ab, um weiterzumachen.",
+    cancel_all: "Alle abbrechen",
+    status_ready: "Bereit",
+    status_thinking: "Denkt nach…",
+    status_streaming: "Schreibt…",
+    status_working: "Arbeitet…",
+    status_waiting: "Wartet auf Sie",
+    status_done: "Fertig",
+    status_interrupted: "Braucht Ihre Eingabe",
+    status_stopped: "Gestoppt",
+    status_error: "Fehler",
+    status_connection_lost: "Verbindung verloren",
+    usage_tokens: "{} Tokens",
+    usage_in: "{} ein",
+    usage_out: "{} aus",
+    usage_reasoning: "{} Denken",
+    thousands_separator: ".",
+    retry: "Erneut versuchen",
+    warnings_title: "Protokollwarnungen",
+    warnings_one: "Warnung",
+    warnings_other: "Warnungen",
+    threads_label: "Unterhaltungen",
+    thread_new: "+ Neu",
+    thread_new_title: "Neue Unterhaltung beginnen",
+    thread_untitled: "Neue Unterhaltung",
+    rename: "Umbenennen",
+    delete: "Löschen",
+    save: "Speichern",
+    cancel: "Abbrechen",
+    thread_name_label: "Name der Unterhaltung",
+    thread_save_name: "Namen speichern",
+    thread_confirm_delete_label: "Löschen bestätigen",
+    thread_confirm_delete: "„{}“ löschen?",
+    demo_agent_label: "Demo-Agent (offline)",
+    settings_toggle_title: "Agenten auswählen",
+    settings_label: "Agent-Einstellungen",
+    settings_endpoint_label: "AG-UI-Endpunkt-URL",
+    settings_endpoint_hint: "Relative URLs funktionieren. Leer lassen für den Offline-Demo-Agenten.",
+    settings_headers_label: "Header (JSON-Objekt, optional)",
+    settings_use_demo: "Demo-Agenten verwenden",
+    settings_apply: "Übernehmen",
+    headers_invalid_json: "Die Header sind kein gültiges JSON: {}",
+    headers_not_object: r#"Die Header müssen ein JSON-Objekt sein, etwa {"Authorization": "Bearer …"}"#,
+    headers_bad_name: "„{}“ ist kein gültiger Header-Name",
+    headers_value_not_string: "Der Wert des Headers „{}“ muss ein String sein",
+    headers_value_line_break: "Der Wert des Headers „{}“ enthält einen Zeilenumbruch",
+    versions_label: "Versionen",
+    version_previous: "Vorherige Version",
+    version_next: "Nächste Version",
+    edit: "Bearbeiten",
+    edit_title: "Diese Nachricht bearbeiten (beginnt einen neuen Zweig)",
+    edit_message_label: "Nachricht bearbeiten",
+    save_and_send: "Speichern & senden",
+    regenerate: "↻ Neu erzeugen",
+    regenerate_title: "Erneut fragen (die aktuelle Antwort bleibt als Version erhalten)",
+    tool_result_label: "Werkzeugergebnis",
+    media_image: "Bild",
+    media_audio: "Audio",
+    media_video: "Video",
+    media_document: "Dokument",
+    reasoning_thinking: "Denkt nach…",
+    reasoning_thought_for: "{} s nachgedacht",
+    reasoning_thought: "Nachgedacht",
+    reasoning_encrypted: "Denkprozess (verschlüsselt)",
+    copy_code_label: "Code kopieren",
+    copy: "Kopieren",
+    copied: "Kopiert",
+    task_done: "erledigt",
+    task_not_done: "offen",
+    image_alt: "Bild",
+    image_load_title: "Das Bild von {} laden",
+    image_load: "Bild laden",
+    collapse: "Einklappen",
+    expand: "Ausklappen",
+    tool_fallback_name: "Werkzeug",
+    tool_pending: "Ausstehend",
+    tool_preparing: "Wird vorbereitet",
+    tool_running: "Läuft",
+    tool_done: "Fertig",
+    tool_failed: "Fehlgeschlagen",
+    tool_needs_input: "Braucht Eingabe",
+    tool_needs_approval: "Braucht Freigabe",
+    tool_waiting_args: "Warte auf Argumente…",
+    tool_no_args: "Keine Argumente",
+    tool_args_unparsed: "{} Argumente, die kein gültiges JSON sind",
+    tool_no_result: "Der Lauf endete, bevor dieses Werkzeug ein Ergebnis lieferte.",
+    tool_awaiting_input: "Warte auf Ihre Eingabe…",
+    tool_awaiting_approval: "Warte unten auf Ihre Freigabe…",
+    tool_empty_result: "(leeres Ergebnis)",
+    tool_result: "Ergebnis",
+    tool_error: "Fehler",
+    show_all: "Alles zeigen",
+    show_less: "Weniger zeigen",
+    line_one: "Zeile",
+    line_other: "Zeilen",
+    tell_the_agent: "Dem Agenten melden",
+    payment_requested: "Zahlung angefordert",
+    payment_unknown_amount: "ein unbekannter Betrag",
+    payment_pay: "{} bezahlen",
+    payment_incomplete: "Die Anfrage des Agenten ist unvollständig (Betrag oder Währung fehlt) und kann nur abgelehnt werden.",
+    payment_note: "Es wird nichts belastet, solange Sie nicht bestätigen.",
+    decline: "Ablehnen",
+    interrupts_progress: "{} von {} beantwortet",
+    send_answers: "Antworten senden",
+    interrupt_approval: "Freigabe nötig",
+    interrupt_question: "Frage",
+    interrupt_input: "Eingabe nötig",
+    interrupt_tool_call: "Werkzeugaufruf",
+    interrupt_expired_badge: "Abgelaufen",
+    interrupt_expires_in: "Läuft ab in {}",
+    interrupt_answered: "Beantwortet",
+    interrupt_approved: "Freigegeben",
+    interrupt_approved_edited: "Mit bearbeiteten Argumenten freigegeben",
+    interrupt_rejected: "Abgelehnt",
+    interrupt_cancelled: "Abgebrochen",
+    interrupt_change: "Ändern",
+    interrupt_expired: "Diese Anfrage ist abgelaufen: Sie kann nur noch abgebrochen werden.",
+    interrupt_cancel: "Diese Anfrage abbrechen",
+    interrupt_reason: "Begründung (optional)",
+    interrupt_edit_args: "Argumente bearbeiten",
+    interrupt_keep_args: "Ursprüngliche Argumente behalten",
+    interrupt_edited_args_label: "Bearbeitete Argumente (JSON, ersetzt das Original)",
+    approve: "Freigeben",
+    reject: "Ablehnen",
+    submit: "Absenden",
+    interrupt_write_first: "Schreiben Sie zuerst eine Antwort",
+    interrupt_your_answer: "Ihre Antwort",
+    interrupt_your_answer_placeholder: "Ihre Antwort…",
+    interrupt_choose_decision: "Wählen Sie eine Entscheidung für Aktion {} ({})",
+    interrupt_submit_decisions: "Entscheidungen absenden",
+    interrupt_action: "Aktion",
+    interrupt_decision_label: "Entscheidung",
+    interrupt_edited_args_json: "Bearbeitete Argumente (JSON)",
+    interrupt_message_label: "Nachricht an den Agenten (optional)",
+    interrupt_message_placeholder: "Warum? (optional)",
+    interrupt_args_not_object: "Die Argumente müssen ein JSON-Objekt sein",
+    interrupt_args_invalid_json: "Die Argumente sind kein gültiges JSON: {}",
+    state_label: "Gemeinsamer Zustand",
+    state_patch_failed: "Eine Zustandsänderung konnte nicht angewendet werden; angezeigt wird der letzte gültige Zustand.",
+    dismiss: "Schließen",
+    state_empty: "Noch kein gemeinsamer Zustand",
+    state_less: "weniger",
+    state_chars: "{} Zeichen",
+    state_show_more: "{} weitere zeigen",
+    trip_travellers: "Reisende",
+    trip_budget: "Budget",
+    trip_plan: "Plan",
+    trip_budget_each: "{} (etwa {} pro Person)",
+    trip_venues: "Orte",
+    trip_no_venues: "Noch keine Orte ausgewählt",
+    trip_done_count: "{} von {} erledigt",
+    step_pending: "offen",
+    step_active: "in Arbeit",
+    step_done: "erledigt",
+    step_failed: "fehlgeschlagen",
+    step_skipped: "übersprungen",
+    travellers_one: "{} Person",
+    travellers_other: "{} Personen",
+    venues_none_matched: "Keine passenden Orte gefunden.",
+    venue_rated: "Bewertet mit {} von 5",
+    venue_up_to: "bis zu {}",
+    venue_kind_one: "Ort",
+    venue_kind_other: "Orte",
+    venue_query_place: " in {}",
+    venue_query_capacity: " für {}",
+    venue_query_price: ", bis {}",
+    venue_searching: "Suche {}…",
+    venue_found: "Gefunden: {}",
+    venue_found_none: "Keine {} gefunden",
+    venue_unnamed: "Ort ohne Namen",
+    trip_untitled_step: "Schritt ohne Titel",
+    activity_fallback: "Aktivität",
+    form_choose: "Auswählen…",
+    form_answer: "Antwort",
+    form_required: "Pflichtfeld",
+    form_pick_one: "Wählen Sie eine der Optionen",
+    form_too_short: "Mindestens {} Zeichen",
+    form_too_long: "Höchstens {} Zeichen",
+    form_not_a_number: "Muss eine Zahl sein",
+    form_not_whole: "Muss eine ganze Zahl sein",
+    form_at_least: "Muss mindestens {} sein",
+    form_at_most: "Darf höchstens {} sein",
+    form_more_than: "Muss größer als {} sein",
+    form_less_than: "Muss kleiner als {} sein",
+    form_invalid_json: "Kein gültiges JSON: {}",
+    form_json_object: "Muss ein JSON-Objekt sein",
+    form_json_array: "Muss ein JSON-Array sein",
+    form_json_string: "Muss ein JSON-String sein",
+    form_json_number: "Muss eine JSON-Zahl sein",
+    form_json_integer: "Muss eine ganze JSON-Zahl sein",
+    form_json_boolean: "Muss ein JSON-Wahrheitswert sein",
+    form_json_value: "Muss ein JSON-Wert sein",
+};
