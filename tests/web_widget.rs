@@ -269,6 +269,48 @@ async fn a_run_dispatches_dom_events_and_the_state_is_readable() {
 }
 
 #[wasm_bindgen_test]
+async fn an_interrupt_is_announced_to_the_page() {
+    let el = element(&[("speed", "0")]);
+    let seen = listen(
+        &el,
+        [JsValue::from_str("agui:interrupt")].into_iter().collect(),
+    );
+    leptos::task::tick().await;
+    send(&el, "ask me").await;
+    until("the interrupt card", || {
+        testid(&frame(&el), "interrupt").is_some()
+    })
+    .await;
+    until("agui:interrupt", || seen.length() > 0).await;
+    let detail = js_sys::Reflect::get(&seen.get(0), &"detail".into()).unwrap();
+    let interrupts: js_sys::Array = js_sys::Reflect::get(&detail, &"interrupts".into())
+        .unwrap()
+        .dyn_into()
+        .expect("an array of interrupts");
+    assert_eq!(interrupts.length(), 1);
+    let card_id = testid(&frame(&el), "interrupt")
+        .unwrap()
+        .get_attribute("data-interrupt-id");
+    let id = js_sys::Reflect::get(&interrupts.get(0), &"id".into())
+        .unwrap()
+        .as_string();
+    assert_eq!(id, card_id, "the event names the card's interrupt");
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_page_can_override_tokens_on_the_element() {
+    let el = element(&[]);
+    el.style()
+        .set_property("--agui-color-bg", "rgb(1, 2, 3)")
+        .unwrap();
+    leptos::task::tick().await;
+    let root = testid(&frame(&el), "app-root").unwrap();
+    assert_eq!(background(&root), "rgb(1, 2, 3)");
+    el.remove();
+}
+
+#[wasm_bindgen_test]
 async fn two_widgets_on_one_page_stay_independent() {
     let a = element(&[("speed", "0")]);
     let b = element(&[("speed", "0")]);
@@ -365,16 +407,31 @@ async fn popup_opens_from_the_launcher_and_escape_closes_it() {
     el.remove();
 }
 
+fn background(el: &Element) -> String {
+    web_sys::window()
+        .unwrap()
+        .get_computed_style(el)
+        .unwrap()
+        .unwrap()
+        .get_property_value("background-color")
+        .unwrap()
+}
+
 #[wasm_bindgen_test]
 async fn theme_attribute_switches_in_place_and_bad_options_become_warnings() {
     let el = element(&[("theme", "dark"), ("headers", "{not json")]);
     leptos::task::tick().await;
     let widget = testid(&frame(&el), "widget").unwrap();
     assert_eq!(widget.get_attribute("data-theme").as_deref(), Some("dark"));
+    let root = testid(&frame(&el), "app-root").unwrap();
+    let dark = background(&root);
     let composer_before = testid(&frame(&el), "composer-input").unwrap();
     el.set_attribute("theme", "light").unwrap();
     leptos::task::tick().await;
     assert_eq!(widget.get_attribute("data-theme").as_deref(), Some("light"));
+    let light = background(&root);
+    assert_eq!(light, "rgb(246, 246, 244)", "the light background");
+    assert_eq!(dark, "rgb(20, 20, 22)", "the dark background");
     assert!(
         composer_before.is_connected(),
         "a theme change does not remount"
