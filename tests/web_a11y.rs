@@ -54,6 +54,7 @@ fn install_styles() {
             include_str!("../style/tokens.css"),
             include_str!("../style/app.css"),
             include_str!("../style/tools.css"),
+            include_str!("../style/inspector.css"),
         ]
         .join("\n"),
     ));
@@ -486,6 +487,204 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     assert_eq!(composer(&root).placeholder(), "Message the agent…");
     assert_eq!(status_label(&root), "Ready");
     assert_eq!(title(), "New conversation");
+}
+
+#[wasm_bindgen_test]
+async fn the_inspector_names_every_control_and_leaves_the_composer_usable_beside_it() {
+    install_styles();
+    // (language, direction): the names come from the catalog, the drawer mirrors.
+    for (locale, dir) in [(Locale::En, "ltr"), (Locale::De, "rtl")] {
+        let store = store_with(locale, 0.0);
+        let (container, root, handle) = mount(store);
+        container.set_attribute("dir", dir).expect("dir");
+        // The widget's panel is the `agui` container the layout queries (widget.css).
+        let style = container.style();
+        for (property, value) in [
+            ("width", "1400px"),
+            ("height", "800px"),
+            ("container-type", "inline-size"),
+            ("container-name", "agui"),
+        ] {
+            style.set_property(property, value).expect("style");
+        }
+        send_message(&root, "plan our Lisbon offsite");
+        wait_until(&store, "the demo run to end", || {
+            !store.running.get_untracked()
+                && !q_all(&root, r#"[data-testid="message"][data-role="assistant"]"#).is_empty()
+        })
+        .await;
+        click(&testid(&root, "inspector-toggle").expect("inspector toggle"));
+        settle(&store).await;
+        let inspector = testid(&root, "inspector").expect("the inspector is open");
+        let rows = q_all(&inspector, r#"[data-testid="inspector-event"]"#);
+        assert!(rows.len() > 10, "{locale:?}: events listed");
+        click(&rows[rows.len() / 2]);
+        settle(&store).await;
+        assert!(
+            testid(&root, "inspector-state").is_some(),
+            "an event is selected"
+        );
+
+        let controls = q_all(&inspector, "button, input, textarea, select").len();
+        assert!(controls >= 12, "{locale:?}: {controls} inspector controls");
+        assert_eq!(
+            unnamed_controls(&root),
+            Vec::<String>::new(),
+            "{locale:?}: controls without an accessible name, inspector open"
+        );
+        let de = locale == Locale::De;
+        let scrubber = testid(&root, "inspector-scrubber").expect("scrubber");
+        assert_eq!(
+            accessible_name(&scrubber),
+            if de {
+                "Position im Ereignisprotokoll"
+            } else {
+                "Position in the event log"
+            }
+        );
+        let speed = testid(&root, "inspector-speed").expect("speed");
+        assert_eq!(accessible_name(&speed), if de { "Tempo" } else { "Speed" });
+        let timed = testid(&root, "trace-timed").expect("timed checkbox");
+        assert_eq!(
+            accessible_name(&timed),
+            if de {
+                "Im Originaltempo wiedergeben"
+            } else {
+                "Replay with original timing"
+            }
+        );
+        let open = testid(&root, "trace-open").expect("file input");
+        assert_eq!(
+            accessible_name(&open),
+            if de {
+                "Aufzeichnung öffnen"
+            } else {
+                "Open a trace"
+            }
+        );
+
+        // Wide: a drawer at the inline end, the conversation and its composer beside it.
+        let drawer = inspector.get_bounding_client_rect();
+        let box_ = container.get_bounding_client_rect();
+        let input = composer(&root).get_bounding_client_rect();
+        let send = testid(&root, "composer-send")
+            .expect("send")
+            .get_bounding_client_rect();
+        assert!(
+            drawer.width() < box_.width() * 0.6,
+            "{dir}: a drawer, not the whole chat ({} of {})",
+            drawer.width(),
+            box_.width()
+        );
+        assert!(
+            input.width() > 200.0 && input.height() > 0.0,
+            "{dir}: composer shown"
+        );
+        if dir == "ltr" {
+            assert!(
+                (drawer.right() - box_.right()).abs() < 1.0,
+                "{dir}: drawer on the right"
+            );
+            assert!(
+                input.right() <= drawer.left() && send.right() <= drawer.left(),
+                "{dir}: the composer is beside the drawer"
+            );
+        } else {
+            assert!(
+                (drawer.left() - box_.left()).abs() < 1.0,
+                "{dir}: drawer on the left"
+            );
+            assert!(
+                input.left() >= drawer.right() && send.left() >= drawer.right(),
+                "{dir}: the composer is beside the drawer"
+            );
+        }
+        // Nothing covers the composer: a click there reaches it.
+        container.scroll_into_view();
+        let input_el = composer(&root);
+        input_el.scroll_into_view();
+        let r = input_el.get_bounding_client_rect();
+        let (x, y) = (r.left() + 10.0, r.top() + r.height() / 2.0);
+        let viewport_width = web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|w| w.as_f64())
+            .unwrap_or_default();
+        if x < viewport_width {
+            let hit = document().element_from_point(x as f32, y as f32);
+            assert!(
+                hit.is_some_and(|h| input_el.contains(Some(h.unchecked_ref()))),
+                "{dir}: the composer is on top at its own place"
+            );
+        }
+        // The panes scroll inside themselves: they never grow past their max height.
+        for pane in q_all(&inspector, ".agui-inspector__pane") {
+            assert!(
+                ["auto", "scroll"].contains(&computed(&pane, "overflow-y").as_str()),
+                "panes scroll"
+            );
+        }
+        let metrics = testid(&root, "inspector-metrics")
+            .expect("metrics")
+            .get_bounding_client_rect();
+        let chat_pane = testid(&root, "inspector-chat")
+            .expect("chat pane")
+            .get_bounding_client_rect();
+        assert!(
+            chat_pane.bottom() <= metrics.top(),
+            "{dir}: the conversation pane ends above the Runs table"
+        );
+
+        // The keyboard moves through the list; the list scrolls to keep the selection in
+        // sight, the drawer around it does not move.
+        let list = testid(&root, "inspector-events").expect("event list");
+        list.clone()
+            .dyn_into::<HtmlElement>()
+            .expect("an HtmlElement")
+            .focus()
+            .expect("focus");
+        let drawer_scroll = inspector.scroll_top();
+        for key in ["End", "Home", "End"] {
+            list.dispatch_event(&keydown(key)).expect("keydown");
+            settle(&store).await;
+            let row = q(&list, r#"[aria-selected="true"]"#).expect("a selected row");
+            assert_eq!(
+                list.get_attribute("aria-activedescendant"),
+                Some(row.id()),
+                "{key}: the active descendant"
+            );
+            let (r, l) = (
+                row.get_bounding_client_rect(),
+                list.get_bounding_client_rect(),
+            );
+            assert!(
+                r.top() >= l.top() - 1.0 && r.bottom() <= l.bottom() + 1.0,
+                "{key}: the selected row is in sight"
+            );
+            assert_eq!(
+                inspector.scroll_top(),
+                drawer_scroll,
+                "{key}: the drawer stays"
+            );
+        }
+        assert!(
+            list.scroll_height() > list.client_height(),
+            "the list scrolls inside"
+        );
+
+        // Narrow (the popup): the drawer takes the whole width.
+        style.set_property("width", "420px").expect("width");
+        settle(&store).await;
+        let drawer = inspector.get_bounding_client_rect();
+        let box_ = container.get_bounding_client_rect();
+        assert!(
+            (drawer.width() - box_.width()).abs() < 1.0,
+            "{dir}: full width when narrow ({} of {})",
+            drawer.width(),
+            box_.width()
+        );
+        drop(handle);
+        container.remove();
+    }
 }
 
 // ---- layout and theme --------------------------------------------------------------------

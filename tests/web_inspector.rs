@@ -8,13 +8,14 @@
 mod web_support;
 
 use agui_leptos::app::mount_with_store;
+use agui_leptos::i18n::Locale;
 use agui_leptos::store::inspector::TraceFormat;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use agui_leptos::ui::inspector::open_bytes;
 use leptos::prelude::*;
 use serde_json::{json, Value};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_support::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
@@ -102,6 +103,41 @@ fn pick_file(root: &Element, name: &str, bytes: &[u8]) {
     input
         .dispatch_event(&web_sys::Event::new("change").expect("event"))
         .expect("dispatch change");
+}
+
+/// `new KeyboardEvent("keydown", {key})`, through the constructor (no extra web-sys feature).
+fn keydown(key: &str) -> web_sys::Event {
+    let init = js_sys::Object::new();
+    for (k, v) in [
+        ("key", JsValue::from_str(key)),
+        ("bubbles", JsValue::TRUE),
+        ("cancelable", JsValue::TRUE),
+    ] {
+        js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).expect("set init field");
+    }
+    let window = web_sys::window().expect("window");
+    let ctor: js_sys::Function = js_sys::Reflect::get(&window, &JsValue::from_str("KeyboardEvent"))
+        .expect("KeyboardEvent")
+        .dyn_into()
+        .expect("a constructor");
+    js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init))
+        .expect("construct KeyboardEvent")
+        .dyn_into()
+        .expect("an Event")
+}
+
+/// The index of the selected row (`aria-selected`), and whether the listbox's active
+/// descendant is that row.
+fn selected_row(root: &Element) -> (Option<String>, bool) {
+    let list = testid(root, "inspector-events").expect("event list");
+    let row = q(&list, r#"[role="option"][aria-selected="true"]"#);
+    let active = list.get_attribute("aria-activedescendant");
+    let consistent = match (&row, &active) {
+        (Some(r), Some(a)) => r.id() == *a,
+        (None, None) => true,
+        _ => false,
+    };
+    (row.and_then(|r| r.get_attribute("data-index")), consistent)
 }
 
 async fn wait_idle(store: &AgentStore) {
@@ -270,6 +306,150 @@ async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
     settle(&store).await;
     assert!(testid(&root, "inspector-live-hint").is_some());
     assert!(testid(&root, "inspector-chat").is_none());
+    drop(handle);
+}
+
+#[wasm_bindgen_test]
+async fn the_inspector_speaks_the_catalog_language_and_its_list_works_with_the_keyboard() {
+    let container = fresh_container();
+    let store = AgentStore::new(AgentConfig {
+        locale: Locale::De,
+        ..AgentConfig::default()
+    });
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    settle(&store).await;
+    let toggle = testid(&root, "inspector-toggle").expect("toggle");
+    assert_eq!(text_of(&toggle).trim(), "Inspektor");
+    click_el(&toggle);
+    settle(&store).await;
+
+    let attr = |id: &str, name: &str| {
+        testid(&root, id)
+            .unwrap_or_else(|| panic!("{id} is rendered"))
+            .get_attribute(name)
+            .unwrap_or_default()
+    };
+    let text = |id: &str| text_of(&testid(&root, id).unwrap_or_else(|| panic!("{id}")));
+    assert_eq!(attr("inspector", "aria-label"), "Ereignis-Inspektor");
+    assert_eq!(
+        text("inspector-live-hint"),
+        "Noch keine Ereignisse: Senden Sie eine Nachricht oder öffnen Sie eine Aufzeichnung."
+    );
+    assert_eq!(attr("inspector-type-filter", "aria-label"), "Ereignistyp");
+    assert_eq!(
+        attr("inspector-search", "aria-label"),
+        "Ereignisse durchsuchen"
+    );
+    assert_eq!(
+        attr("inspector-search", "placeholder"),
+        "Ereignisse durchsuchen"
+    );
+    assert_eq!(
+        attr("inspector-scrubber", "aria-label"),
+        "Position im Ereignisprotokoll"
+    );
+    assert_eq!(attr("inspector-back", "aria-label"), "Einen Schritt zurück");
+    assert_eq!(attr("inspector-forward", "aria-label"), "Einen Schritt vor");
+    assert_eq!(text("inspector-play").trim(), "Abspielen");
+    assert_eq!(
+        text("trace-export").trim(),
+        "Aufzeichnung exportieren (.jsonl)"
+    );
+    assert_eq!(attr("inspector-events", "role"), "listbox");
+    assert_eq!(attr("inspector-events", "aria-label"), "Ereignisse");
+    let metrics = text("inspector-metrics");
+    for header in [
+        "Lauf",
+        "Ereignisse",
+        "Erstes Token",
+        "Werkzeuge",
+        "Warnungen",
+    ] {
+        assert!(metrics.contains(header), "{header} in {metrics:?}");
+    }
+
+    scripted_run(&store);
+    settle(&store).await;
+    assert!(text("inspector-live-hint").starts_with("Neue Ereignisse werden verfolgt."));
+    assert_eq!(
+        attr("inspector-scrubber", "aria-valuetext"),
+        "Ereignis 11 von 11"
+    );
+
+    // The list is a listbox: it keeps the focus, arrows move the selection, and the active
+    // descendant follows it.
+    let list: HtmlElement = testid(&root, "inspector-events")
+        .expect("event list")
+        .dyn_into()
+        .expect("an HtmlElement");
+    assert_eq!(list.tab_index(), 0, "the list is in the tab order");
+    list.focus().expect("focus the list");
+    assert_eq!(selected_row(&root), (None, true), "live: nothing selected");
+    let press = |key: &str| {
+        list.dispatch_event(&keydown(key))
+            .expect("dispatch keydown");
+    };
+    for (key, index) in [
+        ("ArrowUp", "10"),
+        ("ArrowUp", "9"),
+        ("Home", "0"),
+        ("ArrowUp", "0"),
+        ("ArrowDown", "1"),
+        ("End", "10"),
+        ("ArrowDown", "10"),
+        ("Home", "0"),
+    ] {
+        press(key);
+        settle(&store).await;
+        assert_eq!(
+            selected_row(&root),
+            (Some(index.to_owned()), true),
+            "after {key}"
+        );
+    }
+    for _ in 0..5 {
+        press("ArrowDown");
+    }
+    settle(&store).await;
+    assert_eq!(selected_row(&root), (Some("5".to_owned()), true));
+    assert_eq!(
+        position(&root),
+        "6 / 11",
+        "the scrubber follows the keyboard"
+    );
+    let active = web_support::document()
+        .active_element()
+        .expect("a focused element");
+    assert_eq!(
+        active.get_attribute("data-testid").as_deref(),
+        Some("inspector-events"),
+        "the focus stays on the list while the rows re-render"
+    );
+    let detail = text("inspector-detail");
+    assert!(detail.contains("Ereignis #5 · STATE_DELTA"), "{detail}");
+    assert!(detail.contains("Rohdaten"), "{detail}");
+    let panes = text("inspector");
+    for title in [
+        "Änderung durch dieses Ereignis",
+        "Zustand nach diesem Ereignis",
+        "Unterhaltung bis zu diesem Ereignis",
+    ] {
+        assert!(panes.contains(title), "{title}");
+    }
+
+    // A locale change reaches the open inspector.
+    store.config.update(|c| c.locale = Locale::En);
+    settle(&store).await;
+    assert_eq!(attr("inspector", "aria-label"), "Event inspector");
+    assert_eq!(text_of(&toggle).trim(), "Inspector");
+    assert_eq!(attr("inspector-type-filter", "aria-label"), "Event type");
+    assert_eq!(
+        attr("inspector-scrubber", "aria-valuetext"),
+        "Event 6 of 11"
+    );
+    assert!(text("inspector").contains("State as of this event"));
+    assert_eq!(selected_row(&root), (Some("5".to_owned()), true));
     drop(handle);
 }
 

@@ -2,7 +2,8 @@
 //! (title, agent settings, warnings, run status), the thread list on the left, the main column
 //! (transcript, error banner, composer) and a side column (trip panel, then the shared-state
 //! panel). On narrow screens the thread list moves above and the side column below the
-//! conversation. The event inspector, when open, overlays the side.
+//! conversation. The event inspector, when open, is a drawer over the body (below the
+//! header): beside the conversation on a wide chat, over all of it on a narrow one.
 
 use leptos::prelude::*;
 
@@ -61,10 +62,10 @@ pub fn Chat() -> impl IntoView {
                         <StatePanel />
                     </aside>
                 </div>
+                <Show when=move || store.inspector_open.get()>
+                    <Inspector />
+                </Show>
             </div>
-            <Show when=move || store.inspector_open.get()>
-                <Inspector />
-            </Show>
         </div>
     }
 }

@@ -10,6 +10,7 @@
 //! selection changes (nearest checkpoint + fold). Everything agent-sent is rendered as text.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -19,11 +20,13 @@ use crate::event_log::{
     changed_paths, describe, is_changed, short, state_leaves, EntryView, RunMetrics,
     DIAGNOSTIC_TYPE,
 };
+use crate::i18n::fill;
 use crate::protocol::event::EventKind;
 use crate::protocol::types::Message;
 use crate::store::inspector::TraceFormat;
 use crate::store::AgentStore;
 use crate::trace;
+use crate::ui::{tr, tr_now};
 
 /// Rows of the event list rendered at once.
 const WINDOW: usize = 150;
@@ -39,49 +42,8 @@ const MAX_METRIC_RUNS: usize = 20;
 const SPEEDS: &[f64] = &[0.5, 1.0, 2.0, 4.0, 10.0, 100.0];
 /// A played step waits at least one frame and at most this long.
 const MAX_STEP_MS: f64 = 2_000.0;
-
-/// The user-visible strings (kept together for the translation catalog).
-mod text {
-    pub const TITLE: &str = "Event inspector";
-    pub const CLOSE: &str = "Close";
-    pub const ALL_TYPES: &str = "All types";
-    pub const SEARCH: &str = "Search events";
-    pub const LIVE: &str = "Live";
-    pub const BACK: &str = "Step back";
-    pub const FORWARD: &str = "Step forward";
-    pub const PLAY: &str = "Play";
-    pub const PAUSE: &str = "Pause";
-    pub const SPEED: &str = "Speed";
-    pub const EMPTY: &str = "No events yet: send a message or open a trace.";
-    pub const LIVE_HINT: &str =
-        "Following new events. Select an event or move the scrubber to travel back in time.";
-    pub const EVENT: &str = "Event";
-    pub const RAW: &str = "Raw frame";
-    pub const CHAT: &str = "Conversation as of this event";
-    pub const STATE: &str = "State as of this event";
-    pub const PATCH: &str = "Change applied by this event";
-    pub const NO_STATE_CHANGE: &str = "This event did not change the state.";
-    pub const SNAPSHOT: &str = "STATE_SNAPSHOT: the whole state was replaced.";
-    pub const MORE_LEAVES: &str = "… more values not shown";
-    pub const NO_STATE: &str = "(empty state)";
-    pub const EXPORT_JSONL: &str = "Export trace (.jsonl)";
-    pub const EXPORT_SSE: &str = "Export raw (.sse)";
-    pub const OPEN: &str = "Open a trace";
-    pub const TIMED: &str = "Replay with original timing";
-    pub const DROP: &str = "Drop a .jsonl or .sse trace here to replay it";
-    pub const METRICS: &str = "Runs";
-    pub const RUN: &str = "Run";
-    pub const EVENTS: &str = "Events";
-    pub const TTFT: &str = "First token";
-    pub const CPS: &str = "Chars/s";
-    pub const TOOLS: &str = "Tools";
-    pub const USAGE: &str = "Usage";
-    pub const WARNINGS: &str = "Warnings";
-    pub const DOWNLOAD_FAILED: &str = "The trace could not be downloaded";
-    pub const READ_FAILED: &str = "The file could not be read";
-    pub const NOT_A_TRACE: &str = "This file is not a trace";
-    pub const REPLAY_REFUSED: &str = "The trace cannot be replayed now";
-}
+/// Makes the ids of the event list's rows unique per inspector (`aria-activedescendant`).
+static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
 /// One line of the event list.
 #[derive(Debug, Clone, PartialEq)]
@@ -177,7 +139,8 @@ fn open_file(
         let bytes = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
             Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
             Err(e) => {
-                notice.try_set(Some(format!("{}: {e:?}", text::READ_FAILED)));
+                let reason = format!("{e:?}");
+                notice.try_set(Some(fill(tr_now(store).inspector_read_failed, &[&reason])));
                 return;
             }
         };
@@ -197,13 +160,16 @@ pub async fn open_bytes(
     let trace = match trace::parse(name, bytes) {
         Ok(t) => t,
         Err(e) => {
-            notice.try_set(Some(format!("{} ({name}): {e}", text::NOT_A_TRACE)));
+            notice.try_set(Some(fill(
+                tr_now(store).inspector_not_a_trace,
+                &[&name, &e],
+            )));
             return;
         }
     };
     notice.try_set(None);
     if let Err(e) = store.replay_trace(trace, timed).await {
-        notice.try_set(Some(format!("{}: {e}", text::REPLAY_REFUSED)));
+        notice.try_set(Some(fill(tr_now(store).inspector_replay_refused, &[&e])));
     }
 }
 
@@ -273,7 +239,9 @@ pub fn Inspector() -> impl IntoView {
     });
     let stopped = Memo::new(move |_| {
         len.track();
-        store.with_log(|l| l.stopped().map(str::to_owned)).flatten()
+        store
+            .with_log(|l| l.stopped().map(|_| (l.len(), l.limits().max_bytes)))
+            .flatten()
     });
     // The types seen so far, for the filter (only new entries are scanned).
     let kinds_seen = StoredValue::new((String::new(), 0usize, BTreeSet::<&'static str>::new()));
@@ -440,7 +408,7 @@ pub fn Inspector() -> impl IntoView {
         let bytes = store.export_trace(format);
         let name = format!("agui-trace-{}.{}", store.thread_id(), format.extension());
         if let Err(e) = download(&name, &bytes, format.mime()) {
-            notice.set(Some(format!("{}: {e}", text::DOWNLOAD_FAILED)));
+            notice.set(Some(fill(tr_now(store).inspector_download_failed, &[&e])));
         }
     };
     let on_file = move |ev: web_sys::Event| {
@@ -466,7 +434,8 @@ pub fn Inspector() -> impl IntoView {
         }
     };
 
-    // Keep the selected row in sight while scrubbing or playing.
+    // Keep the selected row in sight while scrubbing or playing: the list scrolls, never the
+    // drawer or the page around it (the list is the rows' offset parent, see inspector.css).
     let events_list: NodeRef<leptos::html::Ol> = NodeRef::new();
     Effect::new(move |_| {
         let Some(i) = selected.get() else { return };
@@ -474,18 +443,51 @@ pub fn Inspector() -> impl IntoView {
         let Some(list) = events_list.get_untracked() else {
             return;
         };
-        if let Ok(Some(row)) = list.query_selector(&format!(r#"[data-index="{i}"]"#)) {
-            let options = web_sys::ScrollIntoViewOptions::new();
-            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-            row.scroll_into_view_with_scroll_into_view_options(&options);
+        let Some(row) = list
+            .query_selector(&format!(r#"[data-index="{i}"]"#))
+            .ok()
+            .flatten()
+            .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        let (top, height) = (row.offset_top(), row.offset_height());
+        let (scroll, view) = (list.scroll_top(), list.client_height());
+        if top < scroll {
+            list.set_scroll_top(top);
+        } else if top + height > scroll + view {
+            list.set_scroll_top(top + height - view);
         }
     });
 
-    let list = move || {
-        let (start, total, rows) = rows.get();
+    // The event list is a listbox: the list keeps the focus, the selected row is its active
+    // descendant, arrow keys (and Home/End) move the selection through the rows shown.
+    let uid = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let row_id = move |i: usize| format!("agui-inspector-{uid}-event-{i}");
+    let on_list_key = move |ev: web_sys::KeyboardEvent| {
+        let (_, _, shown) = rows.get_untracked();
+        let (Some(first), Some(last)) = (shown.first(), shown.last()) else {
+            return;
+        };
+        let at = selected
+            .get_untracked()
+            .and_then(|i| shown.iter().position(|r| r.index == i));
+        let next = match (ev.key().as_str(), at) {
+            ("Home", _) => first.index,
+            ("End", _) => last.index,
+            ("ArrowUp" | "ArrowDown", None) => last.index,
+            ("ArrowUp", Some(p)) => shown[p.saturating_sub(1)].index,
+            ("ArrowDown", Some(p)) => shown[(p + 1).min(shown.len() - 1)].index,
+            _ => return,
+        };
+        ev.prevent_default();
+        playing.set(false);
+        selected.set(Some(next));
+    };
+    let items = move || {
+        let (_, _, rows) = rows.get();
         let sel = selected.get();
-        let items = rows
-            .into_iter()
+        rows.into_iter()
             .map(|r| {
                 let i = r.index;
                 let class = format!(
@@ -496,6 +498,8 @@ pub fn Inspector() -> impl IntoView {
                 view! {
                     <li
                         class=class
+                        id=row_id(i)
+                        role="option"
                         data-testid="inspector-event"
                         data-index=i.to_string()
                         data-type=r.kind
@@ -515,21 +519,25 @@ pub fn Inspector() -> impl IntoView {
                     </li>
                 }
             })
-            .collect::<Vec<_>>();
-        let range =
-            (total > 0).then(|| format!("{}–{} / {total}", start + 1, (start + WINDOW).min(total)));
-        view! {
-            <p class="agui-inspector__range">{range}</p>
-            <ol class="agui-inspector__events" node_ref=events_list>{items}</ol>
-        }
+            .collect::<Vec<_>>()
+    };
+    let range = move || {
+        let (start, total, _) = rows.get();
+        (total > 0).then(|| format!("{}–{} / {total}", start + 1, (start + WINDOW).min(total)))
+    };
+    let active_row = move || {
+        let sel = selected.get()?;
+        rows.with(|(_, _, shown)| shown.iter().any(|r| r.index == sel))
+            .then(|| row_id(sel))
     };
 
     let detail = move || {
+        let t = tr(store);
         let Some(v) = as_of.get() else {
             let hint = if len.get() == 0 {
-                text::EMPTY
+                t.inspector_empty
             } else {
-                text::LIVE_HINT
+                t.inspector_live_hint
             };
             return view! { <p class="agui-inspector__hint" data-testid="inspector-live-hint">{hint}</p> }.into_any();
         };
@@ -562,12 +570,12 @@ pub fn Inspector() -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
                 .into_any(),
-            Some(EventKind::StateSnapshot(_)) => view! { <li>{text::SNAPSHOT}</li> }.into_any(),
-            _ => view! { <li>{text::NO_STATE_CHANGE}</li> }.into_any(),
+            Some(EventKind::StateSnapshot(_)) => view! { <li>{t.inspector_snapshot}</li> }.into_any(),
+            _ => view! { <li>{t.inspector_no_state_change}</li> }.into_any(),
         };
         let (leaves, cut) = state_leaves(&v.state, MAX_LEAVES);
         let leaves = if leaves.is_empty() {
-            view! { <li>{text::NO_STATE}</li> }.into_any()
+            view! { <li>{t.inspector_no_state}</li> }.into_any()
         } else {
             leaves
                 .into_iter()
@@ -612,28 +620,28 @@ pub fn Inspector() -> impl IntoView {
             .collect::<Vec<_>>();
         view! {
             <div class="agui-inspector__panes">
-                <section class="agui-inspector__pane" data-testid="inspector-detail">
+                <section class="agui-inspector__pane agui-inspector__pane--event" data-testid="inspector-detail">
                     <h3 class="agui-inspector__pane-title">
-                        {format!("{} #{} · {} · +{:.0} ms", text::EVENT, v.entry.index, v.entry.kind, v.entry.at_ms)}
+                        {fill(t.inspector_event_title, &[&v.entry.index, &v.entry.kind, &format!("{:.0}", v.entry.at_ms)])}
                     </h3>
                     {diagnostics.map(|d| view! { <p class="agui-inspector__diagnostics" data-testid="inspector-detail-diagnostics">{d}</p> })}
                     {v.error.clone().map(|e| view! { <p class="agui-inspector__diagnostics">{e}</p> })}
                     <pre class="agui-inspector__json" data-testid="inspector-json">{json}</pre>
-                    <h4 class="agui-inspector__pane-subtitle">{text::RAW}</h4>
+                    <h4 class="agui-inspector__pane-subtitle">{t.inspector_raw}</h4>
                     <pre class="agui-inspector__json" data-testid="inspector-raw">{v.entry.raw.clone()}</pre>
                 </section>
-                <section class="agui-inspector__pane" data-testid="inspector-chat">
-                    <h3 class="agui-inspector__pane-title">{text::CHAT}</h3>
-                    <ol class="agui-inspector__messages">{messages}</ol>
-                </section>
-                <section class="agui-inspector__pane">
-                    <h3 class="agui-inspector__pane-title">{text::PATCH}</h3>
+                <section class="agui-inspector__pane agui-inspector__pane--state">
+                    <h3 class="agui-inspector__pane-title">{t.inspector_patch}</h3>
                     <ul class="agui-inspector__patch" data-testid="inspector-patch">{patch}</ul>
-                    <h3 class="agui-inspector__pane-title">{text::STATE}</h3>
+                    <h3 class="agui-inspector__pane-title">{t.inspector_state}</h3>
                     <ul class="agui-inspector__state" data-testid="inspector-state" data-index=v.entry.index.to_string()>
                         {leaves}
                     </ul>
-                    {cut.then(|| view! { <p class="agui-inspector__hint">{text::MORE_LEAVES}</p> })}
+                    {cut.then(|| view! { <p class="agui-inspector__hint">{t.inspector_more_leaves}</p> })}
+                </section>
+                <section class="agui-inspector__pane agui-inspector__pane--chat" data-testid="inspector-chat">
+                    <h3 class="agui-inspector__pane-title">{t.inspector_chat}</h3>
+                    <ol class="agui-inspector__messages">{messages}</ol>
                 </section>
             </div>
         }
@@ -663,44 +671,53 @@ pub fn Inspector() -> impl IntoView {
         <section
             class="agui-inspector"
             data-testid="inspector"
-            aria-label=text::TITLE
+            aria-label=move || tr(store).inspector_title
             on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
             on:drop=on_drop
         >
             <header class="agui-inspector__header">
-                <h2 class="agui-inspector__title">{text::TITLE}</h2>
+                <h2 class="agui-inspector__title">{move || tr(store).inspector_title}</h2>
                 <div class="agui-inspector__traces">
                     <button type="button" class="agui-button agui-button--secondary" data-testid="trace-export" on:click=move |_| export(TraceFormat::Jsonl)>
-                        {text::EXPORT_JSONL}
+                        {move || tr(store).inspector_export_jsonl}
                     </button>
                     <button type="button" class="agui-button agui-button--ghost" data-testid="trace-export-sse" on:click=move |_| export(TraceFormat::Sse)>
-                        {text::EXPORT_SSE}
+                        {move || tr(store).inspector_export_sse}
                     </button>
                     <label class="agui-button agui-button--ghost agui-inspector__open">
-                        {text::OPEN}
+                        {move || tr(store).inspector_open}
                         <input type="file" class="agui-visually-hidden" accept=".jsonl,.json,.sse,.txt" data-testid="trace-open" on:change=on_file />
                     </label>
                     <label class="agui-inspector__check">
                         <input type="checkbox" data-testid="trace-timed" prop:checked=move || timed.get() on:change=move |ev| timed.set(event_target_checked(&ev)) />
-                        {text::TIMED}
+                        {move || tr(store).inspector_timed}
                     </label>
                 </div>
-                <button type="button" class="agui-button agui-button--ghost" aria-label=text::CLOSE on:click=move |_| store.inspector_open.set(false)>
+                <button type="button" class="agui-button agui-button--ghost" aria-label=move || tr(store).inspector_close on:click=move |_| store.inspector_open.set(false)>
                     "×"
                 </button>
             </header>
-            {move || stopped.get().map(|s| view! { <p class="agui-inspector__notice" role="status" data-testid="inspector-notice">{s}</p> })}
+            {move || stopped.get().map(|(events, max_bytes)| {
+                let mb = format!("{:.0}", max_bytes as f64 / 1e6);
+                let text = fill(tr(store).inspector_log_full, &[&events, &mb]);
+                view! { <p class="agui-inspector__notice" role="status" data-testid="inspector-notice">{text}</p> }
+            })}
             {move || notice.get().map(|s| view! { <p class="agui-inspector__notice" role="alert" data-testid="inspector-error">{s}</p> })}
-            <div class="agui-inspector__timeline">
-                <button type="button" class="agui-button agui-button--ghost" data-testid="inspector-back" aria-label=text::BACK on:click=move |_| step(-1)>"◀"</button>
+            <div class="agui-inspector__timeline" role="group" aria-label=move || tr(store).inspector_timeline_label>
+                <button type="button" class="agui-button agui-button--ghost" data-testid="inspector-back" aria-label=move || tr(store).inspector_back on:click=move |_| step(-1)>"◀"</button>
                 <button type="button" class="agui-button agui-button--ghost" data-testid="inspector-play" on:click=move |_| play()>
-                    {move || if playing.get() { text::PAUSE } else { text::PLAY }}
+                    {move || if playing.get() { tr(store).inspector_pause } else { tr(store).inspector_play }}
                 </button>
-                <button type="button" class="agui-button agui-button--ghost" data-testid="inspector-forward" aria-label=text::FORWARD on:click=move |_| step(1)>"▶"</button>
+                <button type="button" class="agui-button agui-button--ghost" data-testid="inspector-forward" aria-label=move || tr(store).inspector_forward on:click=move |_| step(1)>"▶"</button>
                 <input
                     type="range"
                     class="agui-inspector__scrubber"
                     data-testid="inspector-scrubber"
+                    aria-label=move || tr(store).inspector_scrubber
+                    aria-valuetext=move || {
+                        let n = len.get();
+                        fill(tr(store).inspector_position, &[&if n == 0 { 0 } else { position() + 1 }, &n])
+                    }
                     min="0"
                     prop:max=move || len.get().saturating_sub(1).to_string()
                     prop:value=move || position().to_string()
@@ -716,8 +733,8 @@ pub fn Inspector() -> impl IntoView {
                     {move || format!("{} / {}", if len.get() == 0 { 0 } else { position() + 1 }, len.get())}
                 </span>
                 <label class="agui-inspector__speed">
-                    {text::SPEED}
-                    <select on:change=move |ev| {
+                    {move || tr(store).inspector_speed}
+                    <select data-testid="inspector-speed" aria-label=move || tr(store).inspector_speed on:change=move |ev| {
                         if let Ok(s) = event_target_value(&ev).parse::<f64>() {
                             speed.set(s);
                         }
@@ -735,46 +752,61 @@ pub fn Inspector() -> impl IntoView {
                         selected.set(None);
                     }
                 >
-                    {text::LIVE}
+                    {move || tr(store).inspector_live}
                 </button>
             </div>
             <div class="agui-inspector__body">
                 <div class="agui-inspector__list">
                     <div class="agui-inspector__filters">
-                        <select data-testid="inspector-type-filter" on:change=move |ev| kind_filter.set(event_target_value(&ev))>
-                            <option value="">{text::ALL_TYPES}</option>
+                        <select
+                            data-testid="inspector-type-filter"
+                            aria-label=move || tr(store).inspector_type_filter
+                            on:change=move |ev| kind_filter.set(event_target_value(&ev))>
+                            <option value="">{move || tr(store).inspector_all_types}</option>
                             {move || kinds.get().into_iter().map(|k| view! { <option value=k>{k}</option> }).collect::<Vec<_>>()}
                         </select>
                         <input
                             type="search"
                             data-testid="inspector-search"
-                            placeholder=text::SEARCH
-                            aria-label=text::SEARCH
+                            placeholder=move || tr(store).inspector_search
+                            aria-label=move || tr(store).inspector_search
                             on:input=move |ev| query.set(event_target_value(&ev))
                         />
                     </div>
-                    {list}
+                    <p class="agui-inspector__range">{range}</p>
+                    <ol
+                        class="agui-inspector__events"
+                        data-testid="inspector-events"
+                        node_ref=events_list
+                        role="listbox"
+                        tabindex="0"
+                        aria-label=move || tr(store).inspector_events
+                        aria-activedescendant=active_row
+                        on:keydown=on_list_key
+                    >
+                        {items}
+                    </ol>
                 </div>
                 <div class="agui-inspector__detail">{detail}</div>
             </div>
             <details class="agui-inspector__metrics" open>
-                <summary>{text::METRICS}</summary>
+                <summary>{move || tr(store).inspector_runs}</summary>
                 <table data-testid="inspector-metrics">
                     <thead>
                         <tr>
-                            <th>{text::RUN}</th>
-                            <th>{text::EVENTS}</th>
-                            <th>{text::TTFT}</th>
-                            <th>{text::CPS}</th>
-                            <th>{text::TOOLS}</th>
-                            <th>{text::USAGE}</th>
-                            <th>{text::WARNINGS}</th>
+                            <th>{move || tr(store).inspector_run}</th>
+                            <th>{move || tr(store).inspector_events}</th>
+                            <th>{move || tr(store).inspector_ttft}</th>
+                            <th>{move || tr(store).inspector_cps}</th>
+                            <th>{move || tr(store).inspector_tools}</th>
+                            <th>{move || tr(store).inspector_usage}</th>
+                            <th>{move || tr(store).inspector_warnings}</th>
                         </tr>
                     </thead>
                     <tbody>{metrics}</tbody>
                 </table>
             </details>
-            <p class="agui-inspector__drop-hint">{text::DROP}</p>
+            <p class="agui-inspector__drop-hint">{move || tr(store).inspector_drop}</p>
         </section>
     }
 }

@@ -3,9 +3,7 @@
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
-
-/// The button's label (kept here for the translation catalog).
-const LABEL: &str = "Inspector";
+use crate::ui::tr;
 
 /// Toggles [`AgentStore::inspector_open`].
 #[component]
@@ -19,7 +17,7 @@ pub fn InspectorToggle() -> impl IntoView {
             aria-pressed=move || store.inspector_open.get().to_string()
             on:click=move |_| store.inspector_open.update(|o| *o = !*o)
         >
-            {LABEL}
+            {move || tr(store).inspector_toggle}
         </button>
     }
 }
