@@ -16,11 +16,11 @@ use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use agui_leptos::ui::venue_card::VenueQuery;
 use leptos::prelude::{GetUntracked, Update};
-use serde_json::{json, Value};
-use wasm_bindgen::{JsCast, JsValue};
+use serde_json::json;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_support::*;
-use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -32,13 +32,6 @@ fn store_with(locale: Locale, demo_speed: f64) -> AgentStore {
         locale,
         ..AgentConfig::default()
     })
-}
-
-fn mount(store: AgentStore) -> (HtmlElement, Element, impl Drop) {
-    let container = fresh_container();
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
-    (container, root, handle)
 }
 
 /// The shipped stylesheets, once per page (the browser tests do not go through trunk).
@@ -72,71 +65,6 @@ fn computed(el: &Element, property: &str) -> String {
         .expect("a style")
         .get_property_value(property)
         .expect("property value")
-}
-
-fn sse(event: Value) -> Vec<u8> {
-    format!("data: {event}\n\n").into_bytes()
-}
-
-fn composer(root: &Element) -> HtmlTextAreaElement {
-    testid(root, "composer-input")
-        .expect("composer input")
-        .dyn_into()
-        .expect("a textarea")
-}
-
-/// Type into the composer the way a person does (value + an `input` event).
-fn type_text(root: &Element, text: &str) {
-    let input = composer(root);
-    input.set_value(text);
-    let ev = web_sys::Event::new("input").expect("input event");
-    input.dispatch_event(&ev).expect("dispatch input");
-}
-
-fn click(el: &Element) {
-    el.clone()
-        .dyn_into::<HtmlElement>()
-        .expect("an HtmlElement")
-        .click();
-}
-
-fn send_message(root: &Element, text: &str) {
-    type_text(root, text);
-    click(&testid(root, "composer-send").expect("send button"));
-}
-
-/// Poll until `cond` holds (15 s at most: the runner gives a test about 20 s).
-async fn wait_until(store: &AgentStore, what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = now() + 15_000.0;
-    loop {
-        settle(store).await;
-        if cond() {
-            return;
-        }
-        assert!(now() < deadline, "timed out waiting for {what}");
-        sleep(20).await;
-    }
-}
-
-/// `new KeyboardEvent("keydown", {key})`, through the constructor (no extra web-sys feature).
-fn keydown(key: &str) -> web_sys::Event {
-    let init = js_sys::Object::new();
-    for (k, v) in [
-        ("key", JsValue::from_str(key)),
-        ("bubbles", JsValue::TRUE),
-        ("cancelable", JsValue::TRUE),
-    ] {
-        js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).expect("set init field");
-    }
-    let window = web_sys::window().expect("window");
-    let ctor: js_sys::Function = js_sys::Reflect::get(&window, &JsValue::from_str("KeyboardEvent"))
-        .expect("KeyboardEvent")
-        .dyn_into()
-        .expect("a constructor");
-    js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init))
-        .expect("construct KeyboardEvent")
-        .dyn_into()
-        .expect("an Event")
 }
 
 fn announcer(root: &Element) -> Element {
@@ -206,7 +134,7 @@ fn focus_is_inside(el: &Element) -> bool {
 #[wasm_bindgen_test]
 async fn the_log_announces_the_answer_once_it_is_finished_not_while_it_streams() {
     let store = store_with(Locale::En, 0.0);
-    let (_container, root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
 
     let log = testid(&root, "transcript").expect("transcript");
@@ -284,7 +212,7 @@ async fn the_log_announces_the_answer_once_it_is_finished_not_while_it_streams()
 #[wasm_bindgen_test]
 async fn run_status_is_a_status_region_and_errors_are_alerts() {
     let store = store_with(Locale::En, 0.0);
-    let (_container, root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
 
     let status = testid(&root, "run-status").expect("run status");
@@ -332,7 +260,7 @@ async fn every_control_has_a_name_and_focus_goes_to_the_card_that_waits() {
     ];
     for (message, card_selector) in cases {
         let store = store_with(Locale::En, 20.0);
-        let (_container, root, handle) = mount(store);
+        let (_container, root, handle) = mount_chat(store);
         settle(&store).await;
         assert_eq!(unnamed_controls(&root), Vec::<String>::new(), "empty chat");
 
@@ -373,7 +301,7 @@ async fn every_control_has_a_name_and_focus_goes_to_the_card_that_waits() {
 async fn the_keyboard_alone_reaches_the_composer_and_sends() {
     install_styles();
     let store = store_with(Locale::En, 0.0);
-    let (container, root, _handle) = mount(store);
+    let (container, root, _handle) = mount_chat(store);
     container
         .style()
         .set_property("height", "600px")
@@ -442,7 +370,7 @@ async fn the_keyboard_alone_reaches_the_composer_and_sends() {
 #[wasm_bindgen_test]
 async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     let store = store_with(Locale::De, 0.0);
-    let (_container, root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
 
     let app = testid(&root, "app-root").expect("app root");
@@ -495,7 +423,7 @@ async fn the_inspector_names_every_control_and_leaves_the_composer_usable_beside
     // (language, direction): the names come from the catalog, the drawer mirrors.
     for (locale, dir) in [(Locale::En, "ltr"), (Locale::De, "rtl")] {
         let store = store_with(locale, 0.0);
-        let (container, root, handle) = mount(store);
+        let (container, root, handle) = mount_chat(store);
         container.set_attribute("dir", dir).expect("dir");
         // The widget's panel is the `agui` container the layout queries (widget.css).
         let style = container.style();
@@ -695,7 +623,7 @@ async fn rtl_on_an_ancestor_mirrors_the_layout() {
     let mut layouts = Vec::new();
     for dir in ["ltr", "rtl"] {
         let store = store_with(Locale::En, 0.0);
-        let (container, root, handle) = mount(store);
+        let (container, root, handle) = mount_chat(store);
         container.set_attribute("dir", dir).expect("dir");
         let style = container.style();
         style.set_property("width", "1200px").expect("width");
@@ -747,7 +675,7 @@ async fn rtl_on_an_ancestor_mirrors_the_layout() {
 async fn data_theme_forces_light_or_dark_on_the_root_or_an_ancestor() {
     install_styles();
     let store = store_with(Locale::En, 0.0);
-    let (container, root, _handle) = mount(store);
+    let (container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let app = testid(&root, "app-root").expect("app root");
     let light = "rgb(246, 246, 244)";

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_support::*;
-use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -26,69 +26,6 @@ fn store_with_speed(demo_speed: f64) -> AgentStore {
         demo_speed,
         ..AgentConfig::default()
     })
-}
-
-/// All the text of the assistant answers (not reasoning).
-fn assistant_text(root: &Element) -> String {
-    q_all(
-        root,
-        r#"[data-testid="message"][data-role="assistant"] [data-testid="message-text"]"#,
-    )
-    .iter()
-    .map(text_of)
-    .collect::<Vec<_>>()
-    .join("\n")
-}
-
-fn sse(event: Value) -> Vec<u8> {
-    format!("data: {event}\n\n").into_bytes()
-}
-
-/// `new KeyboardEvent(kind, {...})` (built through the constructor so no extra web-sys
-/// feature is needed).
-fn keyboard_event(kind: &str, key: &str, shift: bool, composing: bool) -> web_sys::Event {
-    let init = js_sys::Object::new();
-    let set = |k: &str, v: JsValue| {
-        js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).expect("set init field");
-    };
-    set("key", JsValue::from_str(key));
-    set("shiftKey", JsValue::from_bool(shift));
-    set("isComposing", JsValue::from_bool(composing));
-    set("bubbles", JsValue::TRUE);
-    set("cancelable", JsValue::TRUE);
-    let window = web_sys::window().expect("window");
-    let ctor: js_sys::Function = js_sys::Reflect::get(&window, &JsValue::from_str("KeyboardEvent"))
-        .expect("KeyboardEvent")
-        .dyn_into()
-        .expect("KeyboardEvent is a constructor");
-    let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
-    js_sys::Reflect::construct(&ctor, &args)
-        .expect("construct KeyboardEvent")
-        .dyn_into()
-        .expect("a KeyboardEvent is an Event")
-}
-
-fn composer(root: &Element) -> HtmlTextAreaElement {
-    testid(root, "composer-input")
-        .expect("composer input")
-        .dyn_into()
-        .expect("a textarea")
-}
-
-/// Type into the composer the way a person does (value + an `input` event).
-fn type_text(root: &Element, text: &str) {
-    let input = composer(root);
-    input.set_value(text);
-    let ev = web_sys::Event::new("input").expect("input event");
-    input.dispatch_event(&ev).expect("dispatch input");
-}
-
-fn click(root: &Element, id: &str) {
-    testid(root, id)
-        .unwrap_or_else(|| panic!("{id} is rendered"))
-        .dyn_into::<HtmlElement>()
-        .expect("an HtmlElement")
-        .click();
 }
 
 // ---- 1. a demo run ------------------------------------------------------------------------
@@ -114,7 +51,7 @@ async fn demo_run_streams_text_before_the_run_ends() {
         !send.has_attribute("disabled"),
         "send is enabled with text typed"
     );
-    click(&root, "composer-send");
+    click_testid(&root, "composer-send");
     settle(&store).await;
     assert_eq!(
         composer(&root).value(),
@@ -316,7 +253,7 @@ async fn stop_keeps_what_arrived_and_nothing_more_arrives() {
 
     type_text(&root, "long");
     settle(&store).await;
-    click(&root, "composer-send");
+    click_testid(&root, "composer-send");
 
     let deadline = now() + 30_000.0;
     loop {
@@ -328,7 +265,7 @@ async fn stop_keeps_what_arrived_and_nothing_more_arrives() {
         sleep(30).await;
     }
     assert_eq!(run_status(&root), "running");
-    click(&root, "composer-stop");
+    click_testid(&root, "composer-stop");
     settle(&store).await;
 
     assert_eq!(run_status(&root), "cancelled");
@@ -421,7 +358,7 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
 
     let label = testid(&root, "agent-label").expect("agent label");
     assert_eq!(text_of(&label), "Demo agent (offline)");
-    click(&root, "settings-toggle");
+    click_testid(&root, "settings-toggle");
     settle(&store).await;
 
     let set_field = |id: &str, value: &str| {
@@ -434,7 +371,7 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
     set_field("settings-endpoint", "/agent");
     set_field("settings-headers", "{not json");
     settle(&store).await;
-    click(&root, "settings-apply");
+    click_testid(&root, "settings-apply");
     settle(&store).await;
     assert!(
         testid(&root, "settings-error").is_some(),
@@ -448,7 +385,7 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
 
     set_field("settings-headers", r#"{"Authorization": "Bearer abc"}"#);
     settle(&store).await;
-    click(&root, "settings-apply");
+    click_testid(&root, "settings-apply");
     settle(&store).await;
     let config = store.config.get_untracked();
     assert_eq!(config.endpoint.as_deref(), Some("/agent"));
@@ -504,7 +441,7 @@ async fn warnings_badge_counts_and_lists() {
         testid(&root, "warnings-list").is_none(),
         "collapsed at first"
     );
-    click(&root, "warnings-toggle");
+    click_testid(&root, "warnings-toggle");
     settle(&store).await;
     let list = testid(&root, "warnings-list").expect("list");
     let items = q_all(&list, "li");
@@ -535,7 +472,7 @@ async fn send_works_when_typing_and_clicking_in_one_task() {
     assert!(send.has_attribute("disabled"), "disabled while empty");
 
     type_text(&root, "use a tool");
-    click(&root, "composer-send");
+    click_testid(&root, "composer-send");
     settle(&store).await;
     assert_eq!(
         q_all(&root, r#"[data-testid="message"][data-role="user"]"#).len(),
@@ -769,7 +706,7 @@ async fn transcript_follows_the_stream_until_the_person_scrolls_up() {
     );
 
     // Jumping back pins it again.
-    click(&root, "jump-to-latest");
+    click_testid(&root, "jump-to-latest");
     sleep(100).await;
     settle(&store).await;
     assert!(distance(&transcript) < 60);
@@ -855,7 +792,7 @@ async fn retry_replaces_the_failed_answer() {
     assert_eq!(run_status(&root), "error");
     assert_eq!(answers(&root).len(), 1);
 
-    click(&root, "retry");
+    click_testid(&root, "retry");
     settle(&store).await;
     let deadline = now() + 10_000.0;
     while store.running.get_untracked() {

@@ -12,7 +12,6 @@
 
 mod web_support;
 
-use agui_leptos::app::mount_with_store;
 use agui_leptos::protocol::types::{Content, Tool};
 use agui_leptos::store::hitl::HitlError;
 use agui_leptos::store::{AgentConfig, AgentStore};
@@ -28,7 +27,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_support::document;
 use web_support::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -39,24 +38,6 @@ fn fast_store() -> AgentStore {
         demo_speed: 20.0,
         ..AgentConfig::default()
     })
-}
-
-/// The chat on `store`, mounted into a fresh element.
-fn mount(store: AgentStore) -> (Element, impl Drop) {
-    let container = fresh_container();
-    let handle = mount_with_store(container.clone(), store);
-    (container.into(), handle)
-}
-
-fn click_el(el: &Element) {
-    el.clone()
-        .dyn_into::<HtmlElement>()
-        .expect("an HtmlElement")
-        .click();
-}
-
-fn click(root: &Element, id: &str) {
-    click_el(&testid(root, id).unwrap_or_else(|| panic!("{id} is rendered")));
 }
 
 fn is_disabled(el: &Element) -> bool {
@@ -85,51 +66,6 @@ fn select_value(el: &Element, value: &str) {
     select.set_value(value);
     let ev = web_sys::Event::new("change").expect("change event");
     el.dispatch_event(&ev).expect("dispatch change");
-}
-
-fn assistant_text(root: &Element) -> String {
-    q_all(
-        root,
-        r#"[data-testid="message"][data-role="assistant"] [data-testid="message-text"]"#,
-    )
-    .iter()
-    .map(text_of)
-    .collect::<Vec<_>>()
-    .join("\n")
-}
-
-fn composer_input(root: &Element) -> HtmlTextAreaElement {
-    testid(root, "composer-input")
-        .expect("composer input")
-        .dyn_into()
-        .expect("a textarea")
-}
-
-/// Type a message and press Send.
-fn send_message(root: &Element, text: &str) {
-    type_into(&composer_input(root).into(), text);
-    click(root, "composer-send");
-}
-
-/// Poll until `cond` holds (15 s at most: the runner gives a test about 20 s).
-async fn wait_until(store: &AgentStore, what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = now() + 15_000.0;
-    loop {
-        settle(store).await;
-        if cond() {
-            return;
-        }
-        assert!(now() < deadline, "timed out waiting for {what}");
-        sleep(20).await;
-    }
-}
-
-async fn wait_idle(store: &AgentStore) {
-    wait_until(store, "the run to end", || !store.running.get_untracked()).await;
-}
-
-fn sse(event: Value) -> Vec<u8> {
-    format!("data: {event}\n\n").into_bytes()
 }
 
 /// Feed a recorded run (events without the RUN_STARTED/RUN_FINISHED envelope) that finishes
@@ -232,7 +168,7 @@ async fn pay_until_awaiting(store: &AgentStore, root: &Element) -> String {
 #[wasm_bindgen_test]
 async fn confirm_payment_approved_answers_the_call_and_continues_by_itself() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     assert!(
         store
@@ -272,7 +208,7 @@ async fn confirm_payment_approved_answers_the_call_and_continues_by_itself() {
         "the run left the call pending"
     );
 
-    click_el(&testid(&card, "frontend-tool-approve").expect("approve button"));
+    click(&testid(&card, "frontend-tool-approve").expect("approve button"));
     settle(&store).await;
 
     // The answer is a tool message for that call, right after it.
@@ -323,11 +259,11 @@ async fn confirm_payment_approved_answers_the_call_and_continues_by_itself() {
 #[wasm_bindgen_test]
 async fn confirm_payment_declined_says_nothing_was_charged() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let call = pay_until_awaiting(&store, &root).await;
 
-    click(&root, "frontend-tool-decline");
+    click_testid(&root, "frontend-tool-decline");
     settle(&store).await;
     let content = store.with_thread(|t| t.tool_result(&call).and_then(|m| m.content.clone()));
     let Some(Content::Text(text)) = content else {
@@ -348,7 +284,7 @@ async fn confirm_payment_declined_says_nothing_was_charged() {
 #[wasm_bindgen_test]
 async fn a_new_message_closes_a_pending_call_as_cancelled_by_user() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let call = pay_until_awaiting(&store, &root).await;
 
@@ -375,7 +311,7 @@ async fn a_new_message_closes_a_pending_call_as_cancelled_by_user() {
 #[wasm_bindgen_test]
 async fn answering_a_call_that_is_not_pending_is_refused() {
     let store = fast_store();
-    let (_root, _handle) = mount(store);
+    let (_container, _root, _handle) = mount_chat(store);
     settle(&store).await;
     assert_eq!(
         store.answer_tool_call("nope", Ok(json!(true))),
@@ -482,7 +418,7 @@ async fn a_handler_runs_once_after_the_run_finishes_and_its_result_continues_the
 async fn a_pending_call_to_an_unregistered_tool_is_not_awaiting_input() {
     // Regression: every pending call showed "awaiting-input", also for tools nobody answers.
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     recorded_run(
         &store,
@@ -505,7 +441,7 @@ async fn a_pending_call_to_an_unregistered_tool_is_not_awaiting_input() {
 #[wasm_bindgen_test]
 async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     send_message(&root, "ask me");
     wait_until(&store, "the interrupt card", || {
@@ -534,7 +470,7 @@ async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
     assert!(q(card, r#"input[name="/budgetPerPerson"][type="number"]"#).is_some());
 
     // The composer is locked, with a way out.
-    assert!(composer_input(&root).disabled(), "composer input disabled");
+    assert!(composer(&root).disabled(), "composer input disabled");
     assert!(testid(&root, "composer-locked").is_some());
     assert!(testid(&root, "interrupt-cancel-all").is_some());
     store.send("hello".to_owned());
@@ -546,7 +482,7 @@ async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
     );
 
     // Required and minimum are enforced before anything is sent.
-    click_el(&in_card(card, "interrupt-submit").expect("submit"));
+    click(&in_card(card, "interrupt-submit").expect("submit"));
     settle(&store).await;
     let errors: Vec<String> = q_all(card, r#"[data-testid="field-error"]"#)
         .iter()
@@ -554,7 +490,7 @@ async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
         .collect();
     assert_eq!(errors, vec!["Required".to_owned()]);
     type_into(&travellers, "0");
-    click_el(&in_card(card, "interrupt-submit").expect("submit"));
+    click(&in_card(card, "interrupt-submit").expect("submit"));
     settle(&store).await;
     let errors: Vec<String> = q_all(card, r#"[data-testid="field-error"]"#)
         .iter()
@@ -562,7 +498,7 @@ async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
         .collect();
     assert_eq!(errors, vec!["Must be at least 1".to_owned()]);
     type_into(&travellers, "2.5");
-    click_el(&in_card(card, "interrupt-submit").expect("submit"));
+    click(&in_card(card, "interrupt-submit").expect("submit"));
     settle(&store).await;
     assert!(text_of(card).contains("Must be a whole number"));
     assert_eq!(
@@ -578,7 +514,7 @@ async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
         .and_then(|o| o.get_attribute("value"))
         .expect("vegan option");
     select_value(&dietary, &vegan);
-    click_el(&in_card(card, "interrupt-submit").expect("submit"));
+    click(&in_card(card, "interrupt-submit").expect("submit"));
     settle(&store).await;
 
     let resumed = request(&store);
@@ -605,14 +541,14 @@ async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
     wait_idle(&store).await;
     assert!(assistant_text(&root).contains("vegan"));
     assert!(interrupt_cards(&root).is_empty(), "no card left");
-    assert!(!composer_input(&root).disabled(), "composer unlocked");
+    assert!(!composer(&root).disabled(), "composer unlocked");
     assert!(testid(&root, "interrupt-cancel-all").is_none());
 }
 
 #[wasm_bindgen_test]
 async fn focus_moves_to_the_first_interrupt_card() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     recorded_run(
         &store,
@@ -660,7 +596,7 @@ async fn booking_interrupt(store: &AgentStore, root: &Element) -> (Element, Stri
 #[wasm_bindgen_test]
 async fn approving_a_tool_call_interrupt_books_the_venue() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let (card, id, call) = booking_interrupt(&store, &root).await;
     assert_eq!(id, format!("int-{call}"));
@@ -688,7 +624,7 @@ async fn approving_a_tool_call_interrupt_books_the_venue() {
         "editedArgs allowed"
     );
 
-    click_el(&in_card(&card, "interrupt-approve").expect("approve"));
+    click(&in_card(&card, "interrupt-approve").expect("approve"));
     settle(&store).await;
     assert_eq!(
         resume_of(&request(&store)),
@@ -707,12 +643,12 @@ async fn approving_a_tool_call_interrupt_books_the_venue() {
 #[wasm_bindgen_test]
 async fn rejecting_a_tool_call_interrupt_declines_it() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let (card, id, _call) = booking_interrupt(&store, &root).await;
     let reason = in_card(&card, "interrupt-reason-input").expect("a reason field");
     type_into(&reason, "too pricey");
-    click_el(&in_card(&card, "interrupt-reject").expect("reject"));
+    click(&in_card(&card, "interrupt-reject").expect("reject"));
     settle(&store).await;
     assert_eq!(
         resume_of(&request(&store)),
@@ -740,10 +676,10 @@ async fn rejecting_a_tool_call_interrupt_declines_it() {
 #[wasm_bindgen_test]
 async fn approving_with_edited_arguments_sends_a_full_replacement() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let (card, id, _call) = booking_interrupt(&store, &root).await;
-    click_el(&in_card(&card, "interrupt-edit-args").expect("edit arguments"));
+    click(&in_card(&card, "interrupt-edit-args").expect("edit arguments"));
     settle(&store).await;
     let editor = in_card(&card, "interrupt-edited-args").expect("the editor");
     let prefilled = editor
@@ -754,14 +690,14 @@ async fn approving_with_edited_arguments_sends_a_full_replacement() {
     assert_eq!(original["venue"], "Tasca do Miradouro");
 
     type_into(&editor, "[1, 2");
-    click_el(&in_card(&card, "interrupt-approve").expect("approve"));
+    click(&in_card(&card, "interrupt-approve").expect("approve"));
     settle(&store).await;
     assert!(text_of(&card).contains("not valid JSON"));
     assert!(request(&store).get("resume").is_none(), "nothing sent");
 
     let edited = json!({"venue": "Tasca do Miradouro", "date": "2026-05-21", "people": 4});
     type_into(&editor, &edited.to_string());
-    click_el(&in_card(&card, "interrupt-approve").expect("approve"));
+    click(&in_card(&card, "interrupt-approve").expect("approve"));
     settle(&store).await;
     assert_eq!(
         resume_of(&request(&store)),
@@ -799,7 +735,7 @@ fn two_interrupts() -> Value {
 #[wasm_bindgen_test]
 async fn several_interrupts_are_answered_one_by_one_and_sent_together() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     recorded_run(&store, "run-m", vec![], Some(two_interrupts())).await;
     let cards = interrupt_cards(&root);
@@ -810,7 +746,7 @@ async fn several_interrupts_are_answered_one_by_one_and_sent_together() {
     // Answer the first: recorded, not sent.
     let name = q(&cards[0], r#"input[name="/name"]"#).expect("name input");
     type_into(&name, "Ada");
-    click_el(&in_card(&cards[0], "interrupt-submit").expect("submit"));
+    click(&in_card(&cards[0], "interrupt-submit").expect("submit"));
     settle(&store).await;
     assert!(
         store.last_request().is_none(),
@@ -832,19 +768,19 @@ async fn several_interrupts_are_answered_one_by_one_and_sent_together() {
     assert!(store.last_request().is_none());
 
     // Change it before sending.
-    click_el(&in_card(&cards[0], "interrupt-change").expect("change"));
+    click(&in_card(&cards[0], "interrupt-change").expect("change"));
     settle(&store).await;
     assert_eq!(
         cards[0].get_attribute("data-state").as_deref(),
         Some("open")
     );
     type_into(&name, "Grace");
-    click_el(&in_card(&cards[0], "interrupt-submit").expect("submit"));
-    click_el(&in_card(&cards[1], "interrupt-approve").expect("approve"));
+    click(&in_card(&cards[0], "interrupt-submit").expect("submit"));
+    click(&in_card(&cards[1], "interrupt-approve").expect("approve"));
     settle(&store).await;
     assert!(store.last_request().is_none(), "waits for Send answers");
     assert!(!is_disabled(&send_all));
-    click_el(&send_all);
+    click(&send_all);
     settle(&store).await;
 
     let resume = resume_of(&request(&store));
@@ -871,14 +807,14 @@ async fn several_interrupts_are_answered_one_by_one_and_sent_together() {
 #[wasm_bindgen_test]
 async fn cancel_all_cancels_every_interrupt() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     recorded_run(&store, "run-c", vec![], Some(two_interrupts())).await;
     let cards = interrupt_cards(&root);
     // An answer recorded so far is overridden: Cancel all abandons everything.
-    click_el(&in_card(&cards[1], "interrupt-approve").expect("approve"));
+    click(&in_card(&cards[1], "interrupt-approve").expect("approve"));
     settle(&store).await;
-    click(&root, "interrupt-cancel-all");
+    click_testid(&root, "interrupt-cancel-all");
     settle(&store).await;
     let body = request(&store);
     assert_eq!(
@@ -890,13 +826,13 @@ async fn cancel_all_cancels_every_interrupt() {
     );
     wait_idle(&store).await;
     assert!(interrupt_cards(&root).is_empty());
-    assert!(!composer_input(&root).disabled());
+    assert!(!composer(&root).disabled());
 }
 
 #[wasm_bindgen_test]
 async fn cancel_all_on_ask_me_keeps_the_numbers() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     send_message(&root, "ask me");
     wait_until(&store, "the interrupt card", || {
@@ -905,7 +841,7 @@ async fn cancel_all_on_ask_me_keeps_the_numbers() {
     .await;
     wait_idle(&store).await;
     let ids = open_interrupt_ids(&store);
-    click(&root, "interrupt-cancel-all");
+    click_testid(&root, "interrupt-cancel-all");
     settle(&store).await;
     let resume = resume_of(&request(&store));
     assert_eq!(resume.len(), ids.len());
@@ -921,7 +857,7 @@ async fn cancel_all_on_ask_me_keeps_the_numbers() {
 #[wasm_bindgen_test]
 async fn an_expired_interrupt_can_only_be_cancelled() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     recorded_run(
         &store,
@@ -959,7 +895,7 @@ async fn an_expired_interrupt_can_only_be_cancelled() {
     ));
     assert!(store.last_request().is_none());
 
-    click_el(&in_card(&card, "interrupt-cancel").expect("cancel"));
+    click(&in_card(&card, "interrupt-cancel").expect("cancel"));
     settle(&store).await;
     assert_eq!(
         resume_of(&request(&store)),
@@ -971,7 +907,7 @@ async fn an_expired_interrupt_can_only_be_cancelled() {
 #[wasm_bindgen_test]
 async fn an_interrupt_that_expires_later_shows_a_countdown() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let later = js_sys::Date::new(&(now() + 3_600_000.0).into())
         .to_iso_string()
@@ -998,7 +934,7 @@ async fn an_interrupt_that_expires_later_shows_a_countdown() {
 #[wasm_bindgen_test]
 async fn a_legacy_on_interrupt_question_is_answered_with_an_option() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     send_message(&root, "legacy interrupt");
     wait_until(&store, "the legacy card", || {
@@ -1024,7 +960,7 @@ async fn a_legacy_on_interrupt_question_is_answered_with_an_option() {
         r#"[data-testid="interrupt-option"][data-option="May 19"]"#,
     )
     .expect("May 19");
-    click_el(&may19);
+    click(&may19);
     settle(&store).await;
     let body = request(&store);
     assert_eq!(
@@ -1046,7 +982,7 @@ async fn a_legacy_on_interrupt_question_is_answered_with_an_option() {
 #[wasm_bindgen_test]
 async fn a_plain_text_legacy_question_takes_a_free_text_answer() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     recorded_run(
         &store,
@@ -1062,14 +998,14 @@ async fn a_plain_text_legacy_question_takes_a_free_text_answer() {
     );
     assert!(q(&card, "i").is_none(), "the question is text, not markup");
     let answer = in_card(&card, "interrupt-text").expect("a text answer");
-    click_el(&in_card(&card, "interrupt-submit").expect("submit"));
+    click(&in_card(&card, "interrupt-submit").expect("submit"));
     settle(&store).await;
     assert!(
         store.last_request().is_none(),
         "an empty answer is not sent"
     );
     type_into(&answer, "Porto");
-    click_el(&in_card(&card, "interrupt-submit").expect("submit"));
+    click(&in_card(&card, "interrupt-submit").expect("submit"));
     settle(&store).await;
     let body = request(&store);
     let resume = resume_of(&body);
@@ -1086,7 +1022,7 @@ async fn a_plain_text_legacy_question_takes_a_free_text_answer() {
 #[wasm_bindgen_test]
 async fn a_langchain_hitl_interrupt_collects_one_decision_per_action() {
     let store = fast_store();
-    let (root, _handle) = mount(store);
+    let (_container, root, _handle) = mount_chat(store);
     settle(&store).await;
     let value = json!({
         "action_requests": [
@@ -1138,23 +1074,23 @@ async fn a_langchain_hitl_interrupt_collects_one_decision_per_action() {
     );
     assert!(q(&actions[0], "b").is_none());
 
-    click_el(&in_card(&card, "interrupt-submit").expect("submit"));
+    click(&in_card(&card, "interrupt-submit").expect("submit"));
     settle(&store).await;
     assert!(text_of(&card).contains("Choose a decision"));
     assert!(store.last_request().is_none());
 
-    click_el(&testid(&actions[0], "hitl-edit").expect("edit"));
+    click(&testid(&actions[0], "hitl-edit").expect("edit"));
     settle(&store).await;
     let editor = testid(&actions[0], "hitl-edit-args").expect("the args editor");
     let edited = json!({"to": "grace@example.com", "subject": "Hello"});
     type_into(&editor, &edited.to_string());
-    click_el(&testid(&actions[1], "hitl-reject").expect("reject"));
+    click(&testid(&actions[1], "hitl-reject").expect("reject"));
     settle(&store).await;
     type_into(
         &testid(&actions[1], "hitl-reject-message").expect("message"),
         "keep it",
     );
-    click_el(&in_card(&card, "interrupt-submit").expect("submit"));
+    click(&in_card(&card, "interrupt-submit").expect("submit"));
     settle(&store).await;
 
     // Regression: the reviewed calls (not frontend tools) blocked the resume.

@@ -14,28 +14,13 @@ use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use agui_leptos::ui::inspector::open_bytes;
 use leptos::prelude::*;
-use serde_json::{json, Value};
-use wasm_bindgen::{JsCast, JsValue};
+use serde_json::json;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_support::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn sse(event: Value) -> Vec<u8> {
-    format!("data: {event}\n\n").into_bytes()
-}
-
-fn click_el(el: &Element) {
-    el.clone()
-        .dyn_into::<HtmlElement>()
-        .expect("an HtmlElement")
-        .click();
-}
-
-fn click(root: &Element, id: &str) {
-    click_el(&testid(root, id).unwrap_or_else(|| panic!("{id} is rendered")));
-}
 
 /// The state pane's leaves: pointer → (value text, highlighted).
 fn state_leaves(root: &Element) -> Vec<(String, String, bool)> {
@@ -105,27 +90,6 @@ fn pick_file(root: &Element, name: &str, bytes: &[u8]) {
         .expect("dispatch change");
 }
 
-/// `new KeyboardEvent("keydown", {key})`, through the constructor (no extra web-sys feature).
-fn keydown(key: &str) -> web_sys::Event {
-    let init = js_sys::Object::new();
-    for (k, v) in [
-        ("key", JsValue::from_str(key)),
-        ("bubbles", JsValue::TRUE),
-        ("cancelable", JsValue::TRUE),
-    ] {
-        js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).expect("set init field");
-    }
-    let window = web_sys::window().expect("window");
-    let ctor: js_sys::Function = js_sys::Reflect::get(&window, &JsValue::from_str("KeyboardEvent"))
-        .expect("KeyboardEvent")
-        .dyn_into()
-        .expect("a constructor");
-    js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init))
-        .expect("construct KeyboardEvent")
-        .dyn_into()
-        .expect("an Event")
-}
-
 /// The index of the selected row (`aria-selected`), and whether the listbox's active
 /// descendant is that row.
 fn selected_row(root: &Element) -> (Option<String>, bool) {
@@ -138,17 +102,6 @@ fn selected_row(root: &Element) -> (Option<String>, bool) {
         _ => false,
     };
     (row.and_then(|r| r.get_attribute("data-index")), consistent)
-}
-
-async fn wait_idle(store: &AgentStore) {
-    for _ in 0..1_000 {
-        settle(store).await;
-        if !store.running.get_untracked() {
-            return;
-        }
-        sleep(10).await;
-    }
-    panic!("the run did not end");
 }
 
 /// A run with two answers and three state changes; the event indices are fixed.
@@ -184,7 +137,7 @@ async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
     let root: Element = container.clone().into();
     settle(&store).await;
     assert!(testid(&root, "inspector").is_none(), "closed at first");
-    click(&root, "inspector-toggle");
+    click_testid(&root, "inspector-toggle");
     settle(&store).await;
     assert!(testid(&root, "inspector").is_some(), "the toggle opens it");
 
@@ -200,7 +153,7 @@ async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
     assert!(testid(&root, "inspector-live-hint").is_some());
 
     // Select the first STATE_DELTA: one answer, count 1, the change highlighted.
-    click_el(&rows[5]);
+    click(&rows[5]);
     settle(&store).await;
     assert_eq!(
         chat_pane(&root),
@@ -235,7 +188,7 @@ async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
         ]
     );
     // One step back: the second answer's end, before the delta.
-    click(&root, "inspector-back");
+    click_testid(&root, "inspector-back");
     settle(&store).await;
     assert_eq!(position(&root), "9 / 11");
     assert_eq!(
@@ -288,7 +241,7 @@ async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
     scrub_to(&root, 0);
     settle(&store).await;
     assert_eq!(position(&root), "1 / 11");
-    click(&root, "inspector-play");
+    click_testid(&root, "inspector-play");
     for _ in 0..200 {
         sleep(20).await;
         if position(&root) == "11 / 11" {
@@ -302,7 +255,7 @@ async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
     assert_eq!(chat_pane(&root).len(), 2);
 
     // Live leaves time travel.
-    click(&root, "inspector-live");
+    click_testid(&root, "inspector-live");
     settle(&store).await;
     assert!(testid(&root, "inspector-live-hint").is_some());
     assert!(testid(&root, "inspector-chat").is_none());
@@ -321,7 +274,7 @@ async fn the_inspector_speaks_the_catalog_language_and_its_list_works_with_the_k
     settle(&store).await;
     let toggle = testid(&root, "inspector-toggle").expect("toggle");
     assert_eq!(text_of(&toggle).trim(), "Inspektor");
-    click_el(&toggle);
+    click(&toggle);
     settle(&store).await;
 
     let attr = |id: &str, name: &str| {
@@ -486,13 +439,13 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
     assert_eq!(metrics.len(), 2, "one metrics row per run");
 
     // The export button downloads without failing; the bytes are the JSONL trace.
-    click(&root, "trace-export");
+    click_testid(&root, "trace-export");
     settle(&store).await;
     assert!(testid(&root, "inspector-error").is_none());
     let bytes = store.export_trace(TraceFormat::Jsonl);
 
     // Re-open it through the file picker, with its original timing.
-    click(&root, "trace-timed");
+    click_testid(&root, "trace-timed");
     pick_file(&root, "trace.jsonl", &bytes);
     for _ in 0..500 {
         sleep(10).await;

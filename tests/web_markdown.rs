@@ -8,7 +8,7 @@ mod web_support;
 
 use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
-use serde_json::{json, Value};
+use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_support::*;
@@ -17,27 +17,6 @@ use web_sys::{Element, HtmlElement, HtmlInputElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
 // ---- helpers ----------------------------------------------------------------------------
-
-fn fresh_container() -> HtmlElement {
-    let doc = web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document");
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
-
-fn sse(event: Value) -> Vec<u8> {
-    format!("data: {event}\n\n").into_bytes()
-}
 
 struct Mounted {
     container: HtmlElement,

@@ -4,31 +4,12 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_smoke`.
 #![cfg(target_arch = "wasm32")]
 
-use wasm_bindgen::JsCast;
+mod web_support;
+
 use wasm_bindgen_test::*;
+use web_support::fresh_container;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
-
-fn fresh_container() -> web_sys::HtmlElement {
-    let doc = document();
-    let el: web_sys::HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
 
 #[wasm_bindgen_test]
 async fn app_mounts_renders_and_unmounts() {

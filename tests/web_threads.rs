@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_support::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -63,17 +63,6 @@ fn config() -> AgentConfig {
     }
 }
 
-fn click_el(el: &Element) {
-    el.clone()
-        .dyn_into::<HtmlElement>()
-        .expect("an HtmlElement")
-        .click();
-}
-
-fn click(root: &Element, id: &str) {
-    click_el(&testid(root, id).unwrap_or_else(|| panic!("{id} is rendered")));
-}
-
 /// Wait until the run is over with `want` as its status (panics on another end state).
 async fn wait_for(store: &AgentStore, root: &Element, want: &str) {
     let deadline = js_sys::Date::now() + 30_000.0;
@@ -111,7 +100,7 @@ async fn send_and_wait(store: &AgentStore, root: &Element, text: &str, want: &st
         .dispatch_event(&web_sys::Event::new("input").expect("input event"))
         .expect("dispatch input");
     settle(store).await;
-    click(root, "composer-send");
+    click_testid(root, "composer-send");
     settle(store).await;
     assert!(
         store.running.get_untracked(),
@@ -159,7 +148,7 @@ fn thread_ids(root: &Element) -> Vec<String> {
 
 fn open_thread(root: &Element, id: &str) {
     let item = thread_item(root, id).unwrap_or_else(|| panic!("thread {id} is listed"));
-    click_el(&q(&item, r#"[data-testid="thread-open"]"#).expect("open button"));
+    click(&q(&item, r#"[data-testid="thread-open"]"#).expect("open button"));
 }
 
 fn state(store: &AgentStore, pointer: &str) -> Option<Value> {
@@ -217,7 +206,7 @@ async fn switching_threads_keeps_each_threads_messages_and_state() {
     assert!(testid(&root, "trip-panel").is_some(), "A shows its trip");
 
     // Thread B: a tool call, no trip.
-    click(&root, "thread-new");
+    click_testid(&root, "thread-new");
     settle(&store).await;
     let b = store.thread_id();
     assert_ne!(a, b, "a new conversation has a new threadId");
@@ -407,11 +396,11 @@ async fn rename_and_delete_persist_across_a_reload() {
 
     send_and_wait(&store, &root, "use a tool", "success").await;
     let first = store.thread_id();
-    click(&root, "thread-new");
+    click_testid(&root, "thread-new");
     settle(&store).await;
     send_and_wait(&store, &root, "think", "success").await;
     let second = store.thread_id();
-    click(&root, "thread-new");
+    click_testid(&root, "thread-new");
     settle(&store).await;
     send_and_wait(&store, &root, "markdown", "success").await;
     let third = store.thread_id();
@@ -422,7 +411,7 @@ async fn rename_and_delete_persist_across_a_reload() {
 
     // Rename the first (not the open one) inline.
     let item = thread_item(&root, &first).expect("first listed");
-    click_el(&q(&item, r#"[data-testid="thread-rename"]"#).expect("rename button"));
+    click(&q(&item, r#"[data-testid="thread-rename"]"#).expect("rename button"));
     settle(&store).await;
     let item = thread_item(&root, &first).expect("first listed");
     let input: HtmlInputElement = q(&item, r#"[data-testid="thread-rename-input"]"#)
@@ -435,7 +424,7 @@ async fn rename_and_delete_persist_across_a_reload() {
         "the field starts with the title"
     );
     input.set_value("  Weather   check ");
-    click_el(&q(&item, r#"[data-testid="thread-rename-save"]"#).expect("save"));
+    click(&q(&item, r#"[data-testid="thread-rename-save"]"#).expect("save"));
     settle(&store).await;
     let item = thread_item(&root, &first).expect("first listed");
     assert_eq!(
@@ -446,19 +435,19 @@ async fn rename_and_delete_persist_across_a_reload() {
 
     // Delete the second: a confirm step first; cancelling keeps it.
     let item = thread_item(&root, &second).expect("second listed");
-    click_el(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
+    click(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
     settle(&store).await;
     assert!(
         thread_item(&root, &second).is_some(),
         "not deleted before confirming"
     );
-    click(&root, "thread-delete-cancel");
+    click_testid(&root, "thread-delete-cancel");
     settle(&store).await;
     assert!(thread_item(&root, &second).is_some());
     let item = thread_item(&root, &second).expect("second listed");
-    click_el(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
+    click(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
     settle(&store).await;
-    click(&root, "thread-delete-confirm");
+    click_testid(&root, "thread-delete-confirm");
     settle(&store).await;
     assert!(thread_item(&root, &second).is_none(), "deleted");
     assert!(
@@ -500,9 +489,9 @@ async fn rename_and_delete_persist_across_a_reload() {
 
     // Deleting the open conversation opens the other one.
     let item = thread_item(&root, &first).expect("first listed");
-    click_el(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
+    click(&q(&item, r#"[data-testid="thread-delete"]"#).expect("delete button"));
     settle(&store).await;
-    click(&root, "thread-delete-confirm");
+    click_testid(&root, "thread-delete-confirm");
     settle(&store).await;
     assert_eq!(store.thread_id(), third);
     assert!(user_texts(&root).iter().any(|t| t == "markdown"));
@@ -547,7 +536,7 @@ async fn regenerate_keeps_the_first_answer_as_a_version() {
         .expect("an answer");
     assert!(q(&last_answer, r#"[data-testid="regenerate"]"#).is_some());
 
-    click(&root, "regenerate");
+    click_testid(&root, "regenerate");
     settle(&store).await;
     assert!(store.running.get_untracked(), "a new run started");
     let body = store.last_request().expect("regenerate request");
@@ -581,7 +570,7 @@ async fn regenerate_keeps_the_first_answer_as_a_version() {
         "one question, two answers"
     );
 
-    click(&root, "branch-prev");
+    click_testid(&root, "branch-prev");
     settle(&store).await;
     assert_eq!(branch_position(&root), "1/2");
     assert_eq!(rows(&root), first_rows, "the first answer again, exactly");
@@ -589,7 +578,7 @@ async fn regenerate_keeps_the_first_answer_as_a_version() {
     assert_eq!(store.with_thread(|t| t.state.clone()), first_state);
     assert_eq!(run_status(&root), "success");
 
-    click(&root, "branch-next");
+    click_testid(&root, "branch-next");
     settle(&store).await;
     assert_eq!(branch_position(&root), "2/2");
     assert_eq!(answers(&root), second_answers);
@@ -604,7 +593,7 @@ async fn regenerate_keeps_the_first_answer_as_a_version() {
     settle(&store).await;
     assert_eq!(branch_position(&root), "2/2");
     assert_eq!(answers(&root), second_answers);
-    click(&root, "branch-prev");
+    click_testid(&root, "branch-prev");
     settle(&store).await;
     assert_eq!(rows(&root), first_rows);
     assert_eq!(store.with_thread(|t| t.state.clone()), first_state);
@@ -640,7 +629,7 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
         &format!(r#"[data-testid="message"][data-message-id="{original_user}"]"#),
     )
     .expect("first user row");
-    click_el(&q(&first_user, r#"[data-testid="edit-message"]"#).expect("edit button"));
+    click(&q(&first_user, r#"[data-testid="edit-message"]"#).expect("edit button"));
     settle(&store).await;
     let input: HtmlTextAreaElement = testid(&root, "edit-input")
         .expect("inline editor")
@@ -652,7 +641,7 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
         "the editor starts with the text"
     );
     // Cancel leaves everything as it was.
-    click(&root, "edit-cancel");
+    click_testid(&root, "edit-cancel");
     settle(&store).await;
     assert!(testid(&root, "edit-input").is_none());
     assert_eq!(rows(&root), original_rows);
@@ -662,14 +651,14 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
         &format!(r#"[data-testid="message"][data-message-id="{original_user}"]"#),
     )
     .expect("first user row");
-    click_el(&q(&first_user, r#"[data-testid="edit-message"]"#).expect("edit button"));
+    click(&q(&first_user, r#"[data-testid="edit-message"]"#).expect("edit button"));
     settle(&store).await;
     let input: HtmlTextAreaElement = testid(&root, "edit-input")
         .expect("inline editor")
         .dyn_into()
         .expect("a textarea");
     input.set_value("plan our Lisbon offsite");
-    click(&root, "edit-save");
+    click_testid(&root, "edit-save");
     settle(&store).await;
     assert!(store.running.get_untracked(), "the edit starts a run");
 
@@ -699,7 +688,7 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
     );
     assert_eq!(state(&store, "/destination"), Some(json!("Lisbon")));
 
-    click_el(&q(&switcher, r#"[data-testid="branch-prev"]"#).expect("prev"));
+    click(&q(&switcher, r#"[data-testid="branch-prev"]"#).expect("prev"));
     settle(&store).await;
     assert_eq!(
         rows(&root),
@@ -819,7 +808,7 @@ async fn a_failed_save_is_a_visible_warning_not_a_crash() {
     );
     assert!(!rows(&root).is_empty(), "the conversation itself is fine");
     // Threads still work in memory.
-    click(&root, "thread-new");
+    click_testid(&root, "thread-new");
     settle(&store).await;
     assert_eq!(thread_ids(&root).len(), 2);
 
@@ -898,7 +887,7 @@ async fn a_reload_mid_run_keeps_the_question_and_offers_retry() {
     assert_eq!(user_texts(&r2), vec!["plan our Lisbon offsite".to_owned()]);
     assert_eq!(run_status(&r2), "truncated", "the run shows as cut off");
     assert!(testid(&r2, "retry").is_some(), "and can be retried");
-    click(&r2, "retry");
+    click_testid(&r2, "retry");
     settle(&reloaded).await;
     wait_for(&reloaded, &r2, "success").await;
     assert_eq!(state(&reloaded, "/destination"), Some(json!("Lisbon")));

@@ -5,6 +5,8 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_tools`.
 #![cfg(target_arch = "wasm32")]
 
+mod web_support;
+
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::ui::state_panel::{escape_pointer_token, StatePanel};
 use agui_leptos::ui::tool_card::{
@@ -17,28 +19,12 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_support::*;
 use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 // ---- harness -----------------------------------------------------------------------------
-
-fn fresh_container() -> HtmlElement {
-    let doc = web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document");
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
 
 /// Mounts tool cards for `tool_ids`, the state panel and the trip panel, with `store` (and
 /// `registry`, when given) in context.
@@ -111,24 +97,8 @@ impl Stream {
     }
 }
 
-fn one(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).expect("valid selector")
-}
-
-fn all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).expect("valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect()
-}
-
-fn text(el: &Element) -> String {
-    el.text_content().unwrap_or_default()
-}
-
 fn card(root: &Element, id: &str) -> Element {
-    one(
+    q(
         root,
         &format!(r#"[data-testid="tool-card"][data-tool-call-id="{id}"]"#),
     )
@@ -136,7 +106,7 @@ fn card(root: &Element, id: &str) -> Element {
 }
 
 fn node(root: &Element, pointer: &str) -> Element {
-    one(
+    q(
         root,
         &format!(r#"[data-testid="state-path"][data-path="{pointer}"]"#),
     )
@@ -167,22 +137,30 @@ async fn tool_card_previews_streaming_args_then_runs_and_succeeds() {
         c.get_attribute("data-status").as_deref(),
         Some("streaming-args")
     );
-    let args = one(&c, r#"[data-testid="tool-args"]"#).expect("args preview");
-    assert!(text(&args).contains("city"), "args: {:?}", text(&args));
-    assert!(text(&args).contains("Lis"), "args: {:?}", text(&args));
+    let args = q(&c, r#"[data-testid="tool-args"]"#).expect("args preview");
     assert!(
-        one(&c, ".agui-tool-spinner").is_some(),
+        text_of(&args).contains("city"),
+        "args: {:?}",
+        text_of(&args)
+    );
+    assert!(text_of(&args).contains("Lis"), "args: {:?}", text_of(&args));
+    assert!(
+        q(&c, ".agui-tool-spinner").is_some(),
         "spinner while streaming"
     );
-    assert!(one(&c, r#"[data-testid="tool-result"]"#).is_none());
+    assert!(q(&c, r#"[data-testid="tool-result"]"#).is_none());
 
     s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "t1", "delta": "bon\",\"days\":3}"}));
     s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "t1"}));
     s.settle().await;
     assert_eq!(c.get_attribute("data-status").as_deref(), Some("running"));
-    let args = one(&c, r#"[data-testid="tool-args"]"#).expect("args preview");
-    assert!(text(&args).contains("Lisbon"), "args: {:?}", text(&args));
-    assert!(text(&args).contains('3'), "args: {:?}", text(&args));
+    let args = q(&c, r#"[data-testid="tool-args"]"#).expect("args preview");
+    assert!(
+        text_of(&args).contains("Lisbon"),
+        "args: {:?}",
+        text_of(&args)
+    );
+    assert!(text_of(&args).contains('3'), "args: {:?}", text_of(&args));
 
     s.send(json!({
         "type": "TOOL_CALL_RESULT", "messageId": "tm1", "toolCallId": "t1", "role": "tool",
@@ -190,17 +168,17 @@ async fn tool_card_previews_streaming_args_then_runs_and_succeeds() {
     }));
     s.settle().await;
     assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
-    let result = one(&c, r#"[data-testid="tool-result"]"#).expect("result shown");
+    let result = q(&c, r#"[data-testid="tool-result"]"#).expect("result shown");
     // Pretty-printed JSON: one field per line.
     assert!(
-        text(&result).contains("\"sky\": \"clear\""),
+        text_of(&result).contains("\"sky\": \"clear\""),
         "result: {:?}",
-        text(&result)
+        text_of(&result)
     );
-    let duration = one(&c, r#"[data-testid="tool-duration"]"#).expect("duration slot");
-    assert!(text(&duration).ends_with(" ms") || text(&duration).ends_with(" s"));
+    let duration = q(&c, r#"[data-testid="tool-duration"]"#).expect("duration slot");
+    assert!(text_of(&duration).ends_with(" ms") || text_of(&duration).ends_with(" s"));
     assert!(
-        one(&c, ".agui-tool-spinner").is_none(),
+        q(&c, ".agui-tool-spinner").is_none(),
         "no spinner once done"
     );
 
@@ -208,8 +186,8 @@ async fn tool_card_previews_streaming_args_then_runs_and_succeeds() {
     assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
 
     // The header collapses and expands the body.
-    let body = one(&c, ".agui-tool-card__body").expect("body");
-    let toggle = one(&c, ".agui-tool-card__toggle").expect("toggle");
+    let body = q(&c, ".agui-tool-card__body").expect("body");
+    let toggle = q(&c, ".agui-tool-card__toggle").expect("toggle");
     assert_eq!(
         toggle.get_attribute("aria-expanded").as_deref(),
         Some("true")
@@ -243,9 +221,9 @@ async fn tool_card_shows_error_results_in_error_style() {
     s.settle().await;
     let c = card(&root, "e1");
     assert_eq!(c.get_attribute("data-status").as_deref(), Some("error"));
-    let err = one(&c, r#"[data-testid="tool-error"]"#).expect("error text");
-    assert!(text(&err).contains("fully booked"));
-    let result = one(&c, r#"[data-testid="tool-result"]"#).expect("result section");
+    let err = q(&c, r#"[data-testid="tool-error"]"#).expect("error text");
+    assert!(text_of(&err).contains("fully booked"));
+    let result = q(&c, r#"[data-testid="tool-result"]"#).expect("result section");
     assert!(result
         .class_name()
         .contains("agui-tool-card__result--error"));
@@ -273,11 +251,11 @@ async fn huge_result_renders_collapsed_with_size_and_show_all() {
 
     let c = card(&root, "big");
     assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
-    let size = one(&c, r#"[data-testid="tool-result-size"]"#).expect("size shown");
-    assert_eq!(text(&size), "2.0 MB, 41,000 lines");
-    let button = one(&c, r#"[data-testid="tool-result-show-all"]"#).expect("Show all");
-    assert_eq!(text(&button), "Show all");
-    let shown = text(&c).len();
+    let size = q(&c, r#"[data-testid="tool-result-size"]"#).expect("size shown");
+    assert_eq!(text_of(&size), "2.0 MB, 41,000 lines");
+    let button = q(&c, r#"[data-testid="tool-result-show-all"]"#).expect("Show all");
+    assert_eq!(text_of(&button), "Show all");
+    let shown = text_of(&c).len();
     assert!(
         shown < PREVIEW_CHARS + 1_000,
         "card holds {shown} characters of text"
@@ -288,14 +266,14 @@ async fn huge_result_renders_collapsed_with_size_and_show_all() {
         .expect("button is an HtmlElement")
         .click();
     leptos::task::tick().await;
-    assert!(text(&c).len() > big.len(), "Show all shows everything");
-    assert_eq!(text(&button), "Show less");
+    assert!(text_of(&c).len() > big.len(), "Show all shows everything");
+    assert_eq!(text_of(&button), "Show less");
     button
         .dyn_ref::<HtmlElement>()
         .expect("button is an HtmlElement")
         .click();
     leptos::task::tick().await;
-    assert!(text(&c).len() < PREVIEW_CHARS + 1_000);
+    assert!(text_of(&c).len() < PREVIEW_CHARS + 1_000);
 
     drop(handle);
     root.remove();
@@ -329,17 +307,17 @@ async fn markup_in_results_and_args_stays_text() {
     for id in ["x1", "x2"] {
         let c = card(&root, id);
         assert_eq!(c.get_attribute("data-status").as_deref(), Some("success"));
-        assert!(one(&c, "img").is_none(), "{id}: no <img> element");
-        assert!(one(&c, "script").is_none(), "{id}: no <script> element");
-        assert!(one(&c, "b").is_none(), "{id}: no <b> element");
+        assert!(q(&c, "img").is_none(), "{id}: no <img> element");
+        assert!(q(&c, "script").is_none(), "{id}: no <script> element");
+        assert!(q(&c, "b").is_none(), "{id}: no <b> element");
         assert!(
-            text(&c).contains("<img src=x onerror=alert(1)>"),
+            text_of(&c).contains("<img src=x onerror=alert(1)>"),
             "{id}: shown as text"
         );
     }
-    let chip = one(&card(&root, "x2"), r#"[data-testid="tool-result-media"]"#).expect("chip");
+    let chip = q(&card(&root, "x2"), r#"[data-testid="tool-result-media"]"#).expect("chip");
     assert_eq!(chip.get_attribute("data-kind").as_deref(), Some("image"));
-    assert!(text(&chip).contains("image/png"));
+    assert!(text_of(&chip).contains("image/png"));
     drop(handle);
     root.remove();
 }
@@ -357,10 +335,10 @@ async fn registry_in_context_renders_registered_tools() {
     s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "w1", "toolCallName": "get_weather"}));
     s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "o1", "toolCallName": "other_tool"}));
     s.settle().await;
-    let custom = one(&card(&root, "w1"), r#"[data-testid="custom-body"]"#).expect("custom body");
-    assert_eq!(text(&custom), "weather card for w1");
-    assert!(one(&card(&root, "o1"), r#"[data-testid="custom-body"]"#).is_none());
-    assert!(one(&card(&root, "o1"), r#"[data-testid="tool-args"]"#).is_some());
+    let custom = q(&card(&root, "w1"), r#"[data-testid="custom-body"]"#).expect("custom body");
+    assert_eq!(text_of(&custom), "weather card for w1");
+    assert!(q(&card(&root, "o1"), r#"[data-testid="custom-body"]"#).is_none());
+    assert!(q(&card(&root, "o1"), r#"[data-testid="tool-args"]"#).is_some());
     drop(handle);
     root.remove();
 }
@@ -377,20 +355,20 @@ async fn streaming_args_touch_only_their_own_card_and_field() {
     s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "f2", "delta": "{\"x\":1,"}));
     s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "f1", "delta": "{\"city\":\"Lisbon\",\"note\":\"a"}));
     s.settle().await;
-    let city = one(&card(&root, "f1"), r#"[data-key="city"]"#).expect("city row");
-    let other = one(&card(&root, "f2"), r#"[data-key="x"]"#).expect("x row");
+    let city = q(&card(&root, "f1"), r#"[data-key="city"]"#).expect("city row");
+    let other = q(&card(&root, "f2"), r#"[data-key="x"]"#).expect("x row");
     for piece in ["b", "c", "d\",\"n\":2}"] {
         s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "f1", "delta": piece}));
         s.settle().await;
     }
     let f1 = card(&root, "f1");
-    assert!(text(&f1).contains("abcd"), "{:?}", text(&f1));
-    let city_after = one(&f1, r#"[data-key="city"]"#).expect("city row");
+    assert!(text_of(&f1).contains("abcd"), "{:?}", text_of(&f1));
+    let city_after = q(&f1, r#"[data-key="city"]"#).expect("city row");
     assert!(
         city.is_same_node(Some(&city_after)),
         "an arrived field keeps its row"
     );
-    let other_after = one(&card(&root, "f2"), r#"[data-key="x"]"#).expect("x row");
+    let other_after = q(&card(&root, "f2"), r#"[data-key="x"]"#).expect("x row");
     assert!(
         other.is_same_node(Some(&other_after)),
         "the other card is untouched"
@@ -410,23 +388,27 @@ async fn venue_search_previews_query_then_renders_one_card_per_venue() {
     s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "v1", "delta": "{\"city\":\"Lisbon\",\"kind\":\"restaurant\",\"ar"}));
     s.settle().await;
     let c = card(&root, "v1");
-    let query = one(&c, r#"[data-testid="venue-query"]"#).expect("query preview");
-    assert!(text(&query).contains("Lisbon"), "query: {:?}", text(&query));
+    let query = q(&c, r#"[data-testid="venue-query"]"#).expect("query preview");
     assert!(
-        text(&query).starts_with("Searching restaurants"),
+        text_of(&query).contains("Lisbon"),
         "query: {:?}",
-        text(&query)
+        text_of(&query)
+    );
+    assert!(
+        text_of(&query).starts_with("Searching restaurants"),
+        "query: {:?}",
+        text_of(&query)
     );
 
     s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "v1", "delta": "ea\":\"Alfama\",\"capacity\":12}"}));
     s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "v1"}));
     s.settle().await;
-    let query = one(&c, r#"[data-testid="venue-query"]"#).expect("query preview");
+    let query = q(&c, r#"[data-testid="venue-query"]"#).expect("query preview");
     assert_eq!(
-        text(&query),
+        text_of(&query),
         "Searching restaurants in Alfama, Lisbon for 12…"
     );
-    assert!(all(&c, r#"[data-testid="venue-card"]"#).is_empty());
+    assert!(q_all(&c, r#"[data-testid="venue-card"]"#).is_empty());
 
     let result = json!({"venues": [
         {"name": "Tasca do Miradouro", "kind": "restaurant", "area": "Alfama", "rating": 4.7, "price": "€€", "capacity": 14},
@@ -438,26 +420,29 @@ async fn venue_search_previews_query_then_renders_one_card_per_venue() {
         "content": result.to_string(),
     }));
     s.settle().await;
-    let cards = all(&c, r#"[data-testid="venue-card"]"#);
+    let cards = q_all(&c, r#"[data-testid="venue-card"]"#);
     assert_eq!(cards.len(), 3);
-    let names: Vec<String> = all(&c, r#"[data-testid="venue-name"]"#)
+    let names: Vec<String> = q_all(&c, r#"[data-testid="venue-name"]"#)
         .iter()
-        .map(text)
+        .map(text_of)
         .collect();
     assert_eq!(
         names,
         ["Tasca do Miradouro", "Pátio da Graça", "Casa das Sardinhas"]
     );
-    let first = text(&cards[0]);
+    let first = text_of(&cards[0]);
     assert!(first.contains("restaurant · Alfama"), "{first:?}");
     assert!(first.contains("★ 4.7"), "{first:?}");
     assert!(first.contains("up to 14"), "{first:?}");
     assert!(
-        !text(&cards[1]).contains("up to"),
+        !text_of(&cards[1]).contains("up to"),
         "no capacity, no capacity line"
     );
-    let query = one(&c, r#"[data-testid="venue-query"]"#).expect("query line");
-    assert_eq!(text(&query), "Found 3 restaurants in Alfama, Lisbon for 12");
+    let query = q(&c, r#"[data-testid="venue-query"]"#).expect("query line");
+    assert_eq!(
+        text_of(&query),
+        "Found 3 restaurants in Alfama, Lisbon for 12"
+    );
     drop(handle);
     root.remove();
 }
@@ -476,9 +461,9 @@ async fn venue_search_with_a_non_json_result_falls_back_to_the_generic_view() {
     }));
     s.settle().await;
     let c = card(&root, "v2");
-    assert!(all(&c, r#"[data-testid="venue-card"]"#).is_empty());
-    let result = one(&c, r#"[data-testid="tool-result"]"#).expect("generic result");
-    assert!(text(&result).contains("service is down"));
+    assert!(q_all(&c, r#"[data-testid="venue-card"]"#).is_empty());
+    let result = q(&c, r#"[data-testid="tool-result"]"#).expect("generic result");
+    assert!(text_of(&result).contains("service is down"));
     drop(handle);
     root.remove();
 }
@@ -489,8 +474,8 @@ async fn venue_search_with_a_non_json_result_falls_back_to_the_generic_view() {
 async fn state_panel_updates_one_node_on_a_delta_and_keeps_the_others() {
     let store = new_store();
     let (root, handle) = mount(store, None, &[]);
-    let panel = one(&root, r#"[data-testid="state-panel"]"#).expect("state panel");
-    assert!(text(&panel).contains("No shared state yet"));
+    let panel = q(&root, r#"[data-testid="state-panel"]"#).expect("state panel");
+    assert!(text_of(&panel).contains("No shared state yet"));
 
     let s = Stream::start(store);
     s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": 1, "b": {"c": 2}}}));
@@ -498,7 +483,7 @@ async fn state_panel_updates_one_node_on_a_delta_and_keeps_the_others() {
     for p in ["", "/a", "/b", "/b/c"] {
         node(&root, p);
     }
-    assert!(text(&node(&root, "/b/c")).contains('2'));
+    assert!(text_of(&node(&root, "/b/c")).contains('2'));
     let a_before = node(&root, "/a");
     let c_before = node(&root, "/b/c");
 
@@ -507,7 +492,7 @@ async fn state_panel_updates_one_node_on_a_delta_and_keeps_the_others() {
     );
     s.settle().await;
     let c_after = node(&root, "/b/c");
-    assert!(text(&c_after).contains('3'), "{:?}", text(&c_after));
+    assert!(text_of(&c_after).contains('3'), "{:?}", text_of(&c_after));
     assert_eq!(
         c_after.get_attribute("data-changed").as_deref(),
         Some("true")
@@ -531,20 +516,20 @@ async fn state_panel_updates_one_node_on_a_delta_and_keeps_the_others() {
     );
 
     // A patch that cannot apply leaves the state (and the tree) as it was, with a notice.
-    assert!(one(&root, r#"[data-testid="state-warning"]"#).is_none());
+    assert!(q(&root, r#"[data-testid="state-warning"]"#).is_none());
     s.send(json!({"type": "STATE_DELTA", "delta": [
         {"op": "replace", "path": "/a", "value": 100},
         {"op": "replace", "path": "/missing/x", "value": 1},
     ]}));
     s.settle().await;
     assert_eq!(store.with_state("/a", |v| v.cloned()), Some(json!(1)));
-    assert!(text(&node(&root, "/a")).contains('1'));
-    assert!(!text(&node(&root, "/a")).contains("100"));
-    let notice = one(&root, r#"[data-testid="state-warning"]"#).expect("inline notice");
+    assert!(text_of(&node(&root, "/a")).contains('1'));
+    assert!(!text_of(&node(&root, "/a")).contains("100"));
+    let notice = q(&root, r#"[data-testid="state-warning"]"#).expect("inline notice");
     assert!(
-        text(&notice).contains("could not be applied"),
+        text_of(&notice).contains("could not be applied"),
         "{:?}",
-        text(&notice)
+        text_of(&notice)
     );
     assert!(a_before.is_same_node(Some(&node(&root, "/a"))));
 
@@ -570,36 +555,36 @@ async fn state_panel_escapes_keys_collapses_and_rebuilds_on_snapshot() {
         node(&root, "/list").get_attribute("data-kind").as_deref(),
         Some("array")
     );
-    assert!(text(&node(&root, "/list")).contains("[2 items]"));
+    assert!(text_of(&node(&root, "/list")).contains("[2 items]"));
     let long = node(&root, "/long");
-    assert!(text(&long).len() < 300, "long strings are cut");
+    assert!(text_of(&long).len() < 300, "long strings are cut");
 
     // Collapse /list: its children leave the DOM.
-    let toggle = one(&node(&root, "/list"), ".agui-state-node__toggle").expect("toggle");
+    let toggle = q(&node(&root, "/list"), ".agui-state-node__toggle").expect("toggle");
     toggle.dyn_ref::<HtmlElement>().expect("html").click();
     leptos::task::tick().await;
-    assert!(one(&root, r#"[data-path="/list/0"]"#).is_none());
+    assert!(q(&root, r#"[data-path="/list/0"]"#).is_none());
     toggle.dyn_ref::<HtmlElement>().expect("html").click();
     leptos::task::tick().await;
-    assert!(one(&root, r#"[data-path="/list/0"]"#).is_some());
+    assert!(q(&root, r#"[data-path="/list/0"]"#).is_some());
 
     // An insert at the front shifts the later elements: they re-read.
     s.send(json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/list/0", "value": 5}]}));
     s.settle().await;
     let values: Vec<String> = ["/list/0", "/list/1", "/list/2"]
         .iter()
-        .map(|p| text(&one(&node(&root, p), ".agui-state-node__value").expect("value")))
+        .map(|p| text_of(&q(&node(&root, p), ".agui-state-node__value").expect("value")))
         .collect();
     assert_eq!(values, ["5", "10", "20"]);
 
     s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {"z": null}}));
     s.settle().await;
-    assert!(one(&root, r#"[data-path="/list"]"#).is_none());
+    assert!(q(&root, r#"[data-path="/list"]"#).is_none());
     node(&root, "/z");
 
     s.send(json!({"type": "STATE_SNAPSHOT", "snapshot": {}}));
     s.settle().await;
-    assert!(one(&root, r#"[data-testid="state-empty"]"#).is_some());
+    assert!(q(&root, r#"[data-testid="state-empty"]"#).is_some());
     drop(handle);
     root.remove();
 }
@@ -611,7 +596,7 @@ async fn trip_panel_lists_venues_as_deltas_add_them() {
     let store = new_store();
     let (root, handle) = mount(store, None, &[]);
     assert!(
-        one(&root, r#"[data-testid="trip-panel"]"#).is_none(),
+        q(&root, r#"[data-testid="trip-panel"]"#).is_none(),
         "hidden without state"
     );
 
@@ -628,16 +613,16 @@ async fn trip_panel_lists_venues_as_deltas_add_them() {
         ],
     }}));
     s.settle().await;
-    let panel = one(&root, r#"[data-testid="trip-panel"]"#).expect("trip panel");
+    let panel = q(&root, r#"[data-testid="trip-panel"]"#).expect("trip panel");
     assert_eq!(
-        text(&one(&panel, r#"[data-testid="trip-destination"]"#).expect("title")),
+        text_of(&q(&panel, r#"[data-testid="trip-destination"]"#).expect("title")),
         "Lisbon"
     );
-    assert!(text(&panel).contains("12 travellers"));
-    assert!(text(&panel).contains("€6,000"), "{:?}", text(&panel));
-    assert!(text(&panel).contains("May 14–16, 2026"));
-    assert!(all(&panel, r#"[data-testid="trip-venue"]"#).is_empty());
-    let steps = all(&panel, r#"[data-testid="trip-step"]"#);
+    assert!(text_of(&panel).contains("12 travellers"));
+    assert!(text_of(&panel).contains("€6,000"), "{:?}", text_of(&panel));
+    assert!(text_of(&panel).contains("May 14–16, 2026"));
+    assert!(q_all(&panel, r#"[data-testid="trip-venue"]"#).is_empty());
+    let steps = q_all(&panel, r#"[data-testid="trip-step"]"#);
     assert_eq!(steps.len(), 2);
     assert_eq!(
         steps[0].get_attribute("data-status").as_deref(),
@@ -659,10 +644,10 @@ async fn trip_panel_lists_venues_as_deltas_add_them() {
         }
         s.send(json!({"type": "STATE_DELTA", "delta": ops}));
         s.settle().await;
-        let rows = all(&panel, r#"[data-testid="trip-venue"]"#);
+        let rows = q_all(&panel, r#"[data-testid="trip-venue"]"#);
         assert_eq!(rows.len(), i + 1);
-        assert!(text(&rows[i]).contains(name));
-        assert!(text(&rows[i]).contains(area));
+        assert!(text_of(&rows[i]).contains(name));
+        assert!(text_of(&rows[i]).contains(area));
         match &first {
             None => first = Some(rows[0].clone()),
             Some(f) => assert!(
@@ -677,18 +662,18 @@ async fn trip_panel_lists_venues_as_deltas_add_them() {
             Some("true")
         );
     }
-    let steps = all(&panel, r#"[data-testid="trip-step"]"#);
+    let steps = q_all(&panel, r#"[data-testid="trip-step"]"#);
     assert_eq!(
         steps[0].get_attribute("data-status").as_deref(),
         Some("done")
     );
-    assert!(text(&panel).contains("1 of 2 done"));
+    assert!(text_of(&panel).contains("1 of 2 done"));
 
     s.send(json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/venues/0"}]}));
     s.settle().await;
-    let names: Vec<String> = all(&panel, r#"[data-testid="trip-venue"]"#)
+    let names: Vec<String> = q_all(&panel, r#"[data-testid="trip-venue"]"#)
         .iter()
-        .map(text)
+        .map(text_of)
         .collect();
     assert_eq!(names.len(), 2);
     assert!(names[0].contains("Pátio da Graça"), "{names:?}");
@@ -697,7 +682,7 @@ async fn trip_panel_lists_venues_as_deltas_add_them() {
     s.send(json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/destination"}]}));
     s.settle().await;
     assert!(
-        one(&root, r#"[data-testid="trip-panel"]"#).is_none(),
+        q(&root, r#"[data-testid="trip-panel"]"#).is_none(),
         "hidden without destination"
     );
     s.finish().await;
@@ -738,8 +723,8 @@ async fn demo_planner_fills_venue_cards_state_and_trip_panel() {
             ids.set(calls);
         }
         leptos::task::tick().await;
-        if let Some(q) = one(&root, r#"[data-testid="venue-query"]"#) {
-            saw_query |= text(&q).starts_with("Searching") && text(&q).contains("Lisbon");
+        if let Some(q) = q(&root, r#"[data-testid="venue-query"]"#) {
+            saw_query |= text_of(&q).starts_with("Searching") && text_of(&q).contains("Lisbon");
         }
     }
     store.end_external(None);
@@ -748,15 +733,15 @@ async fn demo_planner_fills_venue_cards_state_and_trip_panel() {
     leptos::task::tick().await;
 
     assert!(saw_query, "the query was previewed while the search ran");
-    let venue_card = one(&root, r#"[data-tool-name="search_venues"]"#).expect("venue tool card");
+    let venue_card = q(&root, r#"[data-tool-name="search_venues"]"#).expect("venue tool card");
     assert_eq!(
         venue_card.get_attribute("data-status").as_deref(),
         Some("success")
     );
-    assert_eq!(all(&venue_card, r#"[data-testid="venue-card"]"#).len(), 4);
-    let panel = one(&root, r#"[data-testid="trip-panel"]"#).expect("trip panel");
-    assert_eq!(all(&panel, r#"[data-testid="trip-venue"]"#).len(), 3);
-    assert!(text(&panel).contains("Lisbon"));
+    assert_eq!(q_all(&venue_card, r#"[data-testid="venue-card"]"#).len(), 4);
+    let panel = q(&root, r#"[data-testid="trip-panel"]"#).expect("trip panel");
+    assert_eq!(q_all(&panel, r#"[data-testid="trip-venue"]"#).len(), 3);
+    assert!(text_of(&panel).contains("Lisbon"));
     node(&root, "/venues/2/name");
     drop(handle);
     root.remove();

@@ -20,7 +20,6 @@ use agui_leptos::transport::sleep;
 use leptos::prelude::GetUntracked;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_support::*;
 use web_sys::{Element, HtmlElement};
@@ -181,39 +180,6 @@ fn user_rows(root: &Element) -> Vec<Element> {
     q_all(root, r#"[data-testid="message"][data-role="user"]"#)
 }
 
-/// All the text of the assistant answers.
-fn assistant_text(root: &Element) -> String {
-    q_all(
-        root,
-        r#"[data-testid="message"][data-role="assistant"] [data-testid="message-text"]"#,
-    )
-    .iter()
-    .map(text_of)
-    .collect::<Vec<_>>()
-    .join("\n")
-}
-
-fn click(root: &Element, id: &str) {
-    testid(root, id)
-        .unwrap_or_else(|| panic!("{id} is rendered"))
-        .dyn_into::<HtmlElement>()
-        .expect("an HtmlElement")
-        .click();
-}
-
-/// Settle until `cond` holds (at most 5 s).
-async fn settle_until(store: &AgentStore, what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = now() + 5_000.0;
-    loop {
-        settle(store).await;
-        if cond() {
-            return;
-        }
-        assert!(now() < deadline, "timed out waiting for: {what}");
-        sleep(10).await;
-    }
-}
-
 /// Wait for request number `i` (0-based) to reach the stub; returns its parsed body.
 async fn request(i: u32) -> Value {
     let deadline = now() + 5_000.0;
@@ -222,10 +188,6 @@ async fn request(i: u32) -> Value {
         sleep(5).await;
     }
     serde_json::from_str(&stub_body(i)).expect("the request body is JSON")
-}
-
-fn frame(event: Value) -> String {
-    format!("data: {event}\n\n")
 }
 
 /// Enqueue SSE text on request `i`'s body (it must still be open).
@@ -261,11 +223,11 @@ fn answer_and_close(i: u32, body: &Value, id: &str, text: &str) {
     send_chunk(
         i,
         &[
-            frame(run_started(body)),
-            frame(text_start(id)),
-            frame(text_content(id, text)),
-            frame(text_end(id)),
-            frame(run_finished(body)),
+            sse_frame(run_started(body)),
+            sse_frame(text_start(id)),
+            sse_frame(text_content(id, text)),
+            sse_frame(text_end(id)),
+            sse_frame(run_finished(body)),
         ]
         .concat(),
     );
@@ -308,11 +270,11 @@ async fn deltas_render_before_the_response_ends() {
 
     store.send("Say hello".to_owned());
     let body = request(0).await;
-    send_chunk(0, &frame(run_started(&body)));
+    send_chunk(0, &sse_frame(run_started(&body)));
     sleep(20).await;
-    send_chunk(0, &frame(text_start("a-1")));
+    send_chunk(0, &sse_frame(text_start("a-1")));
     sleep(20).await;
-    send_chunk(0, &frame(text_content("a-1", "Hello")));
+    send_chunk(0, &sse_frame(text_content("a-1", "Hello")));
 
     // No manual flush: the store's own animation-frame flush must put it on screen.
     let deadline = now() + 3_000.0;
@@ -328,21 +290,21 @@ async fn deltas_render_before_the_response_ends() {
     assert!(banner_text(root).is_none());
 
     sleep(30).await;
-    send_chunk(0, &frame(text_content("a-1", ", world")));
+    send_chunk(0, &sse_frame(text_content("a-1", ", world")));
     sleep(20).await;
-    send_chunk(0, &frame(text_content("a-1", " — from the stream.")));
-    settle_until(&store, "the second delta", || {
+    send_chunk(0, &sse_frame(text_content("a-1", " — from the stream.")));
+    wait_until(&store, "the second delta", || {
         assistant_text(root).contains(", world")
     })
     .await;
     assert_eq!(run_status(root), "running");
     send_chunk(
         0,
-        &[frame(text_end("a-1")), frame(run_finished(&body))].concat(),
+        &[sse_frame(text_end("a-1")), sse_frame(run_finished(&body))].concat(),
     );
     sleep(20).await;
     assert!(stub_close(0));
-    settle_until(&store, "success", || run_status(root) == "success").await;
+    wait_until(&store, "success", || run_status(root) == "success").await;
 
     assert_eq!(
         assistant_text(root).trim(),
@@ -417,17 +379,17 @@ async fn the_request_is_a_run_agent_input_and_a_follow_up_carries_the_history() 
     send_chunk(
         0,
         &[
-            frame(run_started(&first)),
-            frame(json!({"type": "STATE_SNAPSHOT", "snapshot": {"city": "Lisbon"}})),
-            frame(text_start("a-1")),
-            frame(text_content("a-1", "First answer.")),
-            frame(text_end("a-1")),
-            frame(run_finished(&first)),
+            sse_frame(run_started(&first)),
+            sse_frame(json!({"type": "STATE_SNAPSHOT", "snapshot": {"city": "Lisbon"}})),
+            sse_frame(text_start("a-1")),
+            sse_frame(text_content("a-1", "First answer.")),
+            sse_frame(text_end("a-1")),
+            sse_frame(run_finished(&first)),
         ]
         .concat(),
     );
     assert!(stub_close(0));
-    settle_until(&store, "run 1 succeeds", || run_status(root) == "success").await;
+    wait_until(&store, "run 1 succeeds", || run_status(root) == "success").await;
 
     store.send("second question".to_owned());
     let second = request(1).await;
@@ -462,7 +424,7 @@ async fn the_request_is_a_run_agent_input_and_a_follow_up_carries_the_history() 
     assert_ne!(messages[2]["id"], messages[0]["id"]);
 
     answer_and_close(1, &second, "a-2", "Second answer.");
-    settle_until(&store, "run 2 succeeds", || run_status(root) == "success").await;
+    wait_until(&store, "run 2 succeeds", || run_status(root) == "success").await;
     assert_eq!(
         assistant_text(root),
         "First answer.\nSecond answer.",
@@ -482,7 +444,7 @@ async fn a_non_2xx_answer_shows_its_status_and_body() {
     stub.plan(500, "text/plain", Some("boom from server"), true);
     store.send("hello?".to_owned());
     request(0).await;
-    settle_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
     let banner = banner_text(root).unwrap_or_default();
     assert!(banner.contains("500"), "{banner}");
     assert!(banner.contains("boom from server"), "{banner}");
@@ -506,7 +468,7 @@ async fn a_non_sse_content_type_is_refused() {
     );
     store.send("hello?".to_owned());
     request(0).await;
-    settle_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
     let banner = banner_text(root).unwrap_or_default();
     assert!(banner.contains("application/json"), "{banner}");
     assert!(banner.contains("text/event-stream"), "{banner}");
@@ -528,21 +490,21 @@ async fn a_body_that_ends_without_a_terminal_event_is_a_lost_connection() {
     send_chunk(
         0,
         &[
-            frame(run_started(&body)),
-            frame(text_start("a-1")),
-            frame(text_content("a-1", "Partial ")),
+            sse_frame(run_started(&body)),
+            sse_frame(text_start("a-1")),
+            sse_frame(text_content("a-1", "Partial ")),
         ]
         .concat(),
     );
     sleep(20).await;
-    send_chunk(0, &frame(text_content("a-1", "answer")));
-    settle_until(&store, "the partial text", || {
+    send_chunk(0, &sse_frame(text_content("a-1", "answer")));
+    wait_until(&store, "the partial text", || {
         assistant_text(root).contains("Partial answer")
     })
     .await;
     assert_eq!(run_status(root), "running");
     assert!(stub_close(0));
-    settle_until(&store, "truncated", || run_status(root) == "truncated").await;
+    wait_until(&store, "truncated", || run_status(root) == "truncated").await;
 
     let banner = banner_text(root).expect("a banner");
     assert!(banner.contains("Connection lost"), "{banner}");
@@ -565,21 +527,21 @@ async fn a_body_that_errors_mid_stream_is_an_error_and_keeps_the_text() {
     send_chunk(
         0,
         &[
-            frame(run_started(&body)),
-            frame(text_start("a-1")),
-            frame(text_content("a-1", "Half an ")),
+            sse_frame(run_started(&body)),
+            sse_frame(text_start("a-1")),
+            sse_frame(text_content("a-1", "Half an ")),
         ]
         .concat(),
     );
     sleep(20).await;
     // A frame cut in the middle when the network fails.
     send_chunk(0, "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a-1\",\"delta\":\"answer\"}\n\ndata: {\"type\":\"TEXT_MES");
-    settle_until(&store, "the partial text", || {
+    wait_until(&store, "the partial text", || {
         assistant_text(root).contains("Half an answer")
     })
     .await;
     assert!(stub_error(0, "network connection reset"));
-    settle_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
 
     let banner = banner_text(root).unwrap_or_default();
     assert!(banner.contains("network connection reset"), "{banner}");
@@ -597,13 +559,13 @@ async fn stream_some_text(root: &Element, store: AgentStore) -> Value {
     send_chunk(
         0,
         &[
-            frame(run_started(&body)),
-            frame(text_start("a-1")),
-            frame(text_content("a-1", "Some text")),
+            sse_frame(run_started(&body)),
+            sse_frame(text_start("a-1")),
+            sse_frame(text_content("a-1", "Some text")),
         ]
         .concat(),
     );
-    settle_until(&store, "the first text", || {
+    wait_until(&store, "the first text", || {
         assistant_text(root).contains("Some text")
     })
     .await;
@@ -620,8 +582,8 @@ async fn stop_aborts_the_request_and_keeps_what_arrived() {
     stream_some_text(root, store).await;
     assert!(!stub_aborted_at_start(0));
     assert!(!stub_signal_aborted(0), "not aborted before Stop");
-    click(root, "composer-stop");
-    settle_until(&store, "cancelled", || run_status(root) == "cancelled").await;
+    click_testid(root, "composer-stop");
+    wait_until(&store, "cancelled", || run_status(root) == "cancelled").await;
 
     assert!(stub_signal_aborted(0), "the fetch's signal is aborted");
     assert_eq!(stub_abort_events(0), 1, "the abort event fired once");
@@ -631,7 +593,7 @@ async fn stop_aborts_the_request_and_keeps_what_arrived() {
     assert!(testid(root, "composer-stop").is_none());
 
     // The body was errored by the abort, as a real fetch does: nothing more gets through.
-    let later = frame(text_content("a-1", " MORE"));
+    let later = sse_frame(text_content("a-1", " MORE"));
     assert!(!stub_enqueue(0, later.as_bytes()), "the body is closed");
     sleep(50).await;
     settle(&store).await;
@@ -649,16 +611,16 @@ async fn after_stop_a_body_that_keeps_streaming_changes_nothing() {
     let (root, store) = (&m.root, m.store);
 
     let body = stream_some_text(root, store).await;
-    click(root, "composer-stop");
-    settle_until(&store, "cancelled", || run_status(root) == "cancelled").await;
+    click_testid(root, "composer-stop");
+    wait_until(&store, "cancelled", || run_status(root) == "cancelled").await;
     assert!(stub_signal_aborted(0));
     let before = root.inner_html();
 
-    send_chunk(0, &frame(text_content("a-1", " MORE TEXT")));
+    send_chunk(0, &sse_frame(text_content("a-1", " MORE TEXT")));
     sleep(30).await;
     send_chunk(
         0,
-        &[frame(text_end("a-1")), frame(run_finished(&body))].concat(),
+        &[sse_frame(text_end("a-1")), sse_frame(run_finished(&body))].concat(),
     );
     sleep(30).await;
     assert!(stub_close(0));
@@ -692,20 +654,20 @@ async fn a_new_run_right_after_stop_is_not_disturbed_by_the_stopped_one() {
         send_chunk(
             1,
             &[
-                frame(run_started(&second)),
-                frame(text_start("a-2")),
-                frame(text_content("a-2", "Run two")),
+                sse_frame(run_started(&second)),
+                sse_frame(text_start("a-2")),
+                sse_frame(text_content("a-2", "Run two")),
             ]
             .concat(),
         );
         // The stopped request: late bytes and the end of its body (when it ignores the abort).
         if !abort_errors_body {
-            send_chunk(0, &frame(text_content("a-1", " LATE")));
+            send_chunk(0, &sse_frame(text_content("a-1", " LATE")));
             sleep(20).await;
             assert!(stub_close(0));
         }
         sleep(50).await;
-        settle_until(&store, "run two's text", || {
+        wait_until(&store, "run two's text", || {
             assistant_text(root).contains("Run two")
         })
         .await;
@@ -735,14 +697,14 @@ async fn a_new_run_right_after_stop_is_not_disturbed_by_the_stopped_one() {
         send_chunk(
             1,
             &[
-                frame(text_content("a-2", ", finished.")),
-                frame(text_end("a-2")),
-                frame(run_finished(&second)),
+                sse_frame(text_content("a-2", ", finished.")),
+                sse_frame(text_end("a-2")),
+                sse_frame(run_finished(&second)),
             ]
             .concat(),
         );
         assert!(stub_close(1));
-        settle_until(&store, "run two succeeds", || run_status(root) == "success").await;
+        wait_until(&store, "run two succeeds", || run_status(root) == "success").await;
         assert_eq!(
             assistant_text(root),
             "Some text\nRun two, finished.",
@@ -765,10 +727,10 @@ async fn retry_after_a_500_sends_the_same_history_with_a_new_run_id() {
     stub.plan(500, "text/plain", Some("boom from server"), true);
     store.send("question".to_owned());
     let failed = request(0).await;
-    settle_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
 
     // The stub now succeeds (default plan).
-    click(root, "retry");
+    click_testid(root, "retry");
     let retried = request(1).await;
     settle(&store).await;
     assert_eq!(run_status(root), "running", "the retry is in flight");
@@ -782,7 +744,7 @@ async fn retry_after_a_500_sends_the_same_history_with_a_new_run_id() {
     assert_ne!(retried["runId"], failed["runId"], "a new run id");
     assert_eq!(retried["messages"], failed["messages"], "the same history");
     answer_and_close(1, &retried, "a-1", "It worked.");
-    settle_until(&store, "success", || run_status(root) == "success").await;
+    wait_until(&store, "success", || run_status(root) == "success").await;
 
     assert!(banner_text(root).is_none(), "the banner is gone");
     assert_eq!(user_rows(root).len(), 1, "the question is not duplicated");
@@ -799,27 +761,27 @@ async fn retry_after_a_broken_stream_drops_the_partial_answer() {
     store.send("warm up".to_owned());
     let first = request(0).await;
     answer_and_close(0, &first, "a-0", "Ready.");
-    settle_until(&store, "run 1 succeeds", || run_status(root) == "success").await;
+    wait_until(&store, "run 1 succeeds", || run_status(root) == "success").await;
 
     store.send("question".to_owned());
     let failed = request(1).await;
     send_chunk(
         1,
         &[
-            frame(run_started(&failed)),
-            frame(text_start("a-1")),
-            frame(text_content("a-1", "half-written")),
+            sse_frame(run_started(&failed)),
+            sse_frame(text_start("a-1")),
+            sse_frame(text_content("a-1", "half-written")),
         ]
         .concat(),
     );
-    settle_until(&store, "partial text", || {
+    wait_until(&store, "partial text", || {
         assistant_text(root).contains("half-written")
     })
     .await;
     assert!(stub_error(1, "network connection reset"));
-    settle_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
 
-    click(root, "retry");
+    click_testid(root, "retry");
     let retried = request(2).await;
     assert_eq!(retried["threadId"], failed["threadId"]);
     assert_ne!(retried["runId"], failed["runId"]);
@@ -830,7 +792,7 @@ async fn retry_after_a_broken_stream_drops_the_partial_answer() {
     assert_eq!(retried["messages"].as_array().map(Vec::len), Some(3));
     assert!(!stub_body(2).contains("half-written"));
     answer_and_close(2, &retried, "a-2", "The full answer.");
-    settle_until(&store, "success", || run_status(root) == "success").await;
+    wait_until(&store, "success", || run_status(root) == "success").await;
 
     assert!(banner_text(root).is_none());
     assert_eq!(assistant_text(root), "Ready.\nThe full answer.");
@@ -900,7 +862,7 @@ async fn crlf_framing_split_between_cr_and_lf_renders() {
         }
     }
     assert!(stub_close(0));
-    settle_until(&store, "the run ends", || {
+    wait_until(&store, "the run ends", || {
         !store.running.get_untracked() && run_status(root) != "running"
     })
     .await;
@@ -936,7 +898,7 @@ async fn demo_agent_stop_then_send_keeps_the_new_run_running() {
     settle(&store).await;
 
     store.send("plan a team offsite in Lisbon".to_owned());
-    settle_until(&store, "the demo answers", || {
+    wait_until(&store, "the demo answers", || {
         !assistant_text(root.as_ref()).trim().is_empty()
     })
     .await;
@@ -986,16 +948,16 @@ async fn retry_after_a_failed_resume_resends_the_same_answers() {
     send_chunk(
         0,
         &[
-            frame(run_started(&first)),
-            frame(text_start("ask-1")),
-            frame(text_content("ask-1", "How many are coming?")),
-            frame(text_end("ask-1")),
-            frame(interrupted),
+            sse_frame(run_started(&first)),
+            sse_frame(text_start("ask-1")),
+            sse_frame(text_content("ask-1", "How many are coming?")),
+            sse_frame(text_end("ask-1")),
+            sse_frame(interrupted),
         ]
         .concat(),
     );
     assert!(stub_close(0), "stream 0 closes");
-    settle_until(&store, "interrupted", || run_status(root) == "interrupted").await;
+    wait_until(&store, "interrupted", || run_status(root) == "interrupted").await;
 
     store
         .answer_interrupt("i-1", json!({"n": 3}))
@@ -1008,15 +970,15 @@ async fn retry_after_a_failed_resume_resends_the_same_answers() {
     send_chunk(
         1,
         &[
-            frame(run_started(&resumed)),
-            frame(json!({"type": "RUN_ERROR", "message": "payload rejected"})),
+            sse_frame(run_started(&resumed)),
+            sse_frame(json!({"type": "RUN_ERROR", "message": "payload rejected"})),
         ]
         .concat(),
     );
     assert!(stub_close(1), "stream 1 closes");
-    settle_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
 
-    click(root, "retry");
+    click_testid(root, "retry");
     let retried = request(2).await;
     assert_ne!(retried["runId"], resumed["runId"], "a new run id");
     assert_eq!(retried["resume"], resumed["resume"], "the same answers");
@@ -1025,7 +987,7 @@ async fn retry_after_a_failed_resume_resends_the_same_answers() {
         "the history, including the message that asked, is unchanged"
     );
     answer_and_close(2, &retried, "a-2", "Three it is.");
-    settle_until(&store, "success", || run_status(root) == "success").await;
+    wait_until(&store, "success", || run_status(root) == "success").await;
     assert!(assistant_text(root).contains("Three it is."));
     assert!(assistant_text(root).contains("How many are coming?"));
 }

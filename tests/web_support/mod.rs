@@ -1,11 +1,15 @@
-//! Helpers shared by the browser tests (`tests/web_*.rs`): a fresh mount point, queries by
-//! `data-testid`, and letting the store flush and the DOM settle.
+//! Helpers shared by the browser tests (`tests/web_*.rs`): a fresh mount point and the chat
+//! mounted in it, queries by `data-testid`, clicks, typing and keyboard events, SSE frames, and
+//! letting the store flush and the DOM settle (or waiting until a condition holds).
 #![allow(dead_code)]
 
+use agui_leptos::app::mount_with_store;
 use agui_leptos::store::AgentStore;
 use agui_leptos::transport::sleep;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use leptos::prelude::GetUntracked;
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
 
 pub fn document() -> web_sys::Document {
     web_sys::window()
@@ -26,6 +30,15 @@ pub fn fresh_container() -> HtmlElement {
         .append_child(&el)
         .expect("append container");
     el
+}
+
+/// The chat on `store`, mounted into a fresh element: (container, the container as the query
+/// root, the handle that unmounts on drop).
+pub fn mount_chat(store: AgentStore) -> (HtmlElement, Element, impl Drop) {
+    let container = fresh_container();
+    let handle = mount_with_store(container.clone(), store);
+    let root: Element = container.clone().into();
+    (container, root, handle)
 }
 
 pub fn q(root: &Element, selector: &str) -> Option<Element> {
@@ -63,4 +76,112 @@ pub async fn settle(store: &AgentStore) {
     store.flush();
     leptos::task::tick().await;
     sleep(5).await;
+}
+
+/// Poll until `cond` holds (15 s at most: the runner gives a test about 20 s).
+pub async fn wait_until(store: &AgentStore, what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = now() + 15_000.0;
+    loop {
+        settle(store).await;
+        if cond() {
+            return;
+        }
+        assert!(now() < deadline, "timed out waiting for {what}");
+        sleep(10).await;
+    }
+}
+
+/// Wait until the store's run is over.
+pub async fn wait_idle(store: &AgentStore) {
+    wait_until(store, "the run to end", || !store.running.get_untracked()).await;
+}
+
+// ---- SSE --------------------------------------------------------------------------------
+
+/// One SSE frame carrying `event`: `data: {json}` and a blank line.
+pub fn sse_frame(event: Value) -> String {
+    format!("data: {event}\n\n")
+}
+
+/// [`sse_frame`] as bytes (for `AgentStore::push_bytes`).
+pub fn sse(event: Value) -> Vec<u8> {
+    sse_frame(event).into_bytes()
+}
+
+// ---- the chat -----------------------------------------------------------------------------
+
+/// All the text of the assistant answers (not reasoning).
+pub fn assistant_text(root: &Element) -> String {
+    q_all(
+        root,
+        r#"[data-testid="message"][data-role="assistant"] [data-testid="message-text"]"#,
+    )
+    .iter()
+    .map(text_of)
+    .collect::<Vec<_>>()
+    .join("\n")
+}
+
+pub fn composer(root: &Element) -> HtmlTextAreaElement {
+    testid(root, "composer-input")
+        .expect("composer input")
+        .dyn_into()
+        .expect("a textarea")
+}
+
+/// Type into the composer the way a person does (value + an `input` event).
+pub fn type_text(root: &Element, text: &str) {
+    let input = composer(root);
+    input.set_value(text);
+    let ev = web_sys::Event::new("input").expect("input event");
+    input.dispatch_event(&ev).expect("dispatch input");
+}
+
+/// Type a message and press Send.
+pub fn send_message(root: &Element, text: &str) {
+    type_text(root, text);
+    click_testid(root, "composer-send");
+}
+
+// ---- input events -------------------------------------------------------------------------
+
+pub fn click(el: &Element) {
+    el.clone()
+        .dyn_into::<HtmlElement>()
+        .expect("an HtmlElement")
+        .click();
+}
+
+/// Click the element with `data-testid="{id}"` under `root` (panics when it is not rendered).
+pub fn click_testid(root: &Element, id: &str) {
+    click(&testid(root, id).unwrap_or_else(|| panic!("{id} is rendered")));
+}
+
+/// `new KeyboardEvent(kind, {...})` (built through the constructor so no extra web-sys
+/// feature is needed); it bubbles and can be cancelled.
+pub fn keyboard_event(kind: &str, key: &str, shift: bool, composing: bool) -> web_sys::Event {
+    let init = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        js_sys::Reflect::set(&init, &JsValue::from_str(k), &v).expect("set init field");
+    };
+    set("key", JsValue::from_str(key));
+    set("shiftKey", JsValue::from_bool(shift));
+    set("isComposing", JsValue::from_bool(composing));
+    set("bubbles", JsValue::TRUE);
+    set("cancelable", JsValue::TRUE);
+    let window = web_sys::window().expect("window");
+    let ctor: js_sys::Function = js_sys::Reflect::get(&window, &JsValue::from_str("KeyboardEvent"))
+        .expect("KeyboardEvent")
+        .dyn_into()
+        .expect("KeyboardEvent is a constructor");
+    let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
+    js_sys::Reflect::construct(&ctor, &args)
+        .expect("construct KeyboardEvent")
+        .dyn_into()
+        .expect("a KeyboardEvent is an Event")
+}
+
+/// A plain `keydown` of `key` (no Shift, not composing).
+pub fn keydown(key: &str) -> web_sys::Event {
+    keyboard_event("keydown", key, false, false)
 }
