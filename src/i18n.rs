@@ -163,6 +163,90 @@ catalog! {
     warnings_title,
     warnings_one,
     warnings_other,
+    // texts built outside the components (store, transport, widget), worded when shown
+    /// Banner: the agent's `RUN_ERROR`; `{}` is its message (as sent).
+    error_agent,
+    /// Banner: the agent's `RUN_ERROR` with a code; `{}` message, `{}` code.
+    error_agent_code,
+    /// Banner: a protocol violation; `{}` is the (English, technical) diagnostic.
+    error_protocol,
+    /// Banner: the stream ended before the run finished.
+    error_connection_lost,
+    /// Banner: the request could not be built; `{}` is the (technical) reason.
+    error_request,
+    /// Banner: a non-2xx answer; `{}` status, `{}` the body the agent sent.
+    error_http,
+    /// Banner: not an SSE answer; `{}` is the content type (quoted).
+    error_not_sse,
+    /// Banner: the network failed; `{}` is the browser's message.
+    error_network,
+    /// Banner: the answer had no body to stream.
+    error_no_body,
+    /// A transport stopped by the person.
+    error_stopped,
+    /// Warning: no browser storage; `{}` is the browser's reason.
+    notice_storage_unavailable,
+    /// Warning: a saved conversation could not be read; `{}` storage key, `{}` reason.
+    notice_record_unreadable,
+    /// Warning: a saved conversation was skipped; `{}` is the (technical) reason.
+    notice_record_skipped,
+    /// Appended to `notice_record_skipped` when its data was moved; `{}` is the storage key.
+    notice_record_kept,
+    /// Warning: the saved list was unreadable and rebuilt; `{}` is the reason.
+    notice_index_unreadable,
+    /// Warning: the saved list could not be read; `{}` is the browser's reason.
+    notice_index_read_failed,
+    /// Warning: a conversation could not be saved; `{}` title, `{}` the browser's reason.
+    notice_save_failed,
+    /// Warning: the list of conversations could not be saved; `{}` is the reason.
+    notice_index_save_failed,
+    /// Warning: a saved conversation could not be deleted; `{}` is the reason.
+    notice_delete_failed,
+    /// Warning: a widget option could not be used; `{}` says which and why (technical).
+    notice_widget_option,
+    // refusals of the store's actions (thread, branch and human-in-the-loop errors)
+    /// A refusal: a run is in flight.
+    err_running,
+    /// A refusal (conversations): a run is in flight.
+    err_running_stop,
+    /// A refusal: the chat was closed.
+    err_closed,
+    /// `{}` is a conversation id.
+    err_unknown_thread,
+    /// Only user messages can be edited.
+    err_not_editable,
+    /// An edit left the message empty.
+    err_empty_text,
+    /// No answer to regenerate.
+    err_nothing_to_regenerate,
+    /// `{}` is a count.
+    err_interrupts_open,
+    /// `{}` is a count.
+    err_tool_calls_waiting,
+    /// `{}` is a message id.
+    err_unknown_message,
+    /// Nothing after the fork point.
+    err_empty_tail,
+    /// No branches at the start.
+    err_no_fork_start,
+    /// `{}` is a message id.
+    err_no_fork_after,
+    /// `{}` index, `{}` count.
+    err_no_variant,
+    /// `{}` is an interrupt id.
+    err_interrupt_unknown,
+    /// `{}` is an interrupt id.
+    err_interrupt_expired,
+    /// `{}` is an interrupt id.
+    err_interrupt_missing,
+    /// `{}` is an interrupt id.
+    err_interrupt_duplicate,
+    /// No open interrupt.
+    err_nothing_open,
+    /// `{}` is a tool call id.
+    err_tool_not_pending,
+    /// `{}` lists tool call ids.
+    err_answer_tool_calls_first,
     // thread list
     threads_label,
     thread_new,
@@ -467,6 +551,47 @@ pub static EN: Strings = Strings {
     warnings_title: "Protocol warnings",
     warnings_one: "warning",
     warnings_other: "warnings",
+    error_agent: "The agent reported an error: {}",
+    error_agent_code: "The agent reported an error: {} ({})",
+    error_protocol: "The stream broke the AG-UI protocol: {}",
+    error_connection_lost: "Connection lost: the stream ended before the run finished. What arrived is kept.",
+    error_request: "could not build the request: {}",
+    error_http: "HTTP {}: {}",
+    error_not_sse: "the agent answered with content type {}, not text/event-stream",
+    error_network: "network error: {}",
+    error_no_body: "network error: response has no body",
+    error_stopped: "stopped",
+    notice_storage_unavailable: "Conversations will not survive a reload: browser storage is unavailable ({}).",
+    notice_record_unreadable: "A saved conversation could not be read ({}): {}",
+    notice_record_skipped: "A saved conversation was skipped: it is unreadable ({}).",
+    notice_record_kept: " Its data was kept under {}.",
+    notice_index_unreadable: "The saved list of conversations was unreadable ({}); it was rebuilt.",
+    notice_index_read_failed: "The saved list of conversations could not be read: {}",
+    notice_save_failed: "Could not save “{}”: {}. Deleting old conversations makes room.",
+    notice_index_save_failed: "Could not save the list of conversations: {}.",
+    notice_delete_failed: "Could not delete a saved conversation: {}.",
+    notice_widget_option: "Widget option ignored: {}",
+    err_running: "a run is in progress",
+    err_running_stop: "a run is in progress: stop it first",
+    err_closed: "the chat has been closed",
+    err_unknown_thread: "there is no conversation '{}'",
+    err_not_editable: "only your own messages can be edited",
+    err_empty_text: "the message is empty",
+    err_nothing_to_regenerate: "there is no answer to regenerate yet",
+    err_interrupts_open: "{} open interrupt(s) must be answered first",
+    err_tool_calls_waiting: "{} tool call(s) are still waiting for a result",
+    err_unknown_message: "message '{}' is not in the conversation",
+    err_empty_tail: "there is nothing after the fork point to keep",
+    err_no_fork_start: "no branches after the start",
+    err_no_fork_after: "no branches after message '{}'",
+    err_no_variant: "there is no variant {} (of {})",
+    err_interrupt_unknown: "interrupt '{}' is not open",
+    err_interrupt_expired: "interrupt '{}' has expired: it can only be cancelled",
+    err_interrupt_missing: "interrupt '{}' is not answered yet (answer it or cancel it)",
+    err_interrupt_duplicate: "interrupt '{}' answered twice",
+    err_nothing_open: "there is no open interrupt to resume",
+    err_tool_not_pending: "tool call '{}' is not waiting for an answer",
+    err_answer_tool_calls_first: "answer the pending tool call(s) first: {}",
     threads_label: "Conversations",
     thread_new: "+ New",
     thread_new_title: "Start a new conversation",
@@ -724,6 +849,47 @@ pub static DE: Strings = Strings {
     warnings_title: "Protokollwarnungen",
     warnings_one: "Warnung",
     warnings_other: "Warnungen",
+    error_agent: "Der Agent hat einen Fehler gemeldet: {}",
+    error_agent_code: "Der Agent hat einen Fehler gemeldet: {} ({})",
+    error_protocol: "Der Datenstrom verletzt das AG-UI-Protokoll: {}",
+    error_connection_lost: "Verbindung verloren: Der Datenstrom endete, bevor der Lauf fertig war. Was angekommen ist, bleibt erhalten.",
+    error_request: "Die Anfrage konnte nicht erstellt werden: {}",
+    error_http: "HTTP {}: {}",
+    error_not_sse: "Der Agent antwortete mit dem Inhaltstyp {} statt text/event-stream",
+    error_network: "Netzwerkfehler: {}",
+    error_no_body: "Netzwerkfehler: Die Antwort hat keinen Inhalt",
+    error_stopped: "angehalten",
+    notice_storage_unavailable: "Unterhaltungen überstehen kein Neuladen: Der Browserspeicher ist nicht verfügbar ({}).",
+    notice_record_unreadable: "Eine gespeicherte Unterhaltung konnte nicht gelesen werden ({}): {}",
+    notice_record_skipped: "Eine gespeicherte Unterhaltung wurde übersprungen: Sie ist unlesbar ({}).",
+    notice_record_kept: " Ihre Daten wurden unter {} aufbewahrt.",
+    notice_index_unreadable: "Die gespeicherte Liste der Unterhaltungen war unlesbar ({}); sie wurde neu aufgebaut.",
+    notice_index_read_failed: "Die gespeicherte Liste der Unterhaltungen konnte nicht gelesen werden: {}",
+    notice_save_failed: "„{}“ konnte nicht gespeichert werden: {}. Das Löschen alter Unterhaltungen schafft Platz.",
+    notice_index_save_failed: "Die Liste der Unterhaltungen konnte nicht gespeichert werden: {}.",
+    notice_delete_failed: "Eine gespeicherte Unterhaltung konnte nicht gelöscht werden: {}.",
+    notice_widget_option: "Widget-Option ignoriert: {}",
+    err_running: "ein Lauf ist im Gange",
+    err_running_stop: "ein Lauf ist im Gange: Halten Sie ihn zuerst an",
+    err_closed: "der Chat wurde geschlossen",
+    err_unknown_thread: "es gibt keine Unterhaltung „{}“",
+    err_not_editable: "nur Ihre eigenen Nachrichten können bearbeitet werden",
+    err_empty_text: "die Nachricht ist leer",
+    err_nothing_to_regenerate: "es gibt noch keine Antwort, die neu erzeugt werden könnte",
+    err_interrupts_open: "zuerst müssen {} offene Rückfrage(n) beantwortet werden",
+    err_tool_calls_waiting: "{} Werkzeugaufruf(e) warten noch auf ein Ergebnis",
+    err_unknown_message: "die Nachricht „{}“ ist nicht in der Unterhaltung",
+    err_empty_tail: "nach dem Verzweigungspunkt gibt es nichts zu behalten",
+    err_no_fork_start: "nach dem Anfang gibt es keine Verzweigungen",
+    err_no_fork_after: "nach der Nachricht „{}“ gibt es keine Verzweigungen",
+    err_no_variant: "es gibt keine Variante {} (von {})",
+    err_interrupt_unknown: "die Rückfrage „{}“ ist nicht offen",
+    err_interrupt_expired: "die Rückfrage „{}“ ist abgelaufen: Sie kann nur noch abgebrochen werden",
+    err_interrupt_missing: "die Rückfrage „{}“ ist noch nicht beantwortet (beantworten oder abbrechen)",
+    err_interrupt_duplicate: "die Rückfrage „{}“ wurde zweimal beantwortet",
+    err_nothing_open: "es gibt keine offene Rückfrage, mit der fortgefahren werden könnte",
+    err_tool_not_pending: "der Werkzeugaufruf „{}“ wartet nicht auf eine Antwort",
+    err_answer_tool_calls_first: "beantworten Sie zuerst die offenen Werkzeugaufrufe: {}",
     threads_label: "Unterhaltungen",
     thread_new: "+ Neu",
     thread_new_title: "Neue Unterhaltung beginnen",

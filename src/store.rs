@@ -91,6 +91,60 @@ pub struct Row {
     pub role: Role,
 }
 
+/// Why the last run ended badly, as a value: the error banner words it with the catalog of
+/// the current locale (`ui::errors`), so a locale switch re-words it. Text that came from the
+/// agent (its `RUN_ERROR` message) or from a technical diagnostic is carried as is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunFailure {
+    /// The agent's `RUN_ERROR`: its message and code, as sent.
+    Agent {
+        message: String,
+        code: Option<String>,
+    },
+    /// The stream broke the protocol (the diagnostic stays English: it is technical).
+    Protocol(String),
+    /// The transport failed (HTTP status, content type, network).
+    Transport(TransportError),
+    /// The request could not be built (technical reason).
+    Request(String),
+    /// The stream ended before the run finished.
+    ConnectionLost,
+    /// The pipeline's own protocol error (technical, English).
+    Pipeline(String),
+}
+
+/// One entry of the warnings list, as a value worded when shown (`ui::errors`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// A protocol warning from `src/protocol/`: a technical diagnostic (JSON pointers, event
+    /// names) that stays English.
+    Protocol(String),
+    /// Browser storage is unavailable (the browser's reason).
+    StorageUnavailable(String),
+    /// A saved conversation could not be read: its storage key and the browser's reason.
+    RecordUnreadable { key: String, reason: String },
+    /// A saved conversation was skipped as unreadable; where its data was kept, if moved.
+    RecordSkipped {
+        reason: String,
+        kept_under: Option<String>,
+    },
+    /// The saved list of conversations was unreadable and rebuilt.
+    IndexUnreadable(String),
+    /// The saved list of conversations could not be read (the browser's reason).
+    IndexReadFailed(String),
+    /// A conversation could not be saved: its title (`None`: the automatic one) and why.
+    SaveFailed {
+        title: Option<String>,
+        reason: String,
+    },
+    /// The list of conversations could not be saved (the browser's reason).
+    IndexSaveFailed(String),
+    /// A saved conversation could not be deleted (the browser's reason).
+    DeleteFailed(String),
+    /// A widget option could not be used (which one and why: technical).
+    WidgetOption(String),
+}
+
 /// What the status line, error banner and step indicator show.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunView {
@@ -99,7 +153,7 @@ pub struct RunView {
     pub steps: Vec<String>,
     /// The banner text when the run ended badly (agent error, protocol failure, transport
     /// error, lost connection).
-    pub error: Option<String>,
+    pub error: Option<RunFailure>,
     pub usage: Vec<TokenUsage>,
     pub interrupts: Vec<Interrupt>,
     pub pending_tool_calls: Vec<String>,
@@ -183,7 +237,7 @@ struct Engine {
     timings: Timings,
     config: AgentConfig,
     /// Error from the transport layer for the current run (shown in the banner).
-    transport_error: Option<String>,
+    transport_error: Option<RunFailure>,
     /// Warnings already published to the signal.
     warnings_seen: usize,
     /// Owns the lazily created per-row, per-tool and per-path signals. They are created on
@@ -214,7 +268,7 @@ pub struct AgentStore {
     /// observers of the whole state (the widget's `agui:state-changed` event).
     pub state_changes: RwSignal<u64>,
     pub run: RwSignal<RunView>,
-    pub warnings: RwSignal<Vec<String>>,
+    pub warnings: RwSignal<Vec<Notice>>,
     /// A run is in flight.
     pub running: RwSignal<bool>,
     pub config: RwSignal<AgentConfig>,
@@ -584,7 +638,7 @@ impl AgentStore {
             state_all: bool,
             state_touched: bool,
             run: Option<RunView>,
-            warnings: Option<Vec<String>>,
+            warnings: Option<Vec<Notice>>,
         }
         let Some(out) = self
             .engine
@@ -677,7 +731,13 @@ impl AgentStore {
                             .notices
                             .iter()
                             .cloned()
-                            .chain(e.pipeline.thread.warnings.iter().map(|w| w.to_string()))
+                            .chain(
+                                e.pipeline
+                                    .thread
+                                    .warnings
+                                    .iter()
+                                    .map(|w| Notice::Protocol(w.to_string())),
+                            )
                             .collect()
                     }),
                 })
@@ -830,7 +890,7 @@ impl AgentStore {
             }
             Err(err) => {
                 self.engine.update_value(|e| {
-                    e.transport_error = Some(format!("could not build the request: {err}"));
+                    e.transport_error = Some(RunFailure::Request(err.to_string()));
                     e.pipeline.thread.end_run(RunStatus::Failed {
                         error: err.to_string(),
                     });
@@ -958,7 +1018,7 @@ impl AgentStore {
                         error: err.to_string(),
                     });
                     e.pipeline.abort();
-                    e.transport_error = Some(err.to_string());
+                    e.transport_error = Some(RunFailure::Transport(err));
                 }
             }
             e.dirty.run = true;
@@ -1075,22 +1135,19 @@ impl Engine {
         let run: Option<&Run> = thread.run();
         let status = thread.status();
         let error = match &status {
-            RunStatus::Error { message, code } => Some(match code {
-                Some(c) => format!("The agent reported an error: {message} ({c})"),
-                None => format!("The agent reported an error: {message}"),
+            RunStatus::Error { message, code } => Some(RunFailure::Agent {
+                message: message.clone(),
+                code: code.clone(),
             }),
             RunStatus::Failed { error } => Some(
                 self.transport_error
                     .clone()
-                    .unwrap_or_else(|| format!("The stream broke the AG-UI protocol: {error}")),
+                    .unwrap_or_else(|| RunFailure::Protocol(error.clone())),
             ),
-            RunStatus::Truncated => Some(
-                "Connection lost: the stream ended before the run finished. What arrived is kept."
-                    .to_owned(),
-            ),
+            RunStatus::Truncated => Some(RunFailure::ConnectionLost),
             _ => match self.pipeline.error() {
                 Some(ProtocolError::Stopped) | None => None,
-                Some(e) => Some(e.to_string()),
+                Some(e) => Some(RunFailure::Pipeline(e.to_string())),
             },
         };
         RunView {

@@ -4,7 +4,8 @@
 //!
 //! Errors are values ([`TransportError`]): a non-2xx status keeps its body text, a non-SSE
 //! content type is refused before reading, and Stop (an `AbortController`) is distinguishable
-//! from a failure. Spec digest §1.2–1.4.
+//! from a failure. Spec digest §1.2–1.4. The person sees them worded by the catalog
+//! (`ui::errors`); the `Display` text (English) is for logs and the inspector.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -25,6 +26,8 @@ pub enum TransportError {
     NotSse(String),
     #[error("network error: {0}")]
     Network(String),
+    #[error("network error: response has no body")]
+    NoBody,
     #[error("stopped")]
     Aborted,
 }
@@ -135,9 +138,7 @@ pub async fn run_http(
     {
         return Err(TransportError::NotSse(content_type));
     }
-    let stream = response
-        .body()
-        .ok_or_else(|| TransportError::Network("response has no body".into()))?;
+    let stream = response.body().ok_or(TransportError::NoBody)?;
     let reader: ReadableStreamDefaultReader = stream
         .get_reader()
         .dyn_into()

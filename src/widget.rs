@@ -37,7 +37,7 @@ use crate::app::DEFAULT_DEMO_SPEED;
 use crate::embed::{observed_attributes, WidgetOptions, OPTIONS};
 use crate::i18n::Locale;
 use crate::protocol::types::Tool;
-use crate::store::{browser_locale, AgentConfig, AgentStore};
+use crate::store::{browser_locale, AgentConfig, AgentStore, Notice};
 use crate::ui::frontend_tools::FrontendTools;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
 
@@ -313,7 +313,7 @@ fn mount(
         store.inspector_open.set(options.inspector);
         tools.clone().provide();
         for p in &problems {
-            store.notice(format!("Widget option ignored: {p}"));
+            store.notice(Notice::WidgetOption(p.clone()));
         }
         let controls = ShellControls {
             theme: RwSignal::new(options.theme),
@@ -469,6 +469,8 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
             let (status, error) = store
                 .run
                 .with_untracked(|r| (r.status.name(), r.error.clone()));
+            // Worded like the banner, in the widget's language.
+            let error = error.map(|e| crate::ui::errors::run_failure(crate::ui::tr_now(store), &e));
             dispatch(
                 &host,
                 "agui:run-finished",

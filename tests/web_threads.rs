@@ -156,7 +156,13 @@ fn state(store: &AgentStore, pointer: &str) -> Option<Value> {
 }
 
 fn warnings_text(store: &AgentStore) -> String {
-    store.warnings.get_untracked().join("\n")
+    store
+        .warnings
+        .get_untracked()
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn branch_position(root: &Element) -> String {

@@ -15,9 +15,10 @@
 mod web_support;
 
 use agui_leptos::app::mount_with_store;
+use agui_leptos::i18n::Locale;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
-use leptos::prelude::GetUntracked;
+use leptos::prelude::{GetUntracked, Update};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -475,6 +476,50 @@ async fn a_non_sse_content_type_is_refused() {
     assert_eq!(run_status(root), "error");
     assert!(!store.running.get_untracked());
     assert!(assistant_rows(root).is_empty(), "the body was not read");
+}
+
+/// Transport failures are values worded when shown: in German with `locale = De`, and a
+/// locale switch re-words the banner already on screen (the content type stays as sent).
+#[wasm_bindgen_test]
+async fn transport_errors_are_worded_in_the_locale_and_follow_a_switch() {
+    let stub = FetchStub::install();
+    let m = mount().await;
+    let (root, store) = (&m.root, m.store);
+    store.config.update(|c| c.locale = Locale::De);
+
+    stub.plan(200, "application/json", Some("{}"), true);
+    store.send("hallo?".to_owned());
+    request(0).await;
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    let banner = banner_text(root).unwrap_or_default();
+    assert!(
+        banner.contains(
+            "Der Agent antwortete mit dem Inhaltstyp \"application/json\" statt text/event-stream"
+        ),
+        "{banner}"
+    );
+    assert!(!banner.contains("the agent answered"), "{banner}");
+
+    store.config.update(|c| c.locale = Locale::En);
+    wait_until(&store, "the English banner", || {
+        banner_text(root).is_some_and(|b| b.contains("the agent answered with content type"))
+    })
+    .await;
+
+    // A lost connection, in German.
+    store.config.update(|c| c.locale = Locale::De);
+    stub.plan(200, "text/event-stream", None, true);
+    click(&testid(root, "retry").expect("Retry"));
+    let body = request(1).await;
+    send_chunk(1, &sse_frame(run_started(&body)));
+    assert!(stub_close(1));
+    wait_until(&store, "truncated", || run_status(root) == "truncated").await;
+    let banner = banner_text(root).expect("a banner");
+    assert!(
+        banner.contains("Verbindung verloren: Der Datenstrom endete, bevor der Lauf fertig war."),
+        "{banner}"
+    );
+    assert!(!banner.contains("Connection lost"), "{banner}");
 }
 
 // ---- 5. the connection breaks ---------------------------------------------------------------

@@ -461,6 +461,8 @@ impl AgentStore {
                 if open == 0 {
                     for id in e.ungated_pending() {
                         let name = e.call_name(&id).unwrap_or("tool").to_owned();
+                        // The tool's result, sent to the agent: conversation data, not UI
+                        // text, so it is not translated.
                         let why = format!("tool '{name}' is not available in this client");
                         e.add_client_tool_result(&id, why.clone(), Some(why));
                     }
@@ -507,6 +509,7 @@ impl AgentStore {
                         Ok(Value::Object(Default::default()))
                     } else {
                         serde_json::from_str::<Value>(text)
+                            // Becomes the tool's error result for the agent: not translated.
                             .map_err(|err| format!("the arguments are not valid JSON: {err}"))
                     };
                     Some(PendingCall { id, name, args })

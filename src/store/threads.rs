@@ -96,12 +96,12 @@ pub(super) struct ThreadsState {
     updated_at: f64,
     branches: Branches,
     /// Storage problems, shown in the warnings list before the protocol warnings.
-    pub(super) notices: Vec<String>,
+    pub(super) notices: Vec<Notice>,
     signals: Option<ThreadSignals>,
 }
 
 impl ThreadsState {
-    fn notice(&mut self, text: String) -> bool {
+    fn notice(&mut self, text: Notice) -> bool {
         if self.notices.contains(&text) {
             return false;
         }
@@ -159,7 +159,7 @@ fn remove(key: &str) -> Result<(), String> {
 struct Loaded {
     records: Vec<ThreadRecord>,
     active: Option<String>,
-    notices: Vec<String>,
+    notices: Vec<Notice>,
 }
 
 fn load(prefix: &str) -> Loaded {
@@ -171,9 +171,7 @@ fn load(prefix: &str) -> Loaded {
     let storage = match local_storage() {
         Ok(s) => s,
         Err(e) => {
-            out.notices.push(format!(
-                "Conversations will not survive a reload: browser storage is unavailable ({e})."
-            ));
+            out.notices.push(Notice::StorageUnavailable(e));
             return out;
         }
     };
@@ -189,10 +187,10 @@ fn load(prefix: &str) -> Loaded {
             Ok(Some(t)) => t,
             Ok(None) => continue,
             Err(e) => {
-                out.notices.push(format!(
-                    "A saved conversation could not be read ({key}): {}",
-                    js_text(&e)
-                ));
+                out.notices.push(Notice::RecordUnreadable {
+                    key,
+                    reason: js_text(&e),
+                });
                 continue;
             }
         };
@@ -209,29 +207,20 @@ fn load(prefix: &str) -> Loaded {
                         let _ = storage.remove_item(&key);
                         true
                     };
-                out.notices.push(format!(
-                    "A saved conversation was skipped: it is unreadable ({err}).{}",
-                    if moved {
-                        format!(" Its data was kept under {aside}.")
-                    } else {
-                        String::new()
-                    }
-                ));
+                out.notices.push(Notice::RecordSkipped {
+                    reason: err.to_string(),
+                    kept_under: moved.then_some(aside),
+                });
             }
         }
     }
     match storage.get_item(&index_key(prefix)) {
         Ok(Some(text)) => match parse_index(&text) {
             Ok(index) => out.active = index.active,
-            Err(err) => out.notices.push(format!(
-                "The saved list of conversations was unreadable ({err}); it was rebuilt."
-            )),
+            Err(err) => out.notices.push(Notice::IndexUnreadable(err.to_string())),
         },
         Ok(None) => {}
-        Err(e) => out.notices.push(format!(
-            "The saved list of conversations could not be read: {}",
-            js_text(&e)
-        )),
+        Err(e) => out.notices.push(Notice::IndexReadFailed(js_text(&e))),
     }
     out
 }
@@ -362,10 +351,12 @@ impl Engine {
         };
         match result {
             Ok(()) => false,
-            Err(e) => self.threads.notice(format!(
-                "Could not save “{}”: {e}. Deleting old conversations makes room.",
-                record.display_title()
-            )),
+            Err(e) => self.threads.notice(Notice::SaveFailed {
+                // The automatic title is worded when shown (`None`).
+                title: Some(record.display_title())
+                    .filter(|t| record.title.is_some() || t != crate::branches::UNTITLED),
+                reason: e,
+            }),
         }
     }
 
@@ -378,9 +369,7 @@ impl Engine {
             .and_then(|text| write(&index_key(&prefix), &text));
         match result {
             Ok(()) => false,
-            Err(e) => self
-                .threads
-                .notice(format!("Could not save the list of conversations: {e}.")),
+            Err(e) => self.threads.notice(Notice::IndexSaveFailed(e)),
         }
     }
 
@@ -445,9 +434,10 @@ impl Engine {
 // ---- the store API -------------------------------------------------------------------------
 
 impl AgentStore {
-    /// Show `text` in the warnings list (with the storage notices; once per distinct text).
-    /// For problems outside the protocol, e.g. a widget attribute that could not be used.
-    pub fn notice(&self, text: String) {
+    /// Show `text` in the warnings list (with the storage notices; once per distinct text),
+    /// worded by the catalog when shown. For problems outside the protocol, e.g. a widget
+    /// attribute that could not be used.
+    pub fn notice(&self, text: Notice) {
         let added = self
             .engine
             .try_update_value(|e| {
@@ -712,9 +702,7 @@ impl AgentStore {
                 e.inspector.forget(id);
                 if let Some(prefix) = e.threads.prefix.clone() {
                     if let Err(err) = remove(&thread_key(&prefix, id)) {
-                        warned |= e
-                            .threads
-                            .notice(format!("Could not delete a saved conversation: {err}."));
+                        warned |= e.threads.notice(Notice::DeleteFailed(err));
                     }
                 }
                 warned |= e.write_index();

@@ -1,10 +1,13 @@
 //! The error banner: shown when the last run ended badly (the agent's `RUN_ERROR`, a protocol
 //! violation, a transport failure or a lost connection), with a Retry button. The message may
-//! come from the agent: it is shown as text.
+//! come from the agent: it is shown as text. The failure is a value ([`crate::store::RunFailure`]) worded
+//! here with the current locale's catalog ([`errors::run_failure`]); the agent's message and
+//! protocol diagnostics inside it stay as they are.
 
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
+use crate::ui::errors;
 use crate::ui::tr;
 
 /// Banner for a failed run.
@@ -13,7 +16,8 @@ pub fn ErrorBanner() -> impl IntoView {
     let store = AgentStore::expect();
     let error = Memo::new(move |_| store.run.with(|r| r.error.clone()));
     move || {
-        error.get().map(|message| {
+        error.get().map(|failure| {
+            let message = move || errors::run_failure(tr(store), &failure);
             view! {
                 <div class="agui-error-banner" data-testid="error-banner" role="alert">
                     <span class="agui-error-banner__icon" aria-hidden="true">

@@ -43,6 +43,7 @@ use crate::i18n::fill;
 use crate::protocol::types::Tool;
 use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
+use crate::ui::errors;
 use crate::ui::tr;
 use crate::ui::trip_panel::format_money;
 
@@ -430,11 +431,11 @@ pub fn ConfirmPayment(
     let request = PaymentRequest::from_args(&call.args);
     let valid = request.is_valid();
     let amount = StoredValue::new(request.amount_text());
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<HitlError>);
     let call = StoredValue::new(call);
     let answer = move |value: Value| {
         if let Err(e) = call.with_value(|c| c.respond(Ok(value))) {
-            error.set(Some(e.to_string()));
+            error.set(Some(e));
         }
     };
     let amount = move || {
@@ -477,7 +478,7 @@ pub fn ConfirmPayment(
                 </button>
             </div>
             {move || error.get().map(|e| view! {
-                <p class="agui-frontend-tool__problem" data-testid="frontend-tool-error" role="alert">{e}</p>
+                <p class="agui-frontend-tool__problem" data-testid="frontend-tool-error" role="alert">{move || errors::hitl_error(tr(store), &e)}</p>
             })}
         </div>
     }

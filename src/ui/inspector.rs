@@ -169,7 +169,9 @@ pub async fn open_bytes(
     };
     notice.try_set(None);
     if let Err(e) = store.replay_trace(trace, timed).await {
-        notice.try_set(Some(fill(tr_now(store).inspector_replay_refused, &[&e])));
+        let t = tr_now(store);
+        let reason = crate::ui::errors::thread_error(t, &e);
+        notice.try_set(Some(fill(t.inspector_replay_refused, &[&reason])));
     }
 }
 

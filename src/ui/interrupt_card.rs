@@ -31,7 +31,9 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use crate::i18n::{fill, Strings};
 use crate::protocol::resume::{is_expired, remaining_ms};
 use crate::protocol::types::{Interrupt, ResumeEntry, ResumeStatus};
+use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
+use crate::ui::errors;
 use crate::ui::schema_form::{FormState, SchemaForm};
 use crate::ui::tool_card::{preview_of, truncate_chars};
 use crate::ui::{tr, tr_now};
@@ -381,7 +383,7 @@ pub fn InterruptList() -> impl IntoView {
         interrupts.track();
         store.interrupt_progress()
     });
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<HitlError>);
     let container: NodeRef<Div> = NodeRef::new();
 
     // New interrupts: the person's attention (and keyboard) goes to the first card.
@@ -395,7 +397,7 @@ pub fn InterruptList() -> impl IntoView {
 
     let send = move |_| match store.send_answers() {
         Ok(()) => error.set(None),
-        Err(e) => error.set(Some(e.to_string())),
+        Err(e) => error.set(Some(e)),
     };
 
     view! {
@@ -431,7 +433,7 @@ pub fn InterruptList() -> impl IntoView {
                             .map(|e| {
                                 view! {
                                     <p class="agui-interrupt__error" data-testid="interrupt-error" role="alert">
-                                        {e}
+                                        {move || errors::hitl_error(tr(store), &e)}
                                     </p>
                                 }
                             })
@@ -449,7 +451,7 @@ pub fn InterruptList() -> impl IntoView {
 struct Ctx {
     store: AgentStore,
     id: StoredValue<String>,
-    error: RwSignal<Option<String>>,
+    error: RwSignal<Option<HitlError>>,
     /// Controls are off: a run is in flight or the answer is recorded.
     locked: Signal<bool>,
 }
@@ -459,7 +461,7 @@ impl Ctx {
         let id = self.id.get_value();
         match self.store.answer_interrupt(&id, payload) {
             Ok(()) => self.error.set(None),
-            Err(e) => self.error.set(Some(e.to_string())),
+            Err(e) => self.error.set(Some(e)),
         }
     }
 
@@ -467,7 +469,7 @@ impl Ctx {
         let id = self.id.get_value();
         match self.store.cancel_interrupt(&id) {
             Ok(()) => self.error.set(None),
-            Err(e) => self.error.set(Some(e.to_string())),
+            Err(e) => self.error.set(Some(e)),
         }
     }
 }
@@ -663,7 +665,7 @@ pub fn InterruptCard(
                     .map(|e| {
                         view! {
                             <p class="agui-interrupt__error" data-testid="interrupt-error" role="alert">
-                                {e}
+                                {move || errors::hitl_error(tr(ctx.store), &e)}
                             </p>
                         }
                     })

@@ -18,6 +18,7 @@ use crate::protocol::types::{Content, ContentPart, Role};
 use crate::store::threads::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::ActivityCard;
+use crate::ui::errors;
 use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::Reasoning;
 use crate::ui::tool_card::ToolCard;
@@ -78,10 +79,10 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
     let id = StoredValue::new(row.id.clone());
     let key = row.key.clone();
     let role = row.role;
-    let (error, set_error) = signal(None::<String>);
+    let (error, set_error) = signal(None::<ThreadError>);
     // A switch or regenerate may replace this very row: write only while it is alive.
     let report = move |r: Result<(), ThreadError>| {
-        set_error.try_set(r.err().map(|e| e.to_string()));
+        set_error.try_set(r.err());
     };
     let switcher = Memo::new(move |_| id.with_value(|id| store.switcher_on(id)));
     let idle = Memo::new(move |_| store.can_branch());
@@ -178,7 +179,7 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
                         .map(|e| {
                             view! {
                                 <span class="agui-message__action-error" data-testid="message-action-error" role="status">
-                                    {e}
+                                    {move || errors::thread_error(tr(store), &e)}
                                 </span>
                             }
                         })
@@ -193,7 +194,7 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
 /// Shift+Enter is a new line, Escape cancels.
 fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl IntoView {
     let input: NodeRef<Textarea> = NodeRef::new();
-    let (error, set_error) = signal(None::<String>);
+    let (error, set_error) = signal(None::<ThreadError>);
     let original = store
         .with_message(&key, |m| m.text().into_owned())
         .unwrap_or_default();
@@ -210,7 +211,7 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
                 editing.try_set(false);
             }
             Err(e) => {
-                set_error.try_set(Some(e.to_string()));
+                set_error.try_set(Some(e));
             }
         }
     };
@@ -251,7 +252,7 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
                 error
                     .get()
                     .map(|e| {
-                        view! { <p class="agui-message__action-error" data-testid="edit-error">{e}</p> }
+                        view! { <p class="agui-message__action-error" data-testid="edit-error">{move || errors::thread_error(tr(store), &e)}</p> }
                     })
             }}
             <div class="agui-message__editor-actions">

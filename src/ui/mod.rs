@@ -6,6 +6,7 @@ pub mod activity;
 pub mod chat;
 pub mod composer;
 pub mod error_banner;
+pub mod errors;
 pub mod frontend_tools;
 pub mod inspector;
 pub mod inspector_toggle;

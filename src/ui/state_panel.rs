@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::i18n::fill;
-use crate::store::AgentStore;
+use crate::store::{AgentStore, Notice};
 use crate::ui::tool_card::truncate_chars;
 use crate::ui::tr;
 
@@ -37,10 +37,10 @@ pub fn StatePanel() -> impl IntoView {
         store.with_state("", is_empty_state)
     });
     let failure = Memo::new(move |_| {
-        store.warnings.with(|w| {
-            w.last()
-                .filter(|w| is_state_patch_failure(w))
-                .map(|w| truncate_chars(w, 240))
+        // The detail is the protocol's own diagnostic (JSON pointer): technical, English.
+        store.warnings.with(|w| match w.last() {
+            Some(Notice::Protocol(w)) if is_state_patch_failure(w) => Some(truncate_chars(w, 240)),
+            _ => None,
         })
     });
     let warning_count = Memo::new(move |_| store.warnings.with(Vec::len));

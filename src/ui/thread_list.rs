@@ -12,6 +12,7 @@ use crate::branches::UNTITLED;
 use crate::i18n::{split_placeholder, Strings};
 use crate::store::threads::{ThreadError, ThreadSummary};
 use crate::store::AgentStore;
+use crate::ui::errors;
 use crate::ui::{tr, tr_now};
 
 /// The title to show: the automatic "New conversation" in the UI language.
@@ -36,9 +37,9 @@ enum Mode {
 pub fn ThreadList() -> impl IntoView {
     let store = AgentStore::expect();
     let threads = store.threads();
-    let (error, set_error) = signal(None::<String>);
+    let (error, set_error) = signal(None::<ThreadError>);
     let report = move |r: Result<(), ThreadError>| {
-        set_error.try_set(r.err().map(|e| e.to_string()));
+        set_error.try_set(r.err());
     };
     // A refusal is about the moment it happened: clear it once the run is over.
     Effect::new(move |_| {
@@ -73,7 +74,7 @@ pub fn ThreadList() -> impl IntoView {
                     .map(|e| {
                         view! {
                             <p class="agui-threads__error" data-testid="thread-error" role="status">
-                                {e}
+                                {move || errors::thread_error(tr(store), &e)}
                             </p>
                         }
                     })

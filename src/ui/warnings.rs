@@ -1,9 +1,12 @@
 //! The warnings badge: protocol warnings (dropped unknown fields, repaired streams, …) are
 //! something the person can see, not only a console line. A count, expandable to the list.
+//! Each entry is a [`crate::store::Notice`] worded with the current locale's catalog; protocol
+//! warnings from `src/protocol/` are technical diagnostics (JSON pointers) and stay English.
 
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
+use crate::ui::errors;
 use crate::ui::tr;
 
 /// Badge with the number of warnings; click to list them.
@@ -13,9 +16,10 @@ pub fn WarningsBadge() -> impl IntoView {
     let (open, set_open) = signal(false);
     let count = Memo::new(move |_| store.warnings.with(Vec::len));
     let items = move || {
+        let t = tr(store);
         store.warnings.with(|ws| {
             ws.iter()
-                .map(|w| view! { <li class="agui-warnings__item">{w.clone()}</li> })
+                .map(|w| view! { <li class="agui-warnings__item">{errors::notice(t, w)}</li> })
                 .collect::<Vec<_>>()
         })
     };
