@@ -156,8 +156,13 @@ catalog! {
     usage_in,
     usage_out,
     usage_reasoning,
+    // number conventions (every number, duration, size and amount shown)
     /// Digit group separator of numbers.
     thousands_separator,
+    /// Separator between the whole and the fractional digits.
+    decimal_separator,
+    /// An amount with a currency symbol: `{}` is the number, `¤` the symbol (`¤{}` → `€6,000`).
+    money_symbol,
     // error banner, warnings
     retry,
     warnings_title,
@@ -547,6 +552,8 @@ pub static EN: Strings = Strings {
     usage_out: "{} out",
     usage_reasoning: "{} reasoning",
     thousands_separator: ",",
+    decimal_separator: ".",
+    money_symbol: "¤{}",
     retry: "Retry",
     warnings_title: "Protocol warnings",
     warnings_one: "warning",
@@ -845,6 +852,8 @@ pub static DE: Strings = Strings {
     usage_out: "{} aus",
     usage_reasoning: "{} Denken",
     thousands_separator: ".",
+    decimal_separator: ",",
+    money_symbol: "{} ¤",
     retry: "Erneut versuchen",
     warnings_title: "Protokollwarnungen",
     warnings_one: "Warnung",

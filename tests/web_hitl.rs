@@ -12,6 +12,7 @@
 
 mod web_support;
 
+use agui_leptos::i18n::Locale;
 use agui_leptos::protocol::types::{Content, Tool};
 use agui_leptos::store::hitl::HitlError;
 use agui_leptos::store::{AgentConfig, AgentStore};
@@ -1243,8 +1244,15 @@ fn card_kinds_follow_the_interrupt() {
         panic!("a HITL card, got {hitl:?}");
     };
     assert_eq!(reviews[0].allowed, vec![Decision::Edit]);
-    assert_eq!(format_countdown(65_000.0), "1 min 05 s");
-    assert_eq!(format_countdown(-5.0), "0 s");
+    let en = Locale::En.strings();
+    assert_eq!(format_countdown(65_000.0, en), "1 min 05 s");
+    assert_eq!(format_countdown(-5.0, en), "0 s");
+    assert_eq!(format_countdown(3_725_000.0, en), "1 h 02 min");
+    let de = Locale::De.strings();
+    assert_eq!(format_countdown(65_000.0, de), "1 min 05 s");
+    assert_eq!(format_countdown(42_000.0, de), "42 s");
+    assert_eq!(format_countdown(3_725_000.0, de), "1 h 02 min");
+    assert_eq!(format_countdown(3_600_000_000.0, de), "1.000 h 00 min");
 }
 
 #[wasm_bindgen_test]
@@ -1253,7 +1261,14 @@ fn payment_requests_are_validated() {
         &json!({"amount": 480, "currency": "eur", "description": "Deposit"}),
     );
     assert!(ok.is_valid());
-    assert_eq!(ok.amount_text().as_deref(), Some("€480"));
+    assert_eq!(
+        ok.amount_text(Locale::En.strings()).as_deref(),
+        Some("€480")
+    );
+    assert_eq!(
+        ok.amount_text(Locale::De.strings()).as_deref(),
+        Some("480 €")
+    );
     let bad = PaymentRequest::from_args(&json!({"amount": -3, "currency": "euros"}));
     assert!(!bad.is_valid());
     assert_eq!(bad.amount, None);

@@ -7,6 +7,7 @@
 
 mod web_support;
 
+use agui_leptos::i18n::Locale;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::ui::state_panel::{escape_pointer_token, StatePanel};
 use agui_leptos::ui::tool_card::{
@@ -751,14 +752,31 @@ async fn demo_planner_fills_venue_cards_state_and_trip_panel() {
 
 #[wasm_bindgen_test]
 fn formatting_helpers() {
-    assert_eq!(format_duration(412.3), "412 ms");
-    assert_eq!(format_duration(1234.0), "1.2 s");
-    assert_eq!(format_duration(75_000.0), "1 min 15 s");
-    assert_eq!(format_bytes(512), "512 B");
-    assert_eq!(format_bytes(2 * 1024 * 1024), "2.0 MB");
-    assert_eq!(format_count(41_000), "41,000");
-    assert_eq!(format_money(6000.0, Some("EUR")), "€6,000");
-    assert_eq!(format_money(1234.5, Some("CHF")), "1,234.50 CHF");
+    let en = Locale::En.strings();
+    assert_eq!(format_duration(412.3, en), "412 ms");
+    assert_eq!(format_duration(1234.0, en), "1.2 s");
+    assert_eq!(format_duration(75_000.0, en), "1 min 15 s");
+    assert_eq!(format_bytes(512, en), "512 B");
+    assert_eq!(format_bytes(2 * 1024 * 1024, en), "2.0 MB");
+    assert_eq!(format_count(41_000, en), "41,000");
+    assert_eq!(format_money(6000.0, Some("EUR"), en), "€6,000");
+    assert_eq!(format_money(1234.5, Some("CHF"), en), "1,234.50 CHF");
+    assert_eq!(format_money(-5.0, Some("usd"), en), "-$5");
+    assert_eq!(format_money(1_234_567.0, None, en), "1,234,567");
+    // German: decimal comma, `.` groups, the symbol after the amount.
+    let de = Locale::De.strings();
+    assert_eq!(format_duration(412.3, de), "412 ms");
+    assert_eq!(format_duration(1234.0, de), "1,2 s");
+    assert_eq!(format_duration(75_000.0, de), "1 min 15 s");
+    assert_eq!(format_bytes(512, de), "512 B");
+    assert_eq!(format_bytes(2 * 1024 * 1024, de), "2,0 MB");
+    assert_eq!(format_bytes(1536, de), "1,5 KB");
+    assert_eq!(format_count(41_000, de), "41.000");
+    assert_eq!(format_money(6000.0, Some("EUR"), de), "6.000 €");
+    assert_eq!(format_money(480.0, Some("eur"), de), "480 €");
+    assert_eq!(format_money(1234.5, Some("CHF"), de), "1.234,50 CHF");
+    assert_eq!(format_money(-5.25, Some("USD"), de), "-5,25 $");
+    assert_eq!(format_money(1_234_567.0, None, de), "1.234.567");
     assert_eq!(escape_pointer_token("a/b~c"), "a~1b~0c");
     assert_eq!(normalize_tool_name("searchVenues"), "search_venues");
     assert_eq!(normalize_tool_name("Search-Venues"), "search_venues");

@@ -39,7 +39,7 @@ use std::sync::{Arc, OnceLock};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-use crate::i18n::fill;
+use crate::i18n::{fill, Strings};
 use crate::protocol::types::Tool;
 use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
@@ -404,10 +404,10 @@ impl PaymentRequest {
         self.amount.is_some() && self.currency.is_some()
     }
 
-    /// "€480", "1,250.50 CHF".
-    pub fn amount_text(&self) -> Option<String> {
+    /// "€480", "1,250.50 CHF" (`480 €`, `1.250,50 CHF` in German).
+    pub fn amount_text(&self, t: &Strings) -> Option<String> {
         self.amount
-            .map(|a| format_money(a, self.currency.as_deref()))
+            .map(|a| format_money(a, self.currency.as_deref(), t))
     }
 }
 
@@ -430,7 +430,8 @@ pub fn ConfirmPayment(
     let store = AgentStore::expect();
     let request = PaymentRequest::from_args(&call.args);
     let valid = request.is_valid();
-    let amount = StoredValue::new(request.amount_text());
+    let description = request.description.clone();
+    let request = StoredValue::new(request);
     let error = RwSignal::new(None::<HitlError>);
     let call = StoredValue::new(call);
     let answer = move |value: Value| {
@@ -439,16 +440,17 @@ pub fn ConfirmPayment(
         }
     };
     let amount = move || {
-        amount
-            .get_value()
-            .unwrap_or_else(|| tr(store).payment_unknown_amount.to_owned())
+        let t = tr(store);
+        request
+            .with_value(|r| r.amount_text(t))
+            .unwrap_or_else(|| t.payment_unknown_amount.to_owned())
     };
     let pay_label = move || fill(tr(store).payment_pay, &[&amount()]);
     view! {
         <div class="agui-frontend-tool agui-payment" data-testid="payment-request">
             <div class="agui-payment__label">{move || tr(store).payment_requested}</div>
             <div class="agui-payment__amount" data-testid="payment-amount">{amount}</div>
-            {request.description.clone().map(|d| view! {
+            {description.map(|d| view! {
                 <p class="agui-payment__description" data-testid="payment-description">{d}</p>
             })}
             {(!valid).then(|| view! {

@@ -36,7 +36,7 @@ use crate::store::AgentStore;
 use crate::ui::errors;
 use crate::ui::schema_form::{FormState, SchemaForm};
 use crate::ui::tool_card::{preview_of, truncate_chars};
-use crate::ui::{tr, tr_now};
+use crate::ui::{thousands, tr, tr_now};
 
 /// The longest answer summary shown on an answered card.
 const SUMMARY_CHARS: usize = 160;
@@ -336,11 +336,11 @@ pub fn answer_summary(entry: &ResumeEntry, t: &Strings) -> String {
     }
 }
 
-/// "4 min 05 s", "42 s" (never negative).
-pub fn format_countdown(ms: f64) -> String {
+/// "4 min 05 s", "42 s" (never negative); the hours grouped in the UI language.
+pub fn format_countdown(ms: f64, t: &Strings) -> String {
     let s = (ms.max(0.0) / 1000.0).ceil() as u64;
     if s >= 3600 {
-        format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+        format!("{} h {:02} min", thousands(s / 3600, t), (s % 3600) / 60)
     } else if s >= 60 {
         format!("{} min {:02} s", s / 60, s % 60)
     } else {
@@ -581,7 +581,7 @@ pub fn InterruptCard(
             let text = if ms <= 0.0 {
                 t.interrupt_expired_badge.to_owned()
             } else {
-                fill(t.interrupt_expires_in, &[&format_countdown(ms)])
+                fill(t.interrupt_expires_in, &[&format_countdown(ms, t)])
             };
             view! {
                 <span

@@ -47,3 +47,30 @@ pub fn tr_ctx() -> &'static Strings {
 pub fn tr_now(store: AgentStore) -> &'static Strings {
     store.config.with_untracked(|c| c.locale.strings())
 }
+
+// ---- numbers in the UI language ----------------------------------------------------------
+
+/// Plain digits grouped by threes with the language's separator: `1234567` → `1,234,567`
+/// (`1.234.567` in German). The one digit grouping of the UI (counts, tokens, amounts).
+pub fn thousands(digits: impl std::fmt::Display, t: &Strings) -> String {
+    let digits = digits.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push_str(t.thousands_separator);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `x` with `places` fractional digits and the language's decimal separator:
+/// `1.23, 1` → `1.2` (`1,2` in German). No digit grouping.
+pub fn decimal(x: f64, places: usize, t: &Strings) -> String {
+    let s = format!("{x:.places$}");
+    if t.decimal_separator == "." {
+        s
+    } else {
+        s.replacen('.', t.decimal_separator, 1)
+    }
+}

@@ -7,24 +7,11 @@ use leptos::prelude::*;
 use crate::i18n::{fill, Strings};
 use crate::protocol::types::{Role, TokenUsage};
 use crate::store::AgentStore;
-use crate::ui::tr;
-
-/// `1234567` → `1,234,567` (with the language's separator).
-fn thousands(n: u64, separator: &str) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push_str(separator);
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::ui::{thousands, tr};
 
 /// "1,234 tokens" (and the in/out split for the tooltip), or `None` when nothing was reported.
 fn usage_text(usage: &[TokenUsage], t: &Strings) -> Option<(String, String)> {
-    let thousands = |n: u64| thousands(n, t.thousands_separator);
+    let thousands = |n: u64| thousands(n, t);
     let sum = |f: fn(&TokenUsage) -> Option<u64>| {
         usage
             .iter()

@@ -22,7 +22,7 @@ use crate::protocol::types::{Content, ContentPart, MediaPart, PartSource};
 use crate::store::{AgentStore, ToolStatus, ToolView};
 use crate::ui::frontend_tools::{component_body, FrontendTools};
 use crate::ui::tool_registry::ToolRegistry;
-use crate::ui::tr;
+use crate::ui::{decimal, thousands, tr};
 
 /// A text longer than this many characters is collapsed to a preview.
 pub const PREVIEW_CHARS: usize = 1_500;
@@ -129,7 +129,7 @@ pub fn ToolCard(
                     {move || status_label(status.get(), tr(store))}
                 </span>
                 <span class="agui-tool-card__duration" data-testid="tool-duration">
-                    {move || duration.get().map(format_duration)}
+                    {move || duration.get().map(|ms| format_duration(ms, tr(store)))}
                 </span>
             </header>
             <div class="agui-tool-card__body" hidden=move || !open.get()>
@@ -278,7 +278,7 @@ pub fn args_section(view: Memo<Option<ToolView>>) -> impl IntoView {
                 {move || {
                     model.with(|m| match m {
                         ArgsView::Unparsed(n) => {
-                            fill(tr(store).tool_args_unparsed, &[&format_bytes(*n)])
+                            fill(tr(store).tool_args_unparsed, &[&format_bytes(*n, tr(store))])
                         }
                         _ => String::new(),
                     })
@@ -386,8 +386,8 @@ impl TextBlock {
     pub fn size_label(&self, t: &Strings) -> String {
         format!(
             "{}, {} {}",
-            format_bytes(self.bytes),
-            format_count(self.lines),
+            format_bytes(self.bytes, t),
+            format_count(self.lines, t),
             if self.lines == 1 {
                 t.line_one
             } else {
@@ -424,7 +424,7 @@ pub struct ResultModel {
 }
 
 /// The result model of a tool view; `None` until there is a result or an error.
-pub fn result_model(v: &ToolView) -> Option<ResultModel> {
+pub fn result_model(v: &ToolView, t: &Strings) -> Option<ResultModel> {
     if v.result.is_none() && v.result_error.is_none() {
         return None;
     }
@@ -432,7 +432,9 @@ pub fn result_model(v: &ToolView) -> Option<ResultModel> {
         None => ResultBody::Empty,
         Some(Content::Text(s)) if s.trim().is_empty() => ResultBody::Empty,
         Some(Content::Text(s)) => ResultBody::Text(TextBlock::from_result_text(s)),
-        Some(Content::Parts(parts)) => ResultBody::Parts(parts.iter().map(part_view).collect()),
+        Some(Content::Parts(parts)) => {
+            ResultBody::Parts(parts.iter().map(|p| part_view(p, t)).collect())
+        }
         Some(Content::Object(o)) => ResultBody::Text(TextBlock::new(
             serde_json::to_string_pretty(o).unwrap_or_default(),
             true,
@@ -444,7 +446,7 @@ pub fn result_model(v: &ToolView) -> Option<ResultModel> {
     })
 }
 
-fn part_view(p: &ContentPart) -> PartView {
+fn part_view(p: &ContentPart, t: &Strings) -> PartView {
     let (kind, media): (&'static str, &MediaPart) = match p {
         ContentPart::Text { text, .. } => return PartView::Text(TextBlock::from_result_text(text)),
         ContentPart::Image(m) => ("image", m),
@@ -454,16 +456,16 @@ fn part_view(p: &ContentPart) -> PartView {
     };
     PartView::Media {
         kind,
-        label: media_label(&media.source),
+        label: media_label(&media.source, t),
     }
 }
 
 /// A one-line description of where a media part's bytes are. Nothing is fetched or decoded.
-pub fn media_label(source: &PartSource) -> String {
+pub fn media_label(source: &PartSource, t: &Strings) -> String {
     match source {
         PartSource::Data { value, mime_type } => {
             // Base64: 4 characters per 3 bytes.
-            format!("{mime_type}, {}", format_bytes(value.len() / 4 * 3))
+            format!("{mime_type}, {}", format_bytes(value.len() / 4 * 3, t))
         }
         PartSource::Url { value, mime_type } => match mime_type {
             Some(m) => format!("{m}, {}", truncate_chars(value, 80)),
@@ -489,7 +491,10 @@ pub fn media_label(source: &PartSource) -> String {
 /// The result: an error notice, then the body. Rendered only once a result (or error) exists.
 pub fn result_section(view: Memo<Option<ToolView>>) -> impl IntoView {
     let store = AgentStore::expect();
-    let model = Memo::new(move |_| view.with(|v| v.as_ref().and_then(result_model)));
+    let model = Memo::new(move |_| {
+        let t = tr(store);
+        view.with(|v| v.as_ref().and_then(|v| result_model(v, t)))
+    });
     let status = Memo::new(move |_| view.with(|v| v.as_ref().map(|v| v.status)));
     move || match model.get() {
         Some(m) => result_view(m).into_any(),
@@ -688,36 +693,28 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
     }
 }
 
-/// `41000` → `41,000`.
-pub fn format_count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+/// `41000` → `41,000` (`41.000` in German).
+pub fn format_count(n: usize, t: &Strings) -> String {
+    thousands(n, t)
 }
 
-/// `512` → `512 B`, `2048` → `2.0 KB`, `2097152` → `2.0 MB`.
-pub fn format_bytes(n: usize) -> String {
+/// `512` → `512 B`, `2048` → `2.0 KB`, `2097152` → `2.0 MB` (`2,0 MB` in German).
+pub fn format_bytes(n: usize, t: &Strings) -> String {
     const K: f64 = 1024.0;
     let f = n as f64;
     if f < K {
         format!("{n} B")
     } else if f < K * K {
-        format!("{:.1} KB", f / K)
+        format!("{} KB", decimal(f / K, 1, t))
     } else if f < K * K * K {
-        format!("{:.1} MB", f / (K * K))
+        format!("{} MB", decimal(f / (K * K), 1, t))
     } else {
-        format!("{:.1} GB", f / (K * K * K))
+        format!("{} GB", decimal(f / (K * K * K), 1, t))
     }
 }
 
-/// `412.3` → `412 ms`, `1234` → `1.2 s`, `75000` → `1 min 15 s`.
-pub fn format_duration(ms: f64) -> String {
+/// `412.3` → `412 ms`, `1234` → `1.2 s`, `75000` → `1 min 15 s` (`1,2 s` in German).
+pub fn format_duration(ms: f64, t: &Strings) -> String {
     if !ms.is_finite() || ms <= 0.0 {
         return "0 ms".to_owned();
     }
@@ -727,8 +724,8 @@ pub fn format_duration(ms: f64) -> String {
     }
     let s = ms / 1000.0;
     if s < 59.95 {
-        return format!("{s:.1} s");
+        return format!("{} s", decimal(s, 1, t));
     }
     let total = s.round() as u64;
-    format!("{} min {} s", total / 60, total % 60)
+    format!("{} min {} s", thousands(total / 60, t), total % 60)
 }

@@ -13,8 +13,8 @@ use serde_json::Value;
 use crate::i18n::{fill, Strings};
 use crate::store::AgentStore;
 use crate::ui::tool_card::truncate_chars;
-use crate::ui::tr;
 use crate::ui::venue_card::{venue_from_value, Venue};
+use crate::ui::{thousands, tr};
 
 /// Rows rendered per list (a producer could append thousands).
 const MAX_ROWS: usize = 50;
@@ -31,7 +31,7 @@ pub fn TripPanel() -> impl IntoView {
         Memo::new(move |_| {
             budget.track();
             let (amount, currency) = store.with_state("/budget", budget_of)?;
-            let total = format_money(amount, currency.as_deref());
+            let total = format_money(amount, currency.as_deref(), tr(store));
             // The per-person share also depends on /travellers.
             people.track();
             let n = store.with_state("/travellers", |v| v.and_then(Value::as_u64));
@@ -40,7 +40,7 @@ pub fn TripPanel() -> impl IntoView {
                     tr(store).trip_budget_each,
                     &[
                         &total,
-                        &format_money((amount / n as f64).round(), currency.as_deref()),
+                        &format_money((amount / n as f64).round(), currency.as_deref(), tr(store)),
                     ],
                 ),
                 _ => total,
@@ -385,8 +385,9 @@ pub fn budget_of(v: Option<&Value>) -> Option<(f64, Option<String>)> {
     }
 }
 
-/// `6000, "EUR"` → `€6,000`; `1234.5, "CHF"` → `1,234.50 CHF`.
-pub fn format_money(amount: f64, currency: Option<&str>) -> String {
+/// `6000, "EUR"` → `€6,000`; `1234.5, "CHF"` → `1,234.50 CHF`; in German `6.000 €` and
+/// `1.234,50 CHF` (the language's separators and [`Strings::money_symbol`]).
+pub fn format_money(amount: f64, currency: Option<&str>, t: &Strings) -> String {
     let negative = amount < 0.0;
     let abs = amount.abs();
     let whole = abs.trunc();
@@ -396,23 +397,18 @@ pub fn format_money(amount: f64, currency: Option<&str>) -> String {
     } else {
         (whole, cents)
     };
-    let digits = format!("{whole:.0}");
-    let mut number = String::with_capacity(digits.len() + 4);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            number.push(',');
-        }
-        number.push(c);
-    }
+    let mut number = thousands(format_args!("{whole:.0}"), t);
     if cents > 0.0 {
-        number.push_str(&format!(".{cents:02.0}"));
+        number.push_str(t.decimal_separator);
+        number.push_str(&format!("{cents:02.0}"));
     }
     let sign = if negative { "-" } else { "" };
+    let symbol = |s: &str| format!("{sign}{}", fill(t.money_symbol, &[&number]).replace('¤', s));
     match currency.map(|c| c.to_ascii_uppercase()).as_deref() {
-        Some("EUR") => format!("{sign}€{number}"),
-        Some("USD") => format!("{sign}${number}"),
-        Some("GBP") => format!("{sign}£{number}"),
-        Some("JPY") => format!("{sign}¥{number}"),
+        Some("EUR") => symbol("€"),
+        Some("USD") => symbol("$"),
+        Some("GBP") => symbol("£"),
+        Some("JPY") => symbol("¥"),
         Some(other) if !other.is_empty() => format!("{sign}{number} {other}"),
         _ => format!("{sign}{number}"),
     }
