@@ -462,33 +462,32 @@ impl AgentStore {
 
     /// Version signal of a row: bumps when that message's content changes.
     pub fn row_version(&self, key: &str) -> RwSignal<u64> {
-        // A signal disposed with the component that created it is replaced, never handed out.
-        if let Some(v) = self
-            .engine
-            .with_value(|e| e.row_versions.get(key).copied())
-            .filter(|v| !v.is_disposed())
-        {
-            return v;
-        }
-        let v = self.signal_owner().with(|| RwSignal::new(0));
-        self.engine.update_value(|e| {
-            e.row_versions.insert(key.to_owned(), v);
-        });
-        v
+        self.version_signal(|e| &mut e.row_versions, key)
     }
 
     /// Version signal of a tool card.
     pub fn tool_version(&self, tool_call_id: &str) -> RwSignal<u64> {
+        self.version_signal(|e| &mut e.tool_versions, tool_call_id)
+    }
+
+    /// The version signal under `key` in the map `pick` selects, created on first use. A
+    /// signal disposed with the component that created it is replaced, never handed out.
+    fn version_signal(
+        &self,
+        pick: fn(&mut Engine) -> &mut HashMap<String, RwSignal<u64>>,
+        key: &str,
+    ) -> RwSignal<u64> {
         if let Some(v) = self
             .engine
-            .with_value(|e| e.tool_versions.get(tool_call_id).copied())
+            .try_update_value(|e| pick(e).get(key).copied())
+            .flatten()
             .filter(|v| !v.is_disposed())
         {
             return v;
         }
         let v = self.signal_owner().with(|| RwSignal::new(0));
         self.engine.update_value(|e| {
-            e.tool_versions.insert(tool_call_id.to_owned(), v);
+            pick(e).insert(key.to_owned(), v);
         });
         v
     }

@@ -410,14 +410,6 @@ fn dispatch(host: &HtmlElement, name: &str, detail: &Value) {
     }
 }
 
-/// The id of the run in flight or last run (from the last request sent).
-fn run_id(store: AgentStore) -> Value {
-    store
-        .last_request()
-        .and_then(|r| r.get("runId").cloned())
-        .unwrap_or(Value::Null)
-}
-
 /// What the host has been told so far.
 #[derive(Clone, PartialEq, Default)]
 struct Seen {
@@ -445,7 +437,7 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
             dispatch(
                 &host,
                 "agui:run-started",
-                &json!({"threadId": thread, "runId": run_id(store)}),
+                &json!({"threadId": thread, "runId": store.last_run_id()}),
             );
         }
         if now.state != before.state {
@@ -474,7 +466,7 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
             dispatch(
                 &host,
                 "agui:run-finished",
-                &json!({"threadId": thread, "runId": run_id(store), "status": status, "error": error}),
+                &json!({"threadId": thread, "runId": store.last_run_id(), "status": status, "error": error}),
             );
         }
         now

@@ -236,6 +236,20 @@ impl AgentStore {
         self.engine.with_value(|e| e.hitl.last_request.clone())
     }
 
+    /// The `runId` of the last request sent (without copying the request's history).
+    pub fn last_run_id(&self) -> Option<String> {
+        self.engine
+            .try_with_value(|e| {
+                e.hitl
+                    .last_request
+                    .as_ref()?
+                    .get("runId")?
+                    .as_str()
+                    .map(str::to_owned)
+            })
+            .flatten()
+    }
+
     /// Remember the body of a request being sent.
     pub(super) fn record_request(&self, body: &Value) {
         let body = body.clone();

@@ -562,10 +562,7 @@ impl AgentStore {
     /// Hook: a run is about to be sent (`start_run`). Remembers the state it starts from
     /// (for regenerate / edit later) and saves, so the new user message survives a reload.
     pub(super) fn on_run_start(&self) {
-        let run_id = self
-            .last_request()
-            .and_then(|body| body.get("runId").and_then(Value::as_str).map(str::to_owned))
-            .unwrap_or_default();
+        let run_id = self.last_run_id().unwrap_or_default();
         let warned = self
             .engine
             .try_update_value(|e| {

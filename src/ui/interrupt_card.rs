@@ -830,30 +830,40 @@ fn form_body(ctx: Ctx, schema: &Value) -> Body {
         }
     };
     ViewFn::from(move || {
-        view! {
-            <form
-                class="agui-interrupt__form"
-                novalidate=true
-                on:submit=move |ev| {
-                    ev.prevent_default();
-                    submit();
-                }
-            >
-                <SchemaForm state=form disabled=locked />
-                <div class="agui-interrupt__actions">
-                    <button
-                        type="submit"
-                        class="agui-button agui-button--primary"
-                        data-testid="interrupt-submit"
-                        disabled=move || locked.get()
-                    >
-                        {move || tr(ctx.store).submit}
-                    </button>
-                </div>
-            </form>
-        }
-        .into_any()
+        answer_form(
+            ctx,
+            submit,
+            view! { <SchemaForm state=form disabled=locked /> }.into_any(),
+        )
     })
+}
+
+/// A form that answers the interrupt: `fields`, then the submit button.
+fn answer_form(ctx: Ctx, submit: impl Fn() + 'static, fields: AnyView) -> AnyView {
+    let locked = ctx.locked;
+    view! {
+        <form
+            class="agui-interrupt__form"
+            novalidate=true
+            on:submit=move |ev| {
+                ev.prevent_default();
+                submit();
+            }
+        >
+            {fields}
+            <div class="agui-interrupt__actions">
+                <button
+                    type="submit"
+                    class="agui-button agui-button--primary"
+                    data-testid="interrupt-submit"
+                    disabled=move || locked.get()
+                >
+                    {move || tr(ctx.store).submit}
+                </button>
+            </div>
+        </form>
+    }
+    .into_any()
 }
 
 fn choice_body(ctx: Ctx, options: Vec<Value>) -> Body {
@@ -897,44 +907,25 @@ fn free_text_body(ctx: Ctx) -> Body {
         ctx.answer(Value::String(t.trim().to_owned()));
     };
     ViewFn::from(move || {
-        view! {
-            <form
-                class="agui-interrupt__form"
-                novalidate=true
-                on:submit=move |ev| {
-                    ev.prevent_default();
-                    submit();
+        let fields = view! {
+            <textarea
+                class="agui-form__input agui-interrupt__text"
+                data-testid="interrupt-text"
+                aria-label=move || tr(ctx.store).interrupt_your_answer
+                rows="2"
+                placeholder=move || tr(ctx.store).interrupt_your_answer_placeholder
+                disabled=move || locked.get()
+                prop:value=text.get_untracked()
+                on:input=move |ev| {
+                    let el: HtmlTextAreaElement = event_target(&ev);
+                    text.set(el.value());
                 }
-            >
-                <textarea
-                    class="agui-form__input agui-interrupt__text"
-                    data-testid="interrupt-text"
-                    aria-label=move || tr(ctx.store).interrupt_your_answer
-                    rows="2"
-                    placeholder=move || tr(ctx.store).interrupt_your_answer_placeholder
-                    disabled=move || locked.get()
-                    prop:value=text.get_untracked()
-                    on:input=move |ev| {
-                        let el: HtmlTextAreaElement = event_target(&ev);
-                        text.set(el.value());
-                    }
-                ></textarea>
-                {move || error.get().map(|e| view! {
-                    <p class="agui-form__error" data-testid="field-error" role="alert">{e}</p>
-                })}
-                <div class="agui-interrupt__actions">
-                    <button
-                        type="submit"
-                        class="agui-button agui-button--primary"
-                        data-testid="interrupt-submit"
-                        disabled=move || locked.get()
-                    >
-                        {move || tr(ctx.store).submit}
-                    </button>
-                </div>
-            </form>
-        }
-        .into_any()
+            ></textarea>
+            {move || error.get().map(|e| view! {
+                <p class="agui-form__error" data-testid="field-error" role="alert">{e}</p>
+            })}
+        };
+        answer_form(ctx, submit, fields.into_any())
     })
 }
 
