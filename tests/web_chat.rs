@@ -7,7 +7,6 @@
 
 mod web_support;
 
-use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use leptos::prelude::GetUntracked;
@@ -32,11 +31,9 @@ fn store_with_speed(demo_speed: f64) -> AgentStore {
 
 #[wasm_bindgen_test]
 async fn demo_run_streams_text_before_the_run_ends() {
-    let container = fresh_container();
     let store = store_with_speed(4.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
 
     assert!(
         testid(&root, "empty-state").is_some(),
@@ -169,10 +166,8 @@ fn started_with_text(store: &AgentStore, run_id: &str, text: &str) -> Vec<Value>
 
 #[wasm_bindgen_test]
 async fn run_error_shows_the_banner_with_retry() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
 
     store.begin_external();
     for ev in started_with_text(&store, "r-err", "Looking that up") {
@@ -213,10 +208,8 @@ async fn run_error_shows_the_banner_with_retry() {
 
 #[wasm_bindgen_test]
 async fn truncated_stream_says_connection_lost_and_keeps_the_text() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
 
     store.begin_external();
     for ev in started_with_text(&store, "r-cut", "Here is the first half of the plan") {
@@ -245,11 +238,9 @@ async fn truncated_stream_says_connection_lost_and_keeps_the_text() {
 
 #[wasm_bindgen_test]
 async fn stop_keeps_what_arrived_and_nothing_more_arrives() {
-    let container = fresh_container();
     let store = store_with_speed(2.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
 
     type_text(&root, "long");
     settle(&store).await;
@@ -294,11 +285,9 @@ async fn stop_keeps_what_arrived_and_nothing_more_arrives() {
 
 #[wasm_bindgen_test]
 async fn enter_sends_and_shift_enter_does_not() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
     let users = |root: &Element| q_all(root, r#"[data-testid="message"][data-role="user"]"#);
 
     type_text(&root, "think");
@@ -350,11 +339,9 @@ async fn enter_sends_and_shift_enter_does_not() {
 
 #[wasm_bindgen_test]
 async fn settings_reject_bad_headers_and_apply_an_endpoint() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
 
     let label = testid(&root, "agent-label").expect("agent label");
     assert_eq!(text_of(&label), "Demo agent (offline)");
@@ -407,11 +394,9 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
 
 #[wasm_bindgen_test]
 async fn warnings_badge_counts_and_lists() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
     assert!(
         testid(&root, "warnings").is_none(),
         "no badge without warnings"
@@ -463,11 +448,9 @@ async fn send_works_when_typing_and_clicking_in_one_task() {
     // Regression: Send's reactive `disabled` lagged one microtask behind typing, so a script
     // that typed and clicked at once hit a disabled button (and after sending, the button
     // stayed enabled because the reactive value looked unchanged).
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
     let send = testid(&root, "composer-send").expect("send");
     assert!(send.has_attribute("disabled"), "disabled while empty");
 
@@ -491,10 +474,8 @@ async fn send_works_when_typing_and_clicking_in_one_task() {
 
 #[wasm_bindgen_test]
 async fn encrypted_reasoning_shows_a_label_and_never_the_value() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
 
     store.begin_external();
     let thread_id = store.thread_id();
@@ -535,10 +516,8 @@ async fn encrypted_reasoning_shows_a_label_and_never_the_value() {
 
 #[wasm_bindgen_test]
 async fn activity_card_updates_in_place_and_previews_unknown_shapes() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
 
     store.begin_external();
     let thread_id = store.thread_id();
@@ -608,10 +587,8 @@ async fn activity_card_updates_in_place_and_previews_unknown_shapes() {
 
 #[wasm_bindgen_test]
 async fn snapshot_history_shows_user_parts_as_text_and_chips() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
 
     store.begin_external();
     let thread_id = store.thread_id();
@@ -658,11 +635,9 @@ async fn snapshot_history_shows_user_parts_as_text_and_chips() {
 
 #[wasm_bindgen_test]
 async fn transcript_follows_the_stream_until_the_person_scrolls_up() {
-    let container = fresh_container();
     let store = store_with_speed(3.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
     // No stylesheet in tests: make the transcript a small scroller.
     let transcript: HtmlElement = testid(&root, "transcript")
         .expect("transcript")
@@ -721,10 +696,8 @@ async fn transcript_follows_the_stream_until_the_person_scrolls_up() {
 async fn a_message_id_that_comes_back_still_streams() {
     // A row removed by a snapshot whose message id comes back (an agent reusing ids after a
     // retry) keeps streaming: its version signal is live again.
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     let thread_id = store.thread_id();
 
     store.begin_external();
@@ -775,11 +748,9 @@ async fn a_message_id_that_comes_back_still_streams() {
 
 #[wasm_bindgen_test]
 async fn retry_replaces_the_failed_answer() {
-    let container = fresh_container();
     let store = store_with_speed(0.0);
-    let handle = mount_with_store(container.clone(), store);
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
-    let root: Element = container.clone().into();
     let answers = |root: &Element| q_all(root, r#"[data-testid="message"][data-role="assistant"]"#);
 
     store.send("show an error".to_owned());

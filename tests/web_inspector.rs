@@ -131,10 +131,8 @@ fn scripted_run(store: &AgentStore) {
 
 #[wasm_bindgen_test]
 async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
-    let container = fresh_container();
     let store = AgentStore::new(AgentConfig::default());
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (_container, root, handle) = mount_chat(store);
     settle(&store).await;
     assert!(testid(&root, "inspector").is_none(), "closed at first");
     click_testid(&root, "inspector-toggle");
@@ -502,10 +500,8 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
 
 #[wasm_bindgen_test]
 async fn scrubbing_a_10000_event_trace_stays_interactive() {
-    let container = fresh_container();
     let store = AgentStore::new(AgentConfig::default());
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (_container, root, handle) = mount_chat(store);
     store.inspector_open.set(true);
     let mut body = Vec::new();
     body.extend(sse(

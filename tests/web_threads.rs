@@ -194,10 +194,8 @@ fn answers(root: &Element) -> Vec<(String, String)> {
 #[wasm_bindgen_test]
 async fn switching_threads_keeps_each_threads_messages_and_state() {
     let prefix = unique_prefix("switch");
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     assert!(testid(&root, "thread-list").is_some());
 
@@ -316,10 +314,8 @@ async fn switching_threads_keeps_each_threads_messages_and_state() {
 #[wasm_bindgen_test]
 async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
     let prefix = unique_prefix("reload");
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     send_and_wait(&store, &root, "ask me", "interrupted").await;
     let thread_id = store.thread_id();
@@ -330,10 +326,8 @@ async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
     container.remove();
 
     // The reload: a new store from storage, a fresh mount.
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
 
     assert_eq!(
@@ -375,10 +369,8 @@ async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
     container.remove();
 
     // Reloaded again: the interrupt stays closed.
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     assert_eq!(run_status(&root), "success");
     assert!(store.run.get_untracked().interrupts.is_empty());
@@ -394,10 +386,8 @@ async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
 #[wasm_bindgen_test]
 async fn rename_and_delete_persist_across_a_reload() {
     let prefix = unique_prefix("rename");
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
 
     send_and_wait(&store, &root, "use a tool", "success").await;
@@ -473,10 +463,8 @@ async fn rename_and_delete_persist_across_a_reload() {
     // Reload: the name stays, the deleted one stays deleted, the open one is reopened.
     drop(handle);
     container.remove();
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     assert_eq!(thread_ids(&root), vec![third.clone(), first.clone()]);
     let item = thread_item(&root, &first).expect("first listed");
@@ -513,10 +501,8 @@ async fn rename_and_delete_persist_across_a_reload() {
 #[wasm_bindgen_test]
 async fn regenerate_keeps_the_first_answer_as_a_version() {
     let prefix = unique_prefix("regen");
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
 
     send_and_wait(&store, &root, "plan our Lisbon offsite", "success").await;
@@ -592,10 +578,8 @@ async fn regenerate_keeps_the_first_answer_as_a_version() {
     // The versions are saved with the thread.
     drop(handle);
     container.remove();
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     assert_eq!(branch_position(&root), "2/2");
     assert_eq!(answers(&root), second_answers);
@@ -614,10 +598,8 @@ async fn regenerate_keeps_the_first_answer_as_a_version() {
 #[wasm_bindgen_test]
 async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
     let prefix = unique_prefix("edit");
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
 
     send_and_wait(&store, &root, "use a tool", "success").await;
@@ -714,10 +696,8 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
 #[wasm_bindgen_test]
 async fn corrupt_storage_is_skipped_with_a_warning() {
     let prefix = unique_prefix("corrupt");
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     send_and_wait(&store, &root, "use a tool", "success").await;
     let good = store.thread_id();
@@ -736,10 +716,8 @@ async fn corrupt_storage_is_skipped_with_a_warning() {
     s.set_item(&format!("{prefix}:index"), "\u{1}garbage")
         .expect("write garbage index");
 
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
 
     assert!(testid(&root, "app-root").is_some(), "the app starts");
@@ -800,10 +778,8 @@ async fn a_failed_save_is_a_visible_warning_not_a_crash() {
         }
     }
 
-    let container = fresh_container();
     let store = AgentStore::restore(config(), &prefix);
-    let handle = mount_with_store(container.clone(), store);
-    let root: Element = container.clone().into();
+    let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     send_and_wait(&store, &root, "use a tool", "success").await;
     let warnings = warnings_text(&store);

@@ -413,6 +413,16 @@ impl Engine {
         a || b
     }
 
+    /// The state the run of user message `message_id` started from (the current state when
+    /// it was not recorded): where a regenerated or edited run starts again.
+    fn run_start_state(&self, message_id: &str) -> Value {
+        self.threads
+            .branches
+            .base_state(message_id)
+            .cloned()
+            .unwrap_or_else(|| self.pipeline.thread.state.clone())
+    }
+
     /// No branch while anything waits: a run, an open interrupt, a pending tool call.
     fn check_branchable(&self) -> Result<(), ThreadError> {
         let thread = &self.pipeline.thread;
@@ -740,12 +750,7 @@ impl AgentStore {
                     // Nothing came back last time: nothing to keep, just run again.
                     return Ok(());
                 }
-                let start = e
-                    .threads
-                    .branches
-                    .base_state(&anchor)
-                    .cloned()
-                    .unwrap_or_else(|| thread.state.clone());
+                let start = e.run_start_state(&anchor);
                 let saved = thread.saved();
                 let cut = e.threads.branches.branch(saved, Some(&anchor), start)?;
                 e.install(cut, true);
@@ -781,12 +786,7 @@ impl AgentStore {
                     .checked_sub(1)
                     .and_then(|j| thread.messages.get(j))
                     .map(|m| m.id.clone());
-                let start = e
-                    .threads
-                    .branches
-                    .base_state(message_id)
-                    .cloned()
-                    .unwrap_or_else(|| thread.state.clone());
+                let start = e.run_start_state(message_id);
                 let saved = thread.saved();
                 let mut cut = e.threads.branches.branch(saved, anchor.as_deref(), start)?;
                 cut.messages.push(Message::user(new_id("msg"), text));
