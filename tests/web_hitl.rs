@@ -439,17 +439,23 @@ async fn a_pending_call_to_an_unregistered_tool_is_not_awaiting_input() {
 
 // ---- interrupts: forms ---------------------------------------------------------------------
 
-#[wasm_bindgen_test]
-async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
+/// A fast demo chat in which `text` was sent and the run paused on an interrupt card.
+async fn open_interrupt(text: &str) -> (AgentStore, Element, impl Drop) {
     let store = fast_store();
-    let (_container, root, _handle) = mount_chat(store);
+    let (_container, root, handle) = mount_chat(store);
     settle(&store).await;
-    send_message(&root, "ask me");
+    send_message(&root, text);
     wait_until(&store, "the interrupt card", || {
         !interrupt_cards(&root).is_empty()
     })
     .await;
     wait_idle(&store).await;
+    (store, root, handle)
+}
+
+#[wasm_bindgen_test]
+async fn ask_me_form_locks_the_composer_then_resumes_with_the_answers() {
+    let (store, root, _handle) = open_interrupt("ask me").await;
     let first = request(&store);
 
     let cards = interrupt_cards(&root);
@@ -832,15 +838,7 @@ async fn cancel_all_cancels_every_interrupt() {
 
 #[wasm_bindgen_test]
 async fn cancel_all_on_ask_me_keeps_the_numbers() {
-    let store = fast_store();
-    let (_container, root, _handle) = mount_chat(store);
-    settle(&store).await;
-    send_message(&root, "ask me");
-    wait_until(&store, "the interrupt card", || {
-        !interrupt_cards(&root).is_empty()
-    })
-    .await;
-    wait_idle(&store).await;
+    let (store, root, _handle) = open_interrupt("ask me").await;
     let ids = open_interrupt_ids(&store);
     click_testid(&root, "interrupt-cancel-all");
     settle(&store).await;

@@ -220,13 +220,21 @@ fn text_end(id: &str) -> Value {
 }
 
 /// A whole successful run answering `text` as message `id`, then the end of the body.
+/// `RUN_STARTED`, then a text message `id` opened with `text` (SSE frames).
+fn opening(body: &Value, id: &str, text: &str) -> String {
+    [
+        sse_frame(run_started(body)),
+        sse_frame(text_start(id)),
+        sse_frame(text_content(id, text)),
+    ]
+    .concat()
+}
+
 fn answer_and_close(i: u32, body: &Value, id: &str, text: &str) {
     send_chunk(
         i,
         &[
-            sse_frame(run_started(body)),
-            sse_frame(text_start(id)),
-            sse_frame(text_content(id, text)),
+            opening(body, id, text),
             sse_frame(text_end(id)),
             sse_frame(run_finished(body)),
         ]
@@ -532,15 +540,7 @@ async fn a_body_that_ends_without_a_terminal_event_is_a_lost_connection() {
 
     store.send("tell me".to_owned());
     let body = request(0).await;
-    send_chunk(
-        0,
-        &[
-            sse_frame(run_started(&body)),
-            sse_frame(text_start("a-1")),
-            sse_frame(text_content("a-1", "Partial ")),
-        ]
-        .concat(),
-    );
+    send_chunk(0, &opening(&body, "a-1", "Partial "));
     sleep(20).await;
     send_chunk(0, &sse_frame(text_content("a-1", "answer")));
     wait_until(&store, "the partial text", || {
@@ -569,15 +569,7 @@ async fn a_body_that_errors_mid_stream_is_an_error_and_keeps_the_text() {
 
     store.send("tell me".to_owned());
     let body = request(0).await;
-    send_chunk(
-        0,
-        &[
-            sse_frame(run_started(&body)),
-            sse_frame(text_start("a-1")),
-            sse_frame(text_content("a-1", "Half an ")),
-        ]
-        .concat(),
-    );
+    send_chunk(0, &opening(&body, "a-1", "Half an "));
     sleep(20).await;
     // A frame cut in the middle when the network fails.
     send_chunk(0, "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a-1\",\"delta\":\"answer\"}\n\ndata: {\"type\":\"TEXT_MES");
@@ -601,15 +593,7 @@ async fn a_body_that_errors_mid_stream_is_an_error_and_keeps_the_text() {
 async fn stream_some_text(root: &Element, store: AgentStore) -> Value {
     store.send("write a lot".to_owned());
     let body = request(0).await;
-    send_chunk(
-        0,
-        &[
-            sse_frame(run_started(&body)),
-            sse_frame(text_start("a-1")),
-            sse_frame(text_content("a-1", "Some text")),
-        ]
-        .concat(),
-    );
+    send_chunk(0, &opening(&body, "a-1", "Some text"));
     wait_until(&store, "the first text", || {
         assistant_text(root).contains("Some text")
     })
@@ -696,15 +680,7 @@ async fn a_new_run_right_after_stop_is_not_disturbed_by_the_stopped_one() {
         store.send("second".to_owned());
         let second = request(1).await;
         assert_ne!(second["runId"], first["runId"]);
-        send_chunk(
-            1,
-            &[
-                sse_frame(run_started(&second)),
-                sse_frame(text_start("a-2")),
-                sse_frame(text_content("a-2", "Run two")),
-            ]
-            .concat(),
-        );
+        send_chunk(1, &opening(&second, "a-2", "Run two"));
         // The stopped request: late bytes and the end of its body (when it ignores the abort).
         if !abort_errors_body {
             send_chunk(0, &sse_frame(text_content("a-1", " LATE")));
@@ -810,15 +786,7 @@ async fn retry_after_a_broken_stream_drops_the_partial_answer() {
 
     store.send("question".to_owned());
     let failed = request(1).await;
-    send_chunk(
-        1,
-        &[
-            sse_frame(run_started(&failed)),
-            sse_frame(text_start("a-1")),
-            sse_frame(text_content("a-1", "half-written")),
-        ]
-        .concat(),
-    );
+    send_chunk(1, &opening(&failed, "a-1", "half-written"));
     wait_until(&store, "partial text", || {
         assistant_text(root).contains("half-written")
     })
