@@ -1,43 +1,65 @@
-//! Mounting the chat without the widget frame (tests and Rust embedders). Pages use the
-//! widget (`crate::widget`): `<agui-chat>`, which is also how the app's own page is built
-//! (`mode="page"`; its URL parameters are read there).
+//! The chat as a Leptos component for Rust apps ([`AgentChat`]) and mounting helpers (tests and
+//! embedders). Pages use the widget (`crate::widget`): `<agui-chat>`, which is also how the
+//! app's own page is built (`mode="page"`).
+//!
+//! ```ignore
+//! use agui_leptos::{AgentChat, AgentConfig, Plugins};
+//! let config = AgentConfig { endpoint: Some("/api/agent".into()), ..AgentConfig::default() };
+//! let plugins = Plugins::new().tool_renderer("get_weather", |call| view! { <Weather call /> }.into_any());
+//! view! { <AgentChat config plugins storage_prefix="my-app" /> }
+//! ```
 
 use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
 use leptos::tachys::view::Mountable;
 use web_sys::HtmlElement;
 
-use crate::store::threads::DEFAULT_STORAGE_PREFIX;
+use crate::plugins::Plugins;
 use crate::store::{AgentConfig, AgentStore};
 use crate::ui::chat::Chat;
 
-/// Demo playback speed when nothing says otherwise.
+/// Local agent playback speed when nothing says otherwise (its own timing).
 pub const DEFAULT_DEMO_SPEED: f64 = 1.0;
 
-/// The chat on the demo agent, with the conversations saved under `storage_prefix`
-/// ([`DEFAULT_STORAGE_PREFIX`] when absent).
+/// The whole chat on `config`, with the page's `plugins`. With a `storage_prefix` the
+/// conversations are saved in `localStorage` under it and restored on the next visit;
+/// without, they live as long as the page.
 #[component]
-pub fn App(#[prop(optional, into)] storage_prefix: Option<String>) -> impl IntoView {
-    let prefix = storage_prefix.unwrap_or_else(|| DEFAULT_STORAGE_PREFIX.to_owned());
-    let config = AgentConfig {
-        demo_speed: DEFAULT_DEMO_SPEED,
-        ..AgentConfig::default()
+pub fn AgentChat(
+    /// Where runs go (endpoint, headers, language…).
+    config: AgentConfig,
+    /// What the page adds: tool renderers, frontend tools, side panels, suggestions.
+    #[prop(optional)]
+    plugins: Plugins,
+    /// Where conversations are saved (`None`: not saved).
+    #[prop(optional, into)]
+    storage_prefix: Option<String>,
+) -> impl IntoView {
+    let store = match storage_prefix {
+        Some(prefix) => AgentStore::restore(config, &prefix),
+        None => AgentStore::new(config),
     };
-    AgentStore::restore(config, &prefix).provide();
+    store.provide();
+    plugins.provide();
     view! { <Chat /> }
 }
 
-/// Mounts [`App`] into `el`. Dropping the returned handle unmounts the view
-/// and disposes of its reactive owner.
-pub fn mount_into(el: HtmlElement) -> UnmountHandle<impl Mountable> {
-    leptos::mount::mount_to(el, || view! { <App /> })
-}
-
-/// Mounts a [`Chat`] on a given store into `el` (tests and embedders: the caller keeps the
-/// store, e.g. to feed a recorded stream with `begin_external` / `push_bytes`).
-pub fn mount_with_store(el: HtmlElement, store: AgentStore) -> UnmountHandle<impl Mountable> {
+/// Mounts a [`Chat`] on a given store with `plugins` into `el` (tests and embedders: the
+/// caller keeps the store, e.g. to feed a recorded stream with `begin_external` /
+/// `push_bytes`). Dropping the returned handle unmounts the view and disposes its owner.
+pub fn mount_with(
+    el: HtmlElement,
+    store: AgentStore,
+    plugins: Plugins,
+) -> UnmountHandle<impl Mountable> {
     leptos::mount::mount_to(el, move || {
         store.provide();
+        plugins.clone().provide();
         view! { <Chat /> }
     })
+}
+
+/// [`mount_with`] without plug-ins.
+pub fn mount_with_store(el: HtmlElement, store: AgentStore) -> UnmountHandle<impl Mountable> {
+    mount_with(el, store, Plugins::new())
 }

@@ -14,6 +14,7 @@
 //! | `open`                    | `data-agui-open`        | `open`       | popup/sidebar start open |
 //! | `title`                   | `data-agui-title`       | `title`      | the launcher's and panel's label |
 //! | `speed`                   | `data-agui-speed`       | `speed`      | demo agent playback speed |
+//! | `demo`                    | `data-agui-demo`        | `demo`       | add the built-in demo's cards and agent (a widget without `endpoint` is the demo anyway) |
 
 use serde_json::Value;
 
@@ -105,6 +106,8 @@ pub struct WidgetOptions {
     pub open: Option<bool>,
     pub title: Option<String>,
     pub speed: Option<f64>,
+    /// The `demo` attribute: the demo's plug-ins even with an endpoint (the app's page).
+    pub demo: bool,
 }
 
 /// The option names, as attributes (kebab-case) and as JS option keys (camelCase).
@@ -119,6 +122,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("open", "open"),
     ("title", "title"),
     ("speed", "speed"),
+    ("demo", "demo"),
 ];
 
 /// The `<agui-chat>` attributes a change of which reconfigures a mounted widget.
@@ -178,6 +182,7 @@ impl WidgetOptions {
             ));
         }
         o.title = text("title");
+        o.demo = get("demo").is_some_and(|v| flag(&v));
         if let Some(s) = text("speed") {
             match s.parse::<f64>() {
                 Ok(v) if v.is_finite() && v >= 0.0 => o.speed = Some(v),
@@ -197,6 +202,12 @@ impl WidgetOptions {
         }
     }
 
+    /// Whether this widget is (or carries) the built-in demo: asked for with `demo`, or no
+    /// endpoint at all. A widget pointed at an agent gets only what its page registered.
+    pub fn uses_demo(&self) -> bool {
+        self.demo || self.endpoint.is_none()
+    }
+
     /// Where this widget saves its conversations: the default prefix plus the thread key
     /// (widgets with different keys on one page keep separate thread lists).
     pub fn storage_prefix(&self) -> String {
@@ -205,6 +216,31 @@ impl WidgetOptions {
             Some(key) => format!("{DEFAULT_STORAGE_PREFIX}:w:{key}"),
         }
     }
+}
+
+/// A valid custom element name (HTML's "valid custom element name", ASCII subset): starts
+/// with a lower-case letter, contains a hyphen, only `a-z 0-9 - . _`, and not one of the names
+/// the spec reserves. What a page may ask the widget to create (`renderers`); anything else is
+/// refused, so no option can make the widget create a `script`, an `iframe` or any built-in
+/// element.
+pub fn valid_element_name(name: &str) -> bool {
+    const RESERVED: &[&str] = &[
+        "annotation-xml",
+        "color-profile",
+        "font-face",
+        "font-face-src",
+        "font-face-uri",
+        "font-face-format",
+        "font-face-name",
+        "missing-glyph",
+    ];
+    name.len() <= 100
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.contains('-')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._".contains(&b))
+        && !RESERVED.contains(&name)
 }
 
 /// Why the headers field was refused.

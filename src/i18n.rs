@@ -119,9 +119,10 @@ catalog! {
     transcript_label,
     /// The empty state's title.
     hero_title,
-    /// The empty state on the demo agent.
+    /// The demo plug-in's welcome text (the empty state).
     hero_demo,
-    /// The empty state on a remote agent; `{}` is the endpoint (shown as code).
+    /// The empty state on a remote agent, where the agent picker is shown; `{}` is the
+    /// endpoint (shown as code).
     hero_connected,
     /// The typing indicator's accessible name.
     typing_label,
@@ -177,6 +178,8 @@ catalog! {
     error_protocol,
     /// Banner: the stream ended before the run finished.
     error_connection_lost,
+    /// A run with neither an endpoint nor a local agent.
+    error_no_agent,
     /// Banner: the request could not be built; `{}` is the (technical) reason.
     error_request,
     /// Banner: a non-2xx answer; `{}` status, `{}` the body the agent sent.
@@ -521,9 +524,9 @@ pub static EN: Strings = Strings {
     widget_open: "Open chat: {}",
     widget_close: "Close chat: {}",
     widget_default_title: "Chat",
-    side_label: "Trip and shared state",
+    side_label: "Details and shared state",
     transcript_label: "Conversation",
-    hero_title: "What shall we plan?",
+    hero_title: "How can I help?",
     hero_demo: "You are talking to the built-in demo agent: it runs offline, in your browser, and streams real AG-UI events — reasoning, tools, shared state and all.",
     hero_connected: "Connected to {}. Send a message to start a run.",
     typing_label: "The agent is thinking",
@@ -562,6 +565,7 @@ pub static EN: Strings = Strings {
     error_agent_code: "The agent reported an error: {} ({})",
     error_protocol: "The stream broke the AG-UI protocol: {}",
     error_connection_lost: "Connection lost: the stream ended before the run finished. What arrived is kept.",
+    error_no_agent: "No agent is configured: this chat has no endpoint.",
     error_request: "could not build the request: {}",
     error_http: "HTTP {}: {}",
     error_not_sse: "the agent answered with content type {}, not text/event-stream",
@@ -821,9 +825,9 @@ pub static DE: Strings = Strings {
     widget_open: "Chat öffnen: {}",
     widget_close: "Chat schließen: {}",
     widget_default_title: "Chat",
-    side_label: "Reise und gemeinsamer Zustand",
+    side_label: "Details und gemeinsamer Zustand",
     transcript_label: "Unterhaltung",
-    hero_title: "Was wollen wir planen?",
+    hero_title: "Wie kann ich helfen?",
     hero_demo: "Sie sprechen mit dem eingebauten Demo-Agenten: Er läuft offline in Ihrem Browser und sendet echte AG-UI-Ereignisse — Denkprozess, Werkzeuge, gemeinsamer Zustand und mehr.",
     hero_connected: "Verbunden mit {}. Senden Sie eine Nachricht, um einen Lauf zu starten.",
     typing_label: "Der Agent denkt nach",
@@ -862,6 +866,7 @@ pub static DE: Strings = Strings {
     error_agent_code: "Der Agent hat einen Fehler gemeldet: {} ({})",
     error_protocol: "Der Datenstrom verletzt das AG-UI-Protokoll: {}",
     error_connection_lost: "Verbindung verloren: Der Datenstrom endete, bevor der Lauf fertig war. Was angekommen ist, bleibt erhalten.",
+    error_no_agent: "Kein Agent eingerichtet: Dieser Chat hat keinen Endpunkt.",
     error_request: "Die Anfrage konnte nicht erstellt werden: {}",
     error_http: "HTTP {}: {}",
     error_not_sse: "Der Agent antwortete mit dem Inhaltstyp {} statt text/event-stream",

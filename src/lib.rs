@@ -16,7 +16,10 @@ pub mod embed;
 pub mod event_log;
 pub mod i18n;
 pub mod markdown;
+#[cfg(target_arch = "wasm32")]
+pub mod plugins;
 pub mod protocol;
+pub mod session;
 #[cfg(target_arch = "wasm32")]
 pub mod store;
 pub mod trace;
@@ -24,5 +27,17 @@ pub mod trace;
 pub mod transport;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod widget;
+
+// The surface an embedder needs (a Leptos app using this crate as a library).
+#[cfg(target_arch = "wasm32")]
+pub use app::AgentChat;
+#[cfg(target_arch = "wasm32")]
+pub use plugins::{Plugins, Suggestion};
+#[cfg(target_arch = "wasm32")]
+pub use store::{AgentConfig, AgentStore};
+#[cfg(target_arch = "wasm32")]
+pub use ui::tool::ToolCallView;
+pub use view::tool::{ToolStatus, ToolView};

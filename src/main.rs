@@ -1,14 +1,15 @@
-//! Binary entry point.
+//! Binary entry point: the app's own bundle.
 //!
 //! In the browser (wasm32) this defines `<agui-chat>` (the app's page is one, `mode="page"`),
-//! installs `window.AguiChat` and mounts `[data-agui-endpoint]` elements; build and serve it
-//! with `trunk serve` (see `scripts/run.sh`). The native binary only
-//! exists so that `cargo build` / `cargo clippy` work on the host.
+//! installs `window.AguiChat` and mounts `[data-agui-endpoint]` elements, with the built-in
+//! demo registered as a plug-in for widgets that have no endpoint; build and serve it with
+//! `trunk serve` (see `scripts/run.sh`). The native binary only exists so that
+//! `cargo build` / `cargo clippy` work on the host.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    agui_leptos::widget::start();
+    agui_leptos::widget::start_with_demo(agui_leptos::demo::ui::plugins);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

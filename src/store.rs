@@ -23,7 +23,9 @@ use crate::protocol::types::{Content, Interrupt, Message, Role, RunAgentInput, T
 use crate::protocol::{
     Change, Delivered, Pipeline, PipelineOptions, ProtocolError, RunStatus, Thread,
 };
+use crate::session::LocalAgentRef;
 use crate::transport::{self, AbortHandle, TransportError};
+pub use crate::view::tool::{ToolStatus, ToolView};
 
 pub mod hitl;
 pub mod inspector;
@@ -41,11 +43,14 @@ pub struct RunOptions {
 /// Where runs go.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentConfig {
-    /// An AG-UI endpoint URL (relative URLs work); `None` = the built-in demo agent.
+    /// An AG-UI endpoint URL (relative URLs work); `None` = the local agent.
     pub endpoint: Option<String>,
+    /// The agent that answers in the page when there is no endpoint (the demo plug-in's);
+    /// with neither, a run fails with [`RunFailure::NoAgent`].
+    pub local_agent: Option<LocalAgentRef>,
     /// Extra request headers (auth).
     pub headers: Vec<(String, String)>,
-    /// Demo playback speed (1.0 = realistic timing; larger is faster; 0 = instant).
+    /// Local agent playback speed (1.0 = its own timing; larger is faster; 0 = instant).
     pub demo_speed: f64,
     /// Frontend tools advertised in `RunAgentInput.tools` (executed in the browser).
     pub tools: Vec<crate::protocol::types::Tool>,
@@ -60,6 +65,7 @@ impl Default for AgentConfig {
     fn default() -> Self {
         Self {
             endpoint: None,
+            local_agent: None,
             headers: Vec::new(),
             demo_speed: 0.0,
             tools: Vec::new(),
@@ -111,6 +117,8 @@ pub enum RunFailure {
     ConnectionLost,
     /// The pipeline's own protocol error (technical, English).
     Pipeline(String),
+    /// The chat has neither an endpoint nor a local agent.
+    NoAgent,
 }
 
 /// One entry of the warnings list, as a value worded when shown (`ui::errors`).
@@ -157,46 +165,6 @@ pub struct RunView {
     pub usage: Vec<TokenUsage>,
     pub interrupts: Vec<Interrupt>,
     pub pending_tool_calls: Vec<String>,
-}
-
-/// Status of a tool card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ToolStatus {
-    StreamingArgs,
-    Running,
-    Success,
-    Error,
-    AwaitingInput,
-    /// Left pending behind an open interrupt (`reason: tool_call`): the interrupt card asks.
-    AwaitingApproval,
-}
-
-impl ToolStatus {
-    pub fn name(self) -> &'static str {
-        match self {
-            ToolStatus::StreamingArgs => "streaming-args",
-            ToolStatus::Running => "running",
-            ToolStatus::Success => "success",
-            ToolStatus::Error => "error",
-            ToolStatus::AwaitingInput => "awaiting-input",
-            ToolStatus::AwaitingApproval => "awaiting-approval",
-        }
-    }
-}
-
-/// Everything a tool card shows, read from the thread when its version changes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolView {
-    pub id: String,
-    pub name: String,
-    pub status: ToolStatus,
-    /// Best-effort value of the (possibly still streaming) arguments.
-    pub args: Option<Value>,
-    pub args_text_len: usize,
-    pub result: Option<Content>,
-    pub result_error: Option<String>,
-    /// Milliseconds from `TOOL_CALL_END` to `TOOL_CALL_RESULT`.
-    pub duration_ms: Option<f64>,
 }
 
 /// What changed since the last flush.
@@ -911,16 +879,26 @@ impl AgentStore {
         self.on_run_start();
         let store = *self;
         let this_run = self.next_run_gen();
-        match config.endpoint.clone() {
-            None => {
+        match (config.endpoint.clone(), config.local_agent.clone()) {
+            (None, None) => {
+                self.engine.update_value(|e| {
+                    e.transport_error = Some(RunFailure::NoAgent);
+                    e.pipeline.thread.end_run(RunStatus::Failed {
+                        error: "no agent is configured".to_owned(),
+                    });
+                    e.dirty.run = true;
+                });
+                self.running.set(false);
+                self.flush();
+                self.on_run_end();
+            }
+            (None, Some(agent)) => {
                 let flag = Rc::new(std::cell::Cell::new(false));
-                let handle = AbortHandle::Demo(flag);
+                let handle = AbortHandle::Local(flag);
                 self.abort.set_value(Some(handle.clone()));
-                let req_text = body.to_string();
                 leptos::task::spawn_local(async move {
-                    let chunks = demo_reply(&body);
-                    let _ = req_text;
-                    let result = transport::run_demo(chunks, &handle, config.demo_speed, |b| {
+                    let chunks = agent.respond(&body);
+                    let result = transport::run_local(chunks, &handle, config.demo_speed, |b| {
                         if store.is_current_run(this_run) {
                             store.push_bytes(b)
                         }
@@ -931,7 +909,7 @@ impl AgentStore {
                     }
                 });
             }
-            Some(endpoint) => {
+            (Some(endpoint), _) => {
                 let handle = match transport::fetch_abort_handle() {
                     Ok(h) => h,
                     Err(e) => {
@@ -1034,33 +1012,6 @@ impl AgentStore {
         self.flush();
         self.on_run_end();
     }
-}
-
-/// The demo agent's reply for a prepared request body.
-fn demo_reply(body: &Value) -> Vec<crate::demo::DemoChunk> {
-    let last_user_text = body
-        .get("messages")
-        .and_then(Value::as_array)
-        .and_then(|ms| {
-            ms.iter()
-                .rev()
-                .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-        })
-        .and_then(|m| m.get("content"))
-        .map(|c| match c {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-        .unwrap_or_default();
-    let empty = Value::Object(Default::default());
-    let req = crate::demo::DemoRequest {
-        thread_id: body.get("threadId").and_then(Value::as_str).unwrap_or(""),
-        run_id: body.get("runId").and_then(Value::as_str).unwrap_or(""),
-        last_user_text: &last_user_text,
-        state: body.get("state").unwrap_or(&empty),
-        input: body,
-    };
-    crate::demo::respond(&req)
 }
 
 impl Engine {

@@ -1,6 +1,6 @@
 //! Browser transport: POST the `RunAgentInput`, read the SSE body with fetch streaming
-//! (`ReadableStream` reader) and hand every chunk to the caller **as it arrives**; plus the
-//! offline demo agent played back with its own timing through the very same callback.
+//! (`ReadableStream` reader) and hand every chunk to the caller **as it arrives**; plus a
+//! local agent (the offline demo is one) played back with its own timing through the very same callback.
 //!
 //! Errors are values ([`TransportError`]): a non-2xx status keeps its body text, a non-SSE
 //! content type is refused before reading, and Stop (an `AbortController`) is distinguishable
@@ -36,21 +36,21 @@ pub enum TransportError {
 #[derive(Clone)]
 pub enum AbortHandle {
     Fetch(AbortController),
-    Demo(Rc<Cell<bool>>),
+    Local(Rc<Cell<bool>>),
 }
 
 impl AbortHandle {
     pub fn abort(&self) {
         match self {
             AbortHandle::Fetch(c) => c.abort(),
-            AbortHandle::Demo(flag) => flag.set(true),
+            AbortHandle::Local(flag) => flag.set(true),
         }
     }
 
     fn aborted(&self) -> bool {
         match self {
             AbortHandle::Fetch(c) => c.signal().aborted(),
-            AbortHandle::Demo(flag) => flag.get(),
+            AbortHandle::Local(flag) => flag.get(),
         }
     }
 }
@@ -173,9 +173,9 @@ pub async fn sleep(ms: u32) {
     let _ = JsFuture::from(promise).await;
 }
 
-/// Play the demo agent's reply: the same bytes a server would send, with its timing.
-pub async fn run_demo(
-    chunks: Vec<crate::demo::DemoChunk>,
+/// Play a local agent's reply: the same bytes a server would send, with its timing.
+pub async fn run_local(
+    chunks: Vec<crate::session::TimedChunk>,
     abort: &AbortHandle,
     speed: f64,
     mut on_chunk: impl FnMut(&[u8]),

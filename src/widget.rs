@@ -18,10 +18,19 @@
 //! JS API (after `agui-chat.js` loaded; also `await import('…/agui-chat.js').ready`):
 //! `AguiChat.mount(element, options) → {unmount(), state(), element}`,
 //! `AguiChat.unmount(element)`, `AguiChat.scan(root?)` (mounts `[data-agui-endpoint]`
-//! elements added later). `options` take the attribute names in camelCase plus
-//! `tools: [{name, description, parameters, handler}]` — browser-executed frontend tools
-//! whose `handler(args)` returns a value or a promise (a throw/rejection becomes the tool's
-//! error result).
+//! elements added later). `options` take the attribute names in camelCase (attributes of the
+//! element fill in what they leave out) plus the page's plug-ins ([`crate::plugins`]):
+//! - `tools: [{name, description, parameters, handler}]` — browser-executed frontend tools
+//!   whose `handler(args)` returns a value or a promise (a throw/rejection becomes the tool's
+//!   error result);
+//! - `renderers: {tool_name: 'element-name'}` — the widget creates that custom element in the
+//!   tool's card (never HTML) and sets its `toolCall` property (`{id, name, status, args,
+//!   result, error, durationMs}`) every time the call changes, arguments streaming included;
+//! - `suggestions: ['prompt', {prompt, hint}]` — chips that send the prompt.
+//!
+//! A widget with an `endpoint` gets exactly those: no tool advertised but the page's, the
+//! generic card for every other tool. Without an `endpoint` (or with the `demo` attribute) it
+//! also gets the demo plug-ins the binary registered ([`start_with_demo`]).
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -34,11 +43,12 @@ use wasm_bindgen::JsCast;
 use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowRootMode};
 
 use crate::app::DEFAULT_DEMO_SPEED;
-use crate::embed::{observed_attributes, WidgetOptions, OPTIONS};
+use crate::embed::{observed_attributes, valid_element_name, Mode, WidgetOptions, OPTIONS};
 use crate::i18n::Locale;
+use crate::plugins::Plugins;
 use crate::protocol::types::Tool;
 use crate::store::{browser_locale, AgentConfig, AgentStore, Notice};
-use crate::ui::frontend_tools::FrontendTools;
+use crate::ui::tool::call::ToolCallView;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
 
 /// The stylesheets, in cascade order, injected into every widget's shadow root.
@@ -86,13 +96,24 @@ struct Mounted {
     host: HtmlElement,
     store: AgentStore,
     controls: ShellControls,
-    tools: FrontendTools,
+    /// The page's own plug-ins (from the JS options), kept for a remount.
+    page: PagePlugins,
     /// The Leptos unmount handle; dropping it unmounts the view and disposes its owner.
     handle: Box<dyn Any>,
 }
 
+/// What a page registered for one widget through `AguiChat.mount`: its plug-ins and the JS
+/// options they came from (merged again with the attributes on a remount).
+#[derive(Clone, Default)]
+struct PagePlugins {
+    plugins: Plugins,
+    options: Option<JsValue>,
+}
+
 thread_local! {
     static MOUNTED: RefCell<Vec<Mounted>> = const { RefCell::new(Vec::new()) };
+    /// The demo's plug-ins, when the binary ships them ([`start_with_demo`]).
+    static DEMO: Cell<Option<fn() -> Plugins>> = const { Cell::new(None) };
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
     /// JS frontend-tool handlers by (widget id, tool name): looked up at call time, so the
     /// registry's handlers (which must be `Send`) only hold plain data.
@@ -111,6 +132,13 @@ fn error_text(e: &JsValue) -> String {
                 .and_then(|m| m.as_string())
         })
         .unwrap_or_else(|| "the handler failed".to_owned())
+}
+
+/// [`start`], with the demo's plug-ins for widgets that have no endpoint (or the `demo`
+/// attribute): what the app's binary does.
+pub fn start_with_demo(demo: fn() -> Plugins) {
+    DEMO.set(Some(demo));
+    start();
 }
 
 /// Boots the widget side of the page: defines `<agui-chat>`, installs `window.AguiChat` and
@@ -189,13 +217,7 @@ pub fn scan(root: &JsValue) {
 fn mount_from_attributes(el: HtmlElement, prefix: &str) {
     if !is_mounted(&el) {
         let (options, problems) = options_of(&el, prefix);
-        mount(
-            next_id(),
-            el,
-            options,
-            problems,
-            FrontendTools::with_defaults(),
-        );
+        mount(next_id(), el, options, problems, PagePlugins::default());
     }
 }
 
@@ -219,13 +241,14 @@ fn options_of(el: &HtmlElement, prefix: &str) -> (WidgetOptions, Vec<String>) {
     })
 }
 
-/// Options from a JS object (`{endpoint, headers, mode, threadKey, …}`).
-fn options_from_js(obj: &JsValue) -> (WidgetOptions, Vec<String>) {
+/// Options from a JS object (`{endpoint, headers, mode, threadKey, …}`); what it leaves out
+/// comes from `el`'s attributes.
+fn options_from_js(el: &HtmlElement, obj: &JsValue) -> (WidgetOptions, Vec<String>) {
     WidgetOptions::parse(|attr| {
         let key = OPTIONS.iter().find(|(a, _)| *a == attr).map(|(_, k)| *k)?;
         let v = js_sys::Reflect::get(obj, &key.into()).ok()?;
         if v.is_undefined() || v.is_null() {
-            None
+            el.get_attribute(attr)
         } else if let Some(b) = v.as_bool() {
             // Booleans map to attribute presence.
             b.then(|| "true".to_owned())
@@ -255,7 +278,7 @@ fn mount(
     host: HtmlElement,
     options: WidgetOptions,
     problems: Vec<String>,
-    tools: FrontendTools,
+    page: PagePlugins,
 ) {
     detach(&host);
     for p in &problems {
@@ -295,7 +318,13 @@ fn mount(
     let slot: std::rc::Rc<Cell<Option<(AgentStore, ShellControls)>>> = Default::default();
     let made = slot.clone();
     let event_host = host.clone();
-    let kept_tools = tools.clone();
+    // The page's registrations win over the demo's on a name clash.
+    let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
+        Some(demo) => demo()
+            .agent_picker(options.mode == Mode::Page)
+            .merge(page.plugins.clone()),
+        None => page.plugins.clone(),
+    };
     let handle = leptos::mount::mount_to(container, move || {
         let config = AgentConfig {
             endpoint: options.endpoint.clone(),
@@ -311,7 +340,7 @@ fn mount(
         let store = AgentStore::restore(config, &options.storage_prefix());
         store.provide();
         store.inspector_open.set(options.inspector);
-        tools.clone().provide();
+        plugins.clone().provide();
         for p in &problems {
             store.notice(Notice::WidgetOption(p.clone()));
         }
@@ -338,7 +367,7 @@ fn mount(
             host,
             store,
             controls,
-            tools: kept_tools,
+            page,
             handle: Box::new(handle),
         })
     });
@@ -354,8 +383,8 @@ fn unmount(host: &HtmlElement) -> bool {
 }
 
 /// Takes the widget out of `host`: stops its run, disposes its view and store. Returns its
-/// id and tools (for a remount).
-fn detach(host: &HtmlElement) -> Option<(u32, FrontendTools)> {
+/// id and the page's plug-ins (for a remount).
+fn detach(host: &HtmlElement) -> Option<(u32, PagePlugins)> {
     let w = MOUNTED.with_borrow_mut(|m| {
         let i = m.iter().position(|w| &w.host == host)?;
         Some(m.remove(i))
@@ -367,25 +396,29 @@ fn detach(host: &HtmlElement) -> Option<(u32, FrontendTools)> {
     if let Some(shadow) = w.host.shadow_root() {
         shadow.set_text_content(None);
     }
-    Some((w.id, w.tools))
+    Some((w.id, w.page))
 }
 
 /// An observed attribute changed on a mounted `<agui-chat>`: the theme and open state change
 /// in place; anything else remounts with the new options (conversations are saved, so
 /// nothing is lost but a run in flight, which is stopped).
 fn reconfigure(el: &HtmlElement, attr: &str) {
-    let Some((id, controls, tools)) = MOUNTED.with_borrow(|m| {
+    let Some((id, controls, page)) = MOUNTED.with_borrow(|m| {
         m.iter()
             .find(|w| &w.host == el)
-            .map(|w| (w.id, w.controls, w.tools.clone()))
+            .map(|w| (w.id, w.controls, w.page.clone()))
     }) else {
         return;
     };
-    let (options, problems) = options_of(el, "");
+    // A widget mounted from JS keeps its options: the attributes fill in the rest.
+    let (options, problems) = match &page.options {
+        Some(js) => options_from_js(el, js),
+        None => options_of(el, ""),
+    };
     match attr {
         "theme" => controls.theme.set(options.theme),
         "open" => controls.open.set(options.starts_open()),
-        _ => mount(id, el.clone(), options, problems, tools),
+        _ => mount(id, el.clone(), options, problems, page),
     }
 }
 
@@ -473,20 +506,55 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
     });
 }
 
-/// Frontend tools from the JS options (`tools: [{name, description, parameters, handler}]`),
-/// on top of the built-in ones.
-fn tools_from_js(id: u32, obj: &JsValue) -> (FrontendTools, Vec<String>) {
-    let mut tools = FrontendTools::with_defaults();
+/// The page's plug-ins from the JS options: `tools`, `renderers`, `suggestions` (see the module
+/// docs). Every entry that cannot be used is a problem shown in the widget, never a failure.
+fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
+    let mut plugins = Plugins::new();
     let mut problems = Vec::new();
-    let Ok(list) = js_sys::Reflect::get(obj, &"tools".into()) else {
-        return (tools, problems);
+    let field = |k: &str| {
+        js_sys::Reflect::get(obj, &k.into())
+            .ok()
+            .filter(|v| !v.is_undefined() && !v.is_null())
     };
-    if list.is_undefined() || list.is_null() {
-        return (tools, problems);
+    if let Some(list) = field("tools") {
+        plugins = tools_from_js(id, &list, plugins, &mut problems);
     }
+    if let Some(map) = field("renderers") {
+        plugins = renderers_from_js(&map, plugins, &mut problems);
+    }
+    if let Some(list) = field("suggestions") {
+        match list.dyn_ref::<js_sys::Array>() {
+            Some(list) => {
+                for item in list.iter() {
+                    let get = |k: &str| js_sys::Reflect::get(&item, &k.into()).ok();
+                    match item.as_string().or_else(|| get("prompt")?.as_string()) {
+                        Some(prompt) => {
+                            let hint = get("hint").and_then(|h| h.as_string());
+                            plugins = plugins.suggestion(prompt, hint.as_deref());
+                        }
+                        None => problems.push(
+                            "suggestions: an entry is neither a string nor {prompt}".to_owned(),
+                        ),
+                    }
+                }
+            }
+            None => problems.push("suggestions: expected an array".to_owned()),
+        }
+    }
+    (plugins, problems)
+}
+
+/// `tools: [{name, description, parameters, handler}]`: frontend tools whose handler runs in
+/// the page.
+fn tools_from_js(
+    id: u32,
+    list: &JsValue,
+    mut plugins: Plugins,
+    problems: &mut Vec<String>,
+) -> Plugins {
     let Some(list) = list.dyn_ref::<js_sys::Array>() else {
         problems.push("tools: expected an array".to_owned());
-        return (tools, problems);
+        return plugins;
     };
     for item in list.iter() {
         let get = |k: &str| js_sys::Reflect::get(&item, &k.into()).unwrap_or(JsValue::UNDEFINED);
@@ -509,9 +577,66 @@ fn tools_from_js(id: u32, obj: &JsValue) -> (FrontendTools, Vec<String>) {
             metadata: None,
         };
         JS_TOOLS.with_borrow_mut(|t| t.insert((id, name.clone()), handler));
-        tools.register_handler(tool, move |args| call_js_tool(id, name.clone(), args));
+        plugins = plugins.frontend_handler(tool, move |args| call_js_tool(id, name.clone(), args));
     }
-    (tools, problems)
+    plugins
+}
+
+/// `renderers: {tool_name: 'element-name'}`: tool cards whose body is a custom element of the
+/// page. Only valid custom element names are taken ([`valid_element_name`]).
+fn renderers_from_js(map: &JsValue, mut plugins: Plugins, problems: &mut Vec<String>) -> Plugins {
+    let Some(map) = map.dyn_ref::<js_sys::Object>().filter(|_| !map.is_array()) else {
+        problems.push("renderers: expected an object {tool_name: 'element-name'}".to_owned());
+        return plugins;
+    };
+    for entry in js_sys::Object::entries(map).iter() {
+        let pair = js_sys::Array::from(&entry);
+        let (Some(name), tag) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
+            continue;
+        };
+        match tag.filter(|t| valid_element_name(t)) {
+            Some(tag) => {
+                plugins = plugins.tool_renderer(&name, move |call| element_card(tag.clone(), call));
+            }
+            None => problems.push(format!(
+                "renderers: {name}: not a custom element name (lower case, with a hyphen)"
+            )),
+        }
+    }
+    plugins
+}
+
+/// A card body that is the page's own element: created once (by name, never from HTML), its
+/// `toolCall` property set again whenever the call changes.
+fn element_card(tag: String, call: ToolCallView) -> AnyView {
+    let holder = NodeRef::<leptos::html::Div>::new();
+    let element = StoredValue::new_local(None::<web_sys::Element>);
+    Effect::new(move |_| {
+        let value = call.view.with(|v| v.as_ref().map(|v| v.to_json()));
+        let Some(div) = holder.get() else {
+            return;
+        };
+        let el = match element.get_value() {
+            Some(el) => el,
+            None => {
+                let Some(el) = div
+                    .owner_document()
+                    .and_then(|d| d.create_element(&tag).ok())
+                else {
+                    return;
+                };
+                let _ = div.append_child(&el);
+                element.set_value(Some(el.clone()));
+                el
+            }
+        };
+        let value = value
+            .and_then(|v| js_sys::JSON::parse(&v.to_string()).ok())
+            .unwrap_or(JsValue::NULL);
+        let _ = js_sys::Reflect::set(&el, &"toolCall".into(), &value);
+    });
+    view! { <div class="agui-tool-card__element" data-testid="tool-element" node_ref=holder></div> }
+        .into_any()
 }
 
 async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
@@ -564,18 +689,21 @@ fn install_api() {
                 .dyn_into()
                 .map_err(|_| JsValue::from_str("AguiChat.mount: expected an element"))?;
             let id = next_id();
-            let (options, mut problems, tools) = if js_options.is_object() {
-                let (options, problems) = options_from_js(&js_options);
-                let (tools, tool_problems) = tools_from_js(id, &js_options);
-                let mut all = problems;
-                all.extend(tool_problems);
-                (options, all, tools)
+            let (options, mut problems, page) = if js_options.is_object() {
+                let (options, mut problems) = options_from_js(&el, &js_options);
+                let (plugins, more) = plugins_from_js(id, &js_options);
+                problems.extend(more);
+                let page = PagePlugins {
+                    plugins,
+                    options: Some(js_options),
+                };
+                (options, problems, page)
             } else {
                 let (options, problems) = options_of(&el, "");
-                (options, problems, FrontendTools::with_defaults())
+                (options, problems, PagePlugins::default())
             };
             problems.dedup();
-            mount(id, el.clone(), options, problems, tools);
+            mount(id, el.clone(), options, problems, page);
             Ok(handle_object(el).into())
         },
     );

@@ -128,10 +128,11 @@ fn planner_is_a_complete_clean_run() {
     assert_eq!(t.state["steps"][1]["status"], "done");
     assert_eq!(t.state["steps"][2]["status"], "pending");
     assert_eq!(t.state["destination"], "Lisbon");
-    assert_eq!(t.state["travellers"], 12);
+    // The numbers of the prompt the chip offers: 8 people, under $12,000.
+    assert_eq!(t.state["travellers"], 8);
     assert_eq!(
         t.state["budget"],
-        json!({"amount": 6000, "currency": "EUR"})
+        json!({"amount": 12000, "currency": "USD"})
     );
     let evs = events(&chunks);
     let deltas = evs.iter().filter(|e| e["type"] == "STATE_DELTA").count();
@@ -150,7 +151,8 @@ fn planner_is_a_complete_clean_run() {
                 .map(|c| (i, c.clone()))
         })
         .expect("search_venues call");
-    let args = json!({"city":"Lisbon","kind":"restaurant","area":"Alfama","capacity":12,"max_price":"€€€"});
+    let args =
+        json!({"city":"Lisbon","kind":"restaurant","area":"Alfama","capacity":8,"max_price":"€€€"});
     assert_eq!(t.tool_args[&call.id].parser.value(), Some(&args));
     assert!(t.tool_args[&call.id].ended);
     let holder = &t.messages[i];
@@ -461,7 +463,7 @@ fn ask_me_interrupts_and_resumes() {
     assert_eq!(p2.thread.state["dietary"], "vegetarian");
     let last = assistant_texts(&p2.thread).pop().expect("reply").1;
     assert!(last.contains("8 people"), "{last}");
-    assert!(last.contains("€450"), "{last}");
+    assert!(last.contains("$450"), "{last}");
     assert!(last.contains("vegetarian"), "{last}");
 }
 
@@ -481,7 +483,7 @@ fn ask_me_resume_updates_an_existing_trip_cancel_and_reask() {
     let (_, p2) = follow_up(p.thread, "run-ask-2", vec![], Some(resume));
     assert_clean(&p2);
     assert_eq!(p2.thread.state["travellers"], 10);
-    assert_eq!(p2.thread.state["budget"]["amount"], 6000);
+    assert_eq!(p2.thread.state["budget"]["amount"], 12000);
     assert_eq!(p2.thread.state["venues"].as_array().map(Vec::len), Some(3));
 
     // Cancelled: no change, success.
@@ -532,7 +534,7 @@ fn approve_interrupts_on_a_tool_call_and_books_on_resume() {
     assert_clean(&p);
     assert_eq!(p.thread.status(), RunStatus::Interrupted);
     let (call, args) = booking_call(&p.thread);
-    assert_eq!(args["people"], 12);
+    assert_eq!(args["people"], 8);
     assert!(args["venue"].is_string() && args["date"].is_string());
     let int = p.thread.open_interrupts()[0].clone();
     assert_eq!(int.id, format!("int-{call}"));
@@ -641,8 +643,9 @@ fn pay_leaves_a_frontend_tool_pending_and_reacts_to_the_answer() {
         );
         assert_eq!(p.thread.pending_tool_calls(), vec![call.id.clone()]);
         let args = p.thread.tool_args[&call.id].parser.value().expect("args");
+        // 8 people × 60 in the trip's currency (the default trip is in dollars).
         assert_eq!(args["amount"], 480);
-        assert_eq!(args["currency"], "EUR");
+        assert_eq!(args["currency"], "USD");
         assert!(args["description"]
             .as_str()
             .is_some_and(|d| d.starts_with("Deposit for")));
@@ -953,4 +956,92 @@ fn many_run_ids_all_play_clean_and_in_time() {
             );
         }
     }
+}
+
+// Regression: the chip asked for one trip and the trip panel showed another (12 travellers,
+// €6,000); the planner now plans what the prompt asks for.
+#[test]
+fn the_planner_plans_what_the_prompt_asks_for() {
+    let chip = agui_leptos::demo::TRIGGERS[0].0;
+    let (_, p) = turn(Thread::new(), "run-chip", chip);
+    assert_clean(&p);
+    assert_eq!(p.thread.state["travellers"], 8);
+    assert_eq!(
+        p.thread.state["budget"],
+        json!({"amount": 12000, "currency": "USD"})
+    );
+    let text: String = assistant_texts(&p.thread)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert!(
+        text.contains("8 travellers") && text.contains("$12,000"),
+        "{text}"
+    );
+    assert!(text.contains("$1,500 each"), "{text}");
+    assert!(
+        !text.contains("12 travellers") && !text.contains("€6,000"),
+        "{text}"
+    );
+
+    // Other numbers, other currency: everything follows, and only venues that seat all.
+    let (_, p) = turn(
+        Thread::new(),
+        "run-big",
+        "Plan a Lisbon offsite for 20 people, under €30k",
+    );
+    assert_clean(&p);
+    assert_eq!(p.thread.state["travellers"], 20);
+    assert_eq!(
+        p.thread.state["budget"],
+        json!({"amount": 30000, "currency": "EUR"})
+    );
+    let venues = p.thread.state["venues"].as_array().expect("venues");
+    assert_eq!(venues.len(), 1, "one venue seats 20: {venues:?}");
+    let text: String = assistant_texts(&p.thread)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert!(
+        text.contains("€30,000") && text.contains("all 20 of you"),
+        "{text}"
+    );
+
+    // Nobody fits a table for 40.
+    let (_, p) = turn(Thread::new(), "run-huge", "plan an offsite for 40 guests");
+    assert_clean(&p);
+    assert_eq!(p.thread.state["venues"], json!([]));
+    let text: String = assistant_texts(&p.thread)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert!(text.contains("No table for 40"), "{text}");
+}
+
+#[test]
+fn trip_requests_are_read_loosely() {
+    use agui_leptos::demo::scripts::{asked_trip, AskedTrip};
+    assert_eq!(
+        asked_trip("Plan a Lisbon offsite for 8 people, under $12,000"),
+        AskedTrip {
+            travellers: Some(8),
+            budget: Some((12_000, "USD".into()))
+        }
+    );
+    assert_eq!(
+        asked_trip("12 travellers and 9.000 € please").budget,
+        Some((9_000, "EUR".into()))
+    );
+    assert_eq!(asked_trip("5000 EUR for 3 of us").travellers, Some(3));
+    assert_eq!(asked_trip("£2k").budget, Some((2_000, "GBP".into())));
+    assert_eq!(
+        asked_trip("plan our offsite in May 2026"),
+        AskedTrip::default()
+    );
+    // Absurd numbers never overflow.
+    assert!(
+        asked_trip("$99999999999999999999999 for 999999999999999999999 people")
+            .budget
+            .is_none()
+    );
 }

@@ -147,7 +147,8 @@ fn offences(path: &Path, src: &str) -> Vec<String> {
     let code = strip_comments(src);
     let mut found = Vec::new();
     for (n, line) in code.lines().enumerate() {
-        let lower = line.to_lowercase();
+        // This crate's own name (`agui-leptos` in a string) is not the `leptos` crate.
+        let lower = line.to_lowercase().replace("agui-leptos", "");
         let idents = lower
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|t| is_forbidden_ident(t));
@@ -193,18 +194,219 @@ fn protocol_core_names_no_browser_or_ui_crate() {
     );
 }
 
-#[test]
-fn the_inspector_log_and_traces_are_pure_too() {
-    // `src/event_log.rs` and `src/trace.rs` are tested and benchmarked natively.
+/// Every file of the pure layers above the protocol: the session and view layers, the demo
+/// agent and its card models (not its components, `src/demo/ui/`), markdown, the catalog,
+/// widget options, branches, the inspector's log and traces.
+fn pure_files() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for dir in ["session", "view", "demo"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    files.retain(|p| !p.starts_with(root.join("demo/ui")));
+    for name in [
+        "event_log.rs",
+        "trace.rs",
+        "markdown.rs",
+        "i18n.rs",
+        "embed.rs",
+        "branches.rs",
+    ] {
+        files.push(root.join(name));
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_session_and_view_layers_are_pure_too() {
+    // Tested and benchmarked natively: `cargo test` covers them without a browser.
+    let files = pure_files();
+    for expected in [
+        "view/tool.rs",
+        "view/format.rs",
+        "session/mod.rs",
+        "demo/model.rs",
+    ] {
+        assert!(
+            files.iter().any(|p| p.ends_with(expected)),
+            "src/{expected} not found by the walk"
+        );
+    }
     let mut all = Vec::new();
-    for name in ["event_log.rs", "trace.rs"] {
-        let path = root.join(name);
-        let text = std::fs::read_to_string(&path)
+    for path in &files {
+        let text = std::fs::read_to_string(path)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        all.extend(offences(&path, &text));
+        all.extend(offences(path, &text));
     }
     assert!(all.is_empty(), "must stay pure:\n{}", all.join("\n"));
+}
+
+/// Every Rust file under `src/` with its path relative to `src/`.
+fn src_files() -> Vec<(String, PathBuf)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| {
+            let rel = p
+                .strip_prefix(&root)
+                .expect("under src")
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, p)
+        })
+        .collect()
+}
+
+#[test]
+fn nothing_generic_imports_the_demo() {
+    // The demo is a plug-in: only the demo itself and the app's binary (which registers it)
+    // may name it. A generic module that did would put the demo into every site's chat.
+    let mut found = Vec::new();
+    for (rel, path) in src_files() {
+        if rel.starts_with("demo/") || rel == "main.rs" {
+            continue;
+        }
+        let code = strip_comments(&std::fs::read_to_string(&path).expect("readable"));
+        for (n, line) in code.lines().enumerate() {
+            if line.contains("crate::demo") || line.contains("agui_leptos::demo") {
+                found.push(format!("src/{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "generic code names the demo:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The file a `crate::a::b::c` path lands in: the longest prefix that is a module file.
+fn module_file(path: &[&str], files: &std::collections::BTreeSet<String>) -> Option<String> {
+    (1..=path.len()).rev().find_map(|n| {
+        let stem = path[..n].join("/");
+        [format!("{stem}.rs"), format!("{stem}/mod.rs")]
+            .into_iter()
+            .find(|f| files.contains(f))
+    })
+}
+
+/// `file → files it names through `crate::…` paths` (comments stripped).
+fn crate_edges(
+    files: &[(String, PathBuf)],
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let names: std::collections::BTreeSet<String> = files.iter().map(|(r, _)| r.clone()).collect();
+    let mut edges = std::collections::BTreeMap::new();
+    for (rel, path) in files {
+        let code = strip_comments(&std::fs::read_to_string(path).expect("readable"));
+        let mut out = std::collections::BTreeSet::new();
+        for (i, _) in code.match_indices("crate::") {
+            if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &code[i + "crate::".len()..];
+            let segments: Vec<&str> = rest
+                .split("::")
+                .map(|s| {
+                    let end = s
+                        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .unwrap_or(s.len());
+                    &s[..end]
+                })
+                .take_while(|s| !s.is_empty())
+                .collect();
+            if let Some(target) = module_file(&segments, &names) {
+                if &target != rel {
+                    out.insert(target);
+                }
+            }
+        }
+        edges.insert(rel.clone(), out);
+    }
+    edges
+}
+
+/// The cycles among `nodes` (strongly connected components with more than one file).
+fn cycles(
+    edges: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<Vec<String>> {
+    // Reachability by depth-first search from every node: the graph is small.
+    let reach = |from: &String| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(n) = stack.pop() {
+            for m in edges.get(&n).into_iter().flatten() {
+                if seen.insert(m.clone()) {
+                    stack.push(m.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reachable: std::collections::BTreeMap<&String, std::collections::BTreeSet<String>> =
+        edges.keys().map(|k| (k, reach(k))).collect();
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for a in edges.keys() {
+        let mut scc: Vec<String> = edges
+            .keys()
+            .filter(|b| *b != a && reachable[a].contains(*b) && reachable[*b].contains(a))
+            .cloned()
+            .collect();
+        if scc.is_empty() {
+            continue;
+        }
+        scc.push(a.clone());
+        scc.sort();
+        if !out.contains(&scc) {
+            out.push(scc);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_ui_plugins_and_demo_have_no_import_cycle() {
+    // Regression: tool_card ↔ frontend_tools ↔ tool_registry ↔ trip_panel ↔ venue_card named
+    // each other. Components, registries and the demo's cards point one way.
+    let files: Vec<(String, PathBuf)> = src_files()
+        .into_iter()
+        .filter(|(r, _)| r.starts_with("ui/") || r.starts_with("demo/") || r == "plugins.rs")
+        .collect();
+    assert!(files.len() > 20, "the walk found {} files", files.len());
+    let edges = crate_edges(&files);
+    let count: usize = edges.values().map(|e| e.len()).sum();
+    assert!(
+        count > 40,
+        "only {count} edges found: the path scan is broken"
+    );
+    let found = cycles(&edges);
+    assert!(found.is_empty(), "import cycles: {found:?}");
+}
+
+#[test]
+fn the_cycle_check_can_fail() {
+    let mut edges = std::collections::BTreeMap::new();
+    let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
+    edges.insert("a.rs".to_owned(), set(&["b.rs"]));
+    edges.insert("b.rs".to_owned(), set(&["c.rs"]));
+    edges.insert("c.rs".to_owned(), set(&["a.rs"]));
+    edges.insert("d.rs".to_owned(), set(&["a.rs"]));
+    assert_eq!(cycles(&edges), vec![vec!["a.rs", "b.rs", "c.rs"]]);
+    let names = ["ui/mod.rs", "ui/tool/mod.rs", "ui/tool/call.rs"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(
+        module_file(&["ui", "tool", "ToolCallView"], &names).as_deref(),
+        Some("ui/tool/mod.rs")
+    );
+    assert_eq!(
+        module_file(&["ui", "tool", "call", "ToolCallView"], &names).as_deref(),
+        Some("ui/tool/call.rs")
+    );
 }
 
 #[test]

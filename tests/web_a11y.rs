@@ -10,11 +10,10 @@
 
 mod web_support;
 
-use agui_leptos::app::mount_with_store;
+use agui_leptos::demo::model::VenueQuery;
 use agui_leptos::i18n::Locale;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
-use agui_leptos::ui::venue_card::VenueQuery;
 use leptos::prelude::{GetUntracked, Update};
 use serde_json::json;
 use wasm_bindgen::JsCast;
@@ -741,7 +740,7 @@ async fn data_theme_on_the_shadow_host_reaches_the_root_inside() {
         .append_child(&mount_point)
         .expect("append mount point");
     let store = store_with(Locale::En, 0.0);
-    let _handle = mount_with_store(mount_point.clone(), store);
+    let _handle = web_support::mount_demo(mount_point.clone(), store);
     settle(&store).await;
     let root: Element = mount_point.into();
     let app = testid(&root, "app-root").expect("app root");

@@ -7,7 +7,6 @@
 
 mod web_support;
 
-use agui_leptos::app::mount_with_store;
 use agui_leptos::i18n::Locale;
 use agui_leptos::store::inspector::TraceFormat;
 use agui_leptos::store::{AgentConfig, AgentStore};
@@ -267,7 +266,7 @@ async fn the_inspector_speaks_the_catalog_language_and_its_list_works_with_the_k
         locale: Locale::De,
         ..AgentConfig::default()
     });
-    let handle = mount_with_store(container.clone(), store);
+    let handle = web_support::mount_demo(container.clone(), store);
     let root: Element = container.clone().into();
     settle(&store).await;
     let toggle = testid(&root, "inspector-toggle").expect("toggle");
@@ -411,7 +410,7 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
         demo_speed: 0.0,
         ..AgentConfig::default()
     });
-    let handle = mount_with_store(container.clone(), store);
+    let handle = web_support::mount_demo(container.clone(), store);
     let root: Element = container.clone().into();
     store.inspector_open.set(true);
     settle(&store).await;

@@ -6,7 +6,6 @@
 
 mod web_support;
 
-use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use serde_json::json;
 use wasm_bindgen::JsCast;
@@ -32,7 +31,7 @@ async fn mount_streaming(message_id: &str) -> (Mounted, impl Drop) {
         demo_speed: 0.0,
         ..AgentConfig::default()
     });
-    let handle = mount_with_store(container.clone(), store);
+    let handle = web_support::mount_demo(container.clone(), store);
     store.begin_external();
     store.push_bytes(&sse(json!({
         "type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "run-md",

@@ -1,4 +1,4 @@
-//! Browser smoke test: mounts the real `App` into a fresh element in headless
+//! Browser smoke test: mounts the demo chat into a fresh element in headless
 //! Chromium and checks it renders and unmounts.
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_smoke`.
@@ -14,7 +14,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 async fn app_mounts_renders_and_unmounts() {
     let container = fresh_container();
-    let handle = agui_leptos::app::mount_into(container.clone());
+    let store = agui_leptos::store::AgentStore::new(agui_leptos::store::AgentConfig::default());
+    let handle = web_support::mount_demo(container.clone(), store);
     leptos::task::tick().await;
 
     let root = container

@@ -11,7 +11,6 @@
 
 mod web_support;
 
-use agui_leptos::app::mount_with_store;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use leptos::prelude::{Get, GetUntracked, With};
@@ -809,8 +808,8 @@ async fn two_prefixes_keep_their_threads_apart() {
     let c2 = fresh_container();
     let s1 = AgentStore::restore(config(), &p1);
     let s2 = AgentStore::restore(config(), &p2);
-    let h1 = mount_with_store(c1.clone(), s1);
-    let h2 = mount_with_store(c2.clone(), s2);
+    let h1 = web_support::mount_demo(c1.clone(), s1);
+    let h2 = web_support::mount_demo(c2.clone(), s2);
     let r1: Element = c1.clone().into();
     let r2: Element = c2.clone().into();
     send_and_wait(&s1, &r1, "use a tool", "success").await;
@@ -847,7 +846,7 @@ async fn a_reload_mid_run_keeps_the_question_and_offers_retry() {
         },
         &prefix,
     );
-    let handle = mount_with_store(container.clone(), store);
+    let handle = web_support::mount_demo(container.clone(), store);
     let root: Element = container.clone().into();
     settle(&store).await;
     store.send("plan our Lisbon offsite".to_owned());
@@ -862,7 +861,7 @@ async fn a_reload_mid_run_keeps_the_question_and_offers_retry() {
     // The page goes away while the answer streams: what was saved at the start comes back.
     let c2 = fresh_container();
     let reloaded = AgentStore::restore(config(), &prefix);
-    let h2 = mount_with_store(c2.clone(), reloaded);
+    let h2 = web_support::mount_demo(c2.clone(), reloaded);
     let r2: Element = c2.clone().into();
     settle(&reloaded).await;
     assert_eq!(reloaded.thread_id(), thread_id);

@@ -7,15 +7,12 @@
 
 mod web_support;
 
-use agui_leptos::i18n::Locale;
+use agui_leptos::demo::ui::trip_panel::TripPanel;
+use agui_leptos::plugins::Plugins;
 use agui_leptos::store::{AgentConfig, AgentStore};
-use agui_leptos::ui::state_panel::{escape_pointer_token, StatePanel};
-use agui_leptos::ui::tool_card::{
-    format_bytes, format_count, format_duration, preview_of, ToolCard, PREVIEW_CHARS,
-};
-use agui_leptos::ui::tool_registry::{normalize_tool_name, ToolRegistry};
-use agui_leptos::ui::trip_panel::{format_money, TripPanel};
-use agui_leptos::ui::venue_card::{parse_venues, plural, VenueQuery};
+use agui_leptos::ui::state_panel::StatePanel;
+use agui_leptos::ui::tool::ToolCard;
+use agui_leptos::view::tool::PREVIEW_CHARS;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
@@ -27,29 +24,28 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 // ---- harness -----------------------------------------------------------------------------
 
-/// Mounts tool cards for `tool_ids`, the state panel and the trip panel, with `store` (and
-/// `registry`, when given) in context.
+/// Mounts tool cards for `tool_ids`, the state panel and the trip panel, with `store` and
+/// `plugins` (the demo's when `None`) in context.
 fn mount(
     store: AgentStore,
-    registry: Option<ToolRegistry>,
+    plugins: Option<Plugins>,
     tool_ids: &[&str],
 ) -> (HtmlElement, impl Drop) {
     let ids = RwSignal::new(tool_ids.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    mount_dynamic(store, registry, ids)
+    mount_dynamic(store, plugins, ids)
 }
 
 /// Like [`mount`], with the list of tool cards in a signal (as the chat renders them).
 fn mount_dynamic(
     store: AgentStore,
-    registry: Option<ToolRegistry>,
+    plugins: Option<Plugins>,
     ids: RwSignal<Vec<String>>,
 ) -> (HtmlElement, impl Drop) {
     let container = fresh_container();
+    let plugins = plugins.unwrap_or_else(agui_leptos::demo::ui::plugins);
     let handle = leptos::mount::mount_to(container.clone(), move || {
         store.provide();
-        if let Some(r) = registry {
-            r.provide();
-        }
+        plugins.clone().provide();
         view! {
             <div class="agui-root">
                 <For
@@ -324,22 +320,48 @@ async fn markup_in_results_and_args_stays_text() {
 }
 
 #[wasm_bindgen_test]
-async fn registry_in_context_renders_registered_tools() {
+async fn a_registered_renderer_gets_the_live_call_and_others_get_the_generic_card() {
     let store = new_store();
-    let registry = ToolRegistry::with_defaults().with("getWeather", |id: String| {
-        view! { <p data-testid="custom-body">{format!("weather card for {id}")}</p> }.into_any()
+    let plugins = Plugins::new().tool_renderer("getWeather", |call| {
+        let id = call.id.clone();
+        view! {
+            <p data-testid="custom-body">
+                {move || {
+                    let city = call
+                        .args()
+                        .and_then(|a| a.get("city").and_then(|c| c.as_str()).map(str::to_owned));
+                    format!("weather card for {id}: {}", city.unwrap_or_default())
+                }}
+            </p>
+        }
+        .into_any()
     });
-    assert!(registry.contains("get_weather"));
-    assert!(registry.contains("functions.search_venues"));
-    let (root, handle) = mount(store, Some(registry), &["w1", "o1"]);
+    assert!(plugins.renderer("functions.get_weather").is_some());
+    assert!(
+        plugins.renderer("search_venues").is_none(),
+        "registries start empty"
+    );
+    let (root, handle) = mount(store, Some(plugins), &["w1", "o1", "v1"]);
     let s = Stream::start(store);
     s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "w1", "toolCallName": "get_weather"}));
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "w1", "delta": "{\"city\": \"Lis"}));
     s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "o1", "toolCallName": "other_tool"}));
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "v1", "toolCallName": "search_venues"}));
     s.settle().await;
     let custom = q(&card(&root, "w1"), r#"[data-testid="custom-body"]"#).expect("custom body");
-    assert_eq!(text_of(&custom), "weather card for w1");
+    assert_eq!(
+        text_of(&custom),
+        "weather card for w1: Lis",
+        "partial args, live"
+    );
+    s.send(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "w1", "delta": "bon\"}"}));
+    s.settle().await;
+    assert_eq!(text_of(&custom), "weather card for w1: Lisbon");
     assert!(q(&card(&root, "o1"), r#"[data-testid="custom-body"]"#).is_none());
     assert!(q(&card(&root, "o1"), r#"[data-testid="tool-args"]"#).is_some());
+    // Without the demo plug-in, a venue search is a generic card like any other.
+    assert!(q(&card(&root, "v1"), r#"[data-testid="venue-results"]"#).is_none());
+    assert!(q(&card(&root, "v1"), r#"[data-testid="tool-args"]"#).is_some());
     drop(handle);
     root.remove();
 }
@@ -746,64 +768,4 @@ async fn demo_planner_fills_venue_cards_state_and_trip_panel() {
     node(&root, "/venues/2/name");
     drop(handle);
     root.remove();
-}
-
-// ---- pure helpers ------------------------------------------------------------------------
-
-#[wasm_bindgen_test]
-fn formatting_helpers() {
-    let en = Locale::En.strings();
-    assert_eq!(format_duration(412.3, en), "412 ms");
-    assert_eq!(format_duration(1234.0, en), "1.2 s");
-    assert_eq!(format_duration(75_000.0, en), "1 min 15 s");
-    assert_eq!(format_bytes(512, en), "512 B");
-    assert_eq!(format_bytes(2 * 1024 * 1024, en), "2.0 MB");
-    assert_eq!(format_count(41_000, en), "41,000");
-    assert_eq!(format_money(6000.0, Some("EUR"), en), "€6,000");
-    assert_eq!(format_money(1234.5, Some("CHF"), en), "1,234.50 CHF");
-    assert_eq!(format_money(-5.0, Some("usd"), en), "-$5");
-    assert_eq!(format_money(1_234_567.0, None, en), "1,234,567");
-    // German: decimal comma, `.` groups, the symbol after the amount.
-    let de = Locale::De.strings();
-    assert_eq!(format_duration(412.3, de), "412 ms");
-    assert_eq!(format_duration(1234.0, de), "1,2 s");
-    assert_eq!(format_duration(75_000.0, de), "1 min 15 s");
-    assert_eq!(format_bytes(512, de), "512 B");
-    assert_eq!(format_bytes(2 * 1024 * 1024, de), "2,0 MB");
-    assert_eq!(format_bytes(1536, de), "1,5 KB");
-    assert_eq!(format_count(41_000, de), "41.000");
-    assert_eq!(format_money(6000.0, Some("EUR"), de), "6.000 €");
-    assert_eq!(format_money(480.0, Some("eur"), de), "480 €");
-    assert_eq!(format_money(1234.5, Some("CHF"), de), "1.234,50 CHF");
-    assert_eq!(format_money(-5.25, Some("USD"), de), "-5,25 $");
-    assert_eq!(format_money(1_234_567.0, None, de), "1.234.567");
-    assert_eq!(escape_pointer_token("a/b~c"), "a~1b~0c");
-    assert_eq!(normalize_tool_name("searchVenues"), "search_venues");
-    assert_eq!(normalize_tool_name("Search-Venues"), "search_venues");
-    assert_eq!(plural("restaurant"), "restaurants");
-    assert_eq!(plural("winery"), "wineries");
-    assert_eq!(plural("bar"), "bars");
-    assert!(preview_of("short").is_none());
-    let long = "é".repeat(5_000);
-    let p = preview_of(&long).expect("long text is previewed");
-    assert_eq!(p.chars().count(), PREVIEW_CHARS + 1);
-    let lines = "l\n".repeat(100);
-    assert_eq!(preview_of(&lines).map(|p| p.lines().count()), Some(30));
-    assert!(preview_of(&"l\n".repeat(30)).is_none());
-}
-
-#[wasm_bindgen_test]
-fn venue_parsing_tolerates_shapes() {
-    assert_eq!(
-        parse_venues(r#"[{"name":"A"},{"title":"B","stars":"4.5"}]"#).map(|v| v.len()),
-        Some(2)
-    );
-    assert_eq!(parse_venues(r#"{"venues":[]}"#), Some(vec![]));
-    assert_eq!(parse_venues("not json"), None);
-    assert_eq!(parse_venues(r#"{"other":1}"#), None);
-    assert_eq!(parse_venues("[1,2,3]"), None);
-    let q = VenueQuery::from_args(&json!({"city": "Lis"}));
-    assert_eq!(q.searching_sentence(), "Searching venues in Lis…");
-    let q = VenueQuery::from_args(&json!({"kind": "bar", "max_price": "€€"}));
-    assert_eq!(q.found_sentence(1), "Found 1 bar, up to €€");
 }

@@ -14,7 +14,6 @@
 
 mod web_support;
 
-use agui_leptos::app::mount_with_store;
 use agui_leptos::i18n::Locale;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
@@ -253,7 +252,7 @@ struct Mounted<H> {
 async fn mount() -> Mounted<impl Sized> {
     let container = fresh_container();
     let store = http_store();
-    let handle = mount_with_store(container.clone(), store);
+    let handle = web_support::mount_demo(container.clone(), store);
     settle(&store).await;
     Mounted {
         root: container.clone().into(),
@@ -906,7 +905,7 @@ async fn demo_agent_stop_then_send_keeps_the_new_run_running() {
         demo_speed: 1.0,
         ..Default::default()
     });
-    let handle = mount_with_store(container.clone(), store);
+    let handle = web_support::mount_demo(container.clone(), store);
     let root: Element = container.clone().into();
     settle(&store).await;
 

@@ -43,6 +43,62 @@ export function install_tool_agent() {
     return new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } });
   };
 }
+// A site's own agent: a venue search whose arguments stream in pieces, then a call to a tool
+// the page never registered. The body is a real stream, so the page sees the pieces arrive.
+export function install_site_agent() {
+  requests = [];
+  if (saved === null) saved = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const body = JSON.parse(await req.text());
+    requests.push(body);
+    const r = { threadId: body.threadId, runId: body.runId };
+    const steps = [
+      [0, { type: 'RUN_STARTED', ...r }],
+      [0, { type: 'TOOL_CALL_START', toolCallId: 'v-1', toolCallName: 'search_venues' }],
+      [0, { type: 'TOOL_CALL_ARGS', toolCallId: 'v-1', delta: '{"city":"Lis' }],
+      [120, { type: 'TOOL_CALL_ARGS', toolCallId: 'v-1', delta: 'bon","kind":"bar"}' }],
+      [120, { type: 'TOOL_CALL_END', toolCallId: 'v-1' }],
+      [0, { type: 'TOOL_CALL_RESULT', messageId: 'res-1', toolCallId: 'v-1',
+            content: JSON.stringify({ venues: [{ name: 'Bar Azul', area: 'Alfama' }] }) }],
+      [0, { type: 'TOOL_CALL_START', toolCallId: 'p-1', toolCallName: 'confirm_payment' }],
+      [0, { type: 'TOOL_CALL_ARGS', toolCallId: 'p-1', delta: '{"amount":5,"currency":"EUR"}' }],
+      [0, { type: 'TOOL_CALL_END', toolCallId: 'p-1' }],
+      [0, { type: 'RUN_FINISHED', ...r }],
+    ];
+    const enc = new TextEncoder();
+    const stream = new ReadableStream({
+      async start(c) {
+        for (const [wait, e] of steps) {
+          if (wait) await new Promise((ok) => setTimeout(ok, wait));
+          c.enqueue(enc.encode('data: ' + JSON.stringify(e) + '\n\n'));
+        }
+        c.close();
+      },
+    });
+    return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+  };
+}
+// The page's own card: remembers every toolCall it was given.
+export function define_venue_element() {
+  if (customElements.get('acme-venue-card')) return;
+  customElements.define('acme-venue-card', class extends HTMLElement {
+    constructor() { super(); this.seen = []; }
+    set toolCall(call) {
+      this.seen.push(call);
+      this.textContent = call.name + ':' + call.status + ':' + JSON.stringify(call.args) +
+        (call.result ? ':' + call.result.venues.map((v) => v.name).join(',') : '');
+    }
+  });
+}
+export function mount_with_renderer(el) {
+  return window.AguiChat.mount(el, {
+    endpoint: '/site-agent', threadKey: 'site-' + Math.random(),
+    renderers: { search_venues: 'acme-venue-card', other: 'img onerror', third: 'script' },
+    suggestions: ['What is on tonight?', { prompt: 'Book a table', hint: 'reserve' }],
+  });
+}
+export function seen_calls(el) { return JSON.stringify(el.seen || []); }
 export function restore_fetch() { if (saved !== null) { globalThis.fetch = saved; saved = null; } }
 export function requests_json() { return JSON.stringify(requests); }
 export function mount_with_tool(el, calls) {
@@ -64,6 +120,10 @@ export function listen(el, names) {
 "#)]
 extern "C" {
     fn install_tool_agent();
+    fn install_site_agent();
+    fn define_venue_element();
+    fn mount_with_renderer(el: &HtmlElement) -> JsValue;
+    fn seen_calls(el: &Element) -> String;
     fn restore_fetch();
     fn requests_json() -> String;
     fn mount_with_tool(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
@@ -71,8 +131,10 @@ extern "C" {
     fn press(el: &Element, key: &str);
 }
 
+/// The app's binary does this: the widget side of the page, with the demo as a plug-in for
+/// widgets without an endpoint.
 fn start() {
-    agui_leptos::widget::start();
+    agui_leptos::widget::start_with_demo(agui_leptos::demo::ui::plugins);
 }
 
 /// A fresh `<agui-chat>` with `attrs`, appended to the body (which mounts it).
@@ -490,4 +552,104 @@ async fn the_inspector_attribute_opens_the_inspector() {
     );
     closed.remove();
     open.remove();
+}
+
+// Regression: a widget pointed at a site's own agent advertised the demo's `confirm_payment`,
+// rendered `search_venues` with the demo's venue card and carried the trip panel, the demo's
+// chips and the agent picker.
+#[wasm_bindgen_test]
+async fn a_widget_pointed_at_an_agent_gets_only_what_its_page_registered() {
+    install_site_agent();
+    let el = element(&[("endpoint", "/site-agent")]);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    assert!(
+        testid(&root, "settings-toggle").is_none(),
+        "no agent picker for visitors"
+    );
+    assert!(testid(&root, "suggestions").is_none(), "no demo chips");
+    send(&el, "find me a bar").await;
+    until("the run to finish", || status(&el) == "success").await;
+    sleep(50).await;
+    restore_fetch();
+    let requests: serde_json::Value = serde_json::from_str(&requests_json()).unwrap();
+    assert_eq!(
+        requests[0]["tools"],
+        serde_json::json!([]),
+        "no tool but the page's"
+    );
+    let root = frame(&el);
+    let venues = q_all(
+        &root,
+        r#"[data-testid="tool-card"][data-tool-name="search_venues"]"#,
+    );
+    assert_eq!(venues.len(), 1);
+    assert!(
+        q_all(&venues[0], r#"[data-testid="venue-results"]"#).is_empty(),
+        "the generic card, not the demo's"
+    );
+    assert!(!q_all(&venues[0], r#"[data-testid="tool-result"]"#).is_empty());
+    let pay = q_all(
+        &root,
+        r#"[data-testid="tool-card"][data-tool-name="confirm_payment"]"#,
+    );
+    assert_eq!(pay.len(), 1);
+    assert_ne!(
+        pay[0].get_attribute("data-status").as_deref(),
+        Some("awaiting-input"),
+        "a tool the page never registered is not the visitor's to answer"
+    );
+    assert!(testid(&root, "payment-request").is_none());
+    assert!(testid(&root, "trip-panel").is_none());
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_page_renderer_element_gets_the_live_call_and_bad_names_are_refused() {
+    start();
+    define_venue_element();
+    install_site_agent();
+    let host = web_support::fresh_container();
+    let _handle = mount_with_renderer(&host);
+    leptos::task::tick().await;
+    let chips = q_all(&frame(&host), r#"[data-testid="suggestion"]"#);
+    assert_eq!(
+        chips.iter().map(text_of).collect::<Vec<_>>(),
+        ["What is on tonight?", "Book a table"],
+        "the page's suggestions"
+    );
+    send(&host, "find me a bar").await;
+    until("the page's element", || {
+        q_all(&frame(&host), "acme-venue-card").len() == 1
+    })
+    .await;
+    until("the run to finish", || status(&host) == "success").await;
+    sleep(50).await;
+    restore_fetch();
+    let root = frame(&host);
+    let card = q_all(&root, "acme-venue-card").remove(0);
+    assert_eq!(
+        text_of(&card),
+        r#"search_venues:success:{"city":"Lisbon","kind":"bar"}:Bar Azul"#
+    );
+    let seen: serde_json::Value = serde_json::from_str(&seen_calls(&card)).unwrap();
+    let seen = seen.as_array().unwrap();
+    assert!(
+        seen.iter()
+            .any(|c| c["status"] == "streaming-args" && c["args"]["city"] == "Lis"),
+        "the element saw the arguments while they streamed: {seen:?}"
+    );
+    assert_eq!(
+        seen.last().unwrap()["result"]["venues"][0]["name"],
+        "Bar Azul"
+    );
+    // The card holds the element and nothing else of ours.
+    assert!(q_all(&root, r#"[data-testid="venue-results"]"#).is_empty());
+    assert!(
+        q_all(&root, "img, script").is_empty(),
+        "no element from a bad name"
+    );
+    let warnings = testid(&root, "warnings-count").expect("the bad names are reported");
+    assert_eq!(text_of(&warnings).trim(), "2");
+    host.remove();
 }

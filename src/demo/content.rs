@@ -70,7 +70,7 @@ If none of that did anything, the sanitiser works.
 
 /// The "think" reasoning: several paragraphs (about three seconds of streaming).
 pub const LONG_REASONING: &str = "The question is really about ordering three days: a group \
-dinner, a working session and some free time. Twelve people, one city, and a budget that is \
+dinner, a working session and some free time. Eight people, one city, and a budget that is \
 comfortable but not lavish.\n\n\
 Energy is highest on the first evening, right after everyone arrives. A shared dinner then \
 breaks the ice, and the conversations carry into the workshop. If the dinner came last, half \

@@ -14,16 +14,27 @@
 //! [`TRIGGERS`] lists the phrases that pick a script, for the UI's "try:" hints.
 
 mod content;
+pub mod model;
 pub mod scripts;
 pub mod stream;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
 
 use serde_json::Value;
 
+use crate::session::{LocalAgent, TimedChunk};
+
 /// One piece of the response body and how long to wait before delivering it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DemoChunk {
-    pub delay_ms: u32,
-    pub bytes: Vec<u8>,
+pub type DemoChunk = TimedChunk;
+
+/// The demo agent as a [`LocalAgent`]: what the demo plug-in installs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DemoAgent;
+
+impl LocalAgent for DemoAgent {
+    fn respond(&self, input: &Value) -> Vec<TimedChunk> {
+        respond(&DemoRequest::from_input(input))
+    }
 }
 
 /// What the demo agent is asked: enough of `RunAgentInput` to script a reply.
@@ -154,7 +165,7 @@ const MATCHERS: &[(&[&str], Scenario)] = &[
 /// The trigger phrases, for the UI's "try:" hints: (phrase, description).
 pub const TRIGGERS: &[(&str, &str)] = &[
     (
-        "plan our Lisbon offsite",
+        "Plan a Lisbon offsite for 8 people, under $12,000",
         "the full planner: reasoning, a venue search tool, shared trip state, progress, a comparison table",
     ),
     ("use a tool", "a weather tool call with streamed arguments and its result"),

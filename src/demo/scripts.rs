@@ -64,11 +64,6 @@ pub const VENUES: &[Venue] = &[
     },
 ];
 
-/// The three venues that go onto the shortlist (the best rated).
-fn shortlist() -> impl Iterator<Item = &'static Venue> {
-    VENUES.iter().take(3)
-}
-
 fn venue_json(v: &Venue) -> Value {
     json!({
         "name": v.name,
@@ -80,26 +75,127 @@ fn venue_json(v: &Venue) -> Value {
     })
 }
 
-/// The number of travellers and the budget, from the state when it already holds a trip.
-fn trip_numbers(state: &Value) -> (u64, u64, String) {
-    let travellers = state
-        .get("travellers")
-        .and_then(Value::as_u64)
+/// The planner's defaults: what its suggestion chip asks for.
+pub const DEFAULT_TRAVELLERS: u64 = 8;
+/// The default budget (whole units of [`DEFAULT_CURRENCY`]).
+pub const DEFAULT_BUDGET: u64 = 12_000;
+pub const DEFAULT_CURRENCY: &str = "USD";
+
+/// The number of travellers and the budget: what the prompt says (`for 20 people`,
+/// `under €30,000`), else what the state already holds, else the defaults.
+fn trip_numbers(state: &Value, prompt: &str) -> (u64, u64, String) {
+    let asked = asked_trip(prompt);
+    let travellers = asked
+        .travellers
+        .or_else(|| state.get("travellers").and_then(Value::as_u64))
         .filter(|n| (1..=500).contains(n))
-        .unwrap_or(12);
+        .unwrap_or(DEFAULT_TRAVELLERS);
     let budget = state.get("budget");
-    let amount = budget
-        .and_then(|b| b.get("amount"))
-        .and_then(Value::as_u64)
-        .filter(|a| *a > 0)
-        .unwrap_or(6000);
-    let currency = budget
-        .and_then(|b| b.get("currency"))
-        .and_then(Value::as_str)
-        .filter(|c| !c.is_empty())
-        .unwrap_or("EUR")
-        .to_owned();
+    let (amount, currency) = match asked.budget {
+        Some((amount, currency)) => (amount, currency),
+        None => (
+            budget
+                .and_then(|b| b.get("amount"))
+                .and_then(Value::as_u64)
+                .filter(|a| *a > 0)
+                .unwrap_or(DEFAULT_BUDGET),
+            budget
+                .and_then(|b| b.get("currency"))
+                .and_then(Value::as_str)
+                .filter(|c| !c.is_empty())
+                .unwrap_or(DEFAULT_CURRENCY)
+                .to_owned(),
+        ),
+    };
     (travellers, amount, currency)
+}
+
+/// What a planning prompt asks for, read loosely.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AskedTrip {
+    /// `8 people`, `12 travellers`, `for 20 guests`.
+    pub travellers: Option<u64>,
+    /// `$12,000`, `€30k`, `5000 EUR`, `under 9.000 €`: whole units and an ISO code.
+    pub budget: Option<(u64, String)>,
+}
+
+/// Reads travellers and a budget out of a prompt (`Plan a Lisbon offsite for 8 people, under
+/// $12,000`). Numbers in any other role are ignored.
+pub fn asked_trip(prompt: &str) -> AskedTrip {
+    const PEOPLE: &[&str] = &[
+        "people",
+        "persons",
+        "person",
+        "travellers",
+        "travelers",
+        "guests",
+        "colleagues",
+        "of us",
+        "pax",
+    ];
+    let symbol = |c: char| match c {
+        '$' => Some("USD"),
+        '€' => Some("EUR"),
+        '£' => Some("GBP"),
+        _ => None,
+    };
+    let code = |w: &str| match w
+        .trim_matches(|c: char| !c.is_alphabetic())
+        .to_ascii_lowercase()
+        .as_str()
+    {
+        "usd" | "dollars" | "dollar" => Some("USD"),
+        "eur" | "euros" | "euro" => Some("EUR"),
+        "gbp" | "pounds" => Some("GBP"),
+        "chf" => Some("CHF"),
+        _ => None,
+    };
+    let chars: Vec<char> = prompt.chars().collect();
+    let mut out = AskedTrip::default();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        // A number with thousands separators (`12,000`, `12.000`, `12 000` is two words).
+        let start = i;
+        let mut digits = String::new();
+        while i < chars.len()
+            && (chars[i].is_ascii_digit()
+                || ((chars[i] == ',' || chars[i] == '.')
+                    && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+        {
+            if chars[i].is_ascii_digit() {
+                digits.push(chars[i]);
+            }
+            i += 1;
+        }
+        let Ok(mut n) = digits.parse::<u64>() else {
+            continue;
+        };
+        let mut rest: String = chars[i..].iter().collect();
+        if rest.starts_with(['k', 'K']) && !rest[1..].starts_with(|c: char| c.is_alphabetic()) {
+            n = n.saturating_mul(1000);
+            rest = rest[1..].to_owned();
+        }
+        let before = start.checked_sub(1).map(|j| chars[j]);
+        let after_word = rest.trim_start();
+        let next_word = after_word.split_whitespace().next().unwrap_or("");
+        let currency = before
+            .and_then(symbol)
+            .or_else(|| after_word.chars().next().and_then(symbol))
+            .or_else(|| code(next_word));
+        if let Some(c) = currency {
+            out.budget.get_or_insert((n, c.to_owned()));
+        } else if PEOPLE
+            .iter()
+            .any(|w| after_word.to_ascii_lowercase().starts_with(w))
+        {
+            out.travellers.get_or_insert(n);
+        }
+    }
+    out
 }
 
 /// `6000` → `6,000`.
@@ -124,10 +220,19 @@ fn money(amount: u64, currency: &str) -> String {
     }
 }
 
+/// The dinner deposit per person (in the trip's currency).
+pub const DEPOSIT_PER_PERSON: u64 = 60;
+
+/// The venues that seat everyone, best rated first; the shortlist is their first three.
+fn seating(travellers: u64) -> Vec<&'static Venue> {
+    VENUES.iter().filter(|v| v.capacity >= travellers).collect()
+}
+
 /// 1. The Lisbon team-offsite planner (the default).
 pub fn planner(req: &DemoRequest) -> Vec<DemoChunk> {
-    let (travellers, budget, currency) = trip_numbers(req.state);
+    let (travellers, budget, currency) = trip_numbers(req.state, req.last_user_text);
     let per_person = budget / travellers.max(1);
+    let fits = seating(travellers);
     let mut s = Script::new(req.thread_id, req.run_id);
     s.run_started();
     s.step_started("plan");
@@ -135,10 +240,10 @@ pub fn planner(req: &DemoRequest) -> Vec<DemoChunk> {
     s.reasoning(&format!(
         "The team wants an offsite in Lisbon: {travellers} people and {} in total, so about \
          {} per person for three days. The evening that matters most is the group dinner, and \
-         the classic choice is Alfama — but most tascas there seat eight to ten, so I need \
-         places that take all {travellers} at one table.\n\nPlan: set up the trip, search \
-         Alfama restaurants with room for {travellers} in the €€–€€€ range, put the best three \
-         on the trip panel, then compare them in a table and recommend one.",
+         the classic choice is Alfama — but its tascas are small, so I need places that take \
+         all {travellers} at one table.\n\nPlan: set up the trip, search Alfama restaurants \
+         with room for {travellers} in the €€–€€€ range, put the best three on the trip panel, \
+         then compare them in a table and recommend one.",
         money(budget, &currency),
         money(per_person, &currency),
     ));
@@ -186,7 +291,7 @@ pub fn planner(req: &DemoRequest) -> Vec<DemoChunk> {
         "max_price": "€€€",
     });
     let call = s.tool_call("search_venues", Some(&intro), &args);
-    let result = json!({"venues": VENUES.iter().map(venue_json).collect::<Vec<_>>()});
+    let result = json!({"venues": fits.iter().copied().map(venue_json).collect::<Vec<_>>()});
     s.tool_result(&call, &result.to_string());
     s.activity_delta(
         &activity,
@@ -197,7 +302,7 @@ pub fn planner(req: &DemoRequest) -> Vec<DemoChunk> {
             {"op": "replace", "path": "/steps/1/status", "value": "in_progress"},
         ]),
     );
-    for (i, v) in shortlist().enumerate() {
+    for (i, v) in fits.iter().take(3).enumerate() {
         let mut ops = vec![json!({
             "op": "add",
             "path": "/venues/-",
@@ -210,7 +315,7 @@ pub fn planner(req: &DemoRequest) -> Vec<DemoChunk> {
         s.state_delta(Value::Array(ops));
     }
     s.pause(200, 400);
-    s.text(&comparison(travellers), Pace::Text);
+    s.text(&comparison(travellers, &fits, &currency), Pace::Text);
     s.state_delta(json!([
         {"op": "replace", "path": "/steps/1/status", "value": "done"},
     ]));
@@ -229,29 +334,37 @@ pub fn planner(req: &DemoRequest) -> Vec<DemoChunk> {
 }
 
 /// The second planner message: a comparison table, a recommendation, next steps.
-fn comparison(travellers: u64) -> String {
+fn comparison(travellers: u64, fits: &[&Venue], currency: &str) -> String {
+    let Some(best) = fits.first() else {
+        return format!(
+            "### No table for {travellers}\n\nNone of the Alfama venues seats {travellers} \
+             people at once. Two tables side by side, or a private dining room elsewhere in \
+             the city, would work — tell me which you prefer.\n"
+        );
+    };
     let mut t = String::from(
         "### Shortlist\n\n\
          | Venue | Area | Rating | Price | Seats | Why |\n\
          |---|---|---:|:---:|---:|---|\n",
     );
-    for v in shortlist() {
+    for v in fits.iter().take(3) {
         t.push_str(&format!(
             "| {} | {} | {:.1} | {} | {} | {} |\n",
             v.name, v.area, v.rating, v.price, v.capacity, v.note
         ));
     }
-    let best = VENUES.first().map_or("Tasca do Miradouro", |v| v.name);
     t.push_str(&format!(
-        "\n**Recommendation: {best}** — a private room that fits all {travellers} of you, \
-         a view over the river and a set menu at about €38 a head, which leaves most of the \
-         budget for the rest of the trip.\n\n\
+        "\n**Recommendation: {}** — {} that fits all {travellers} of you, and a set menu at \
+         about {} a head, which leaves most of the budget for the rest of the trip.\n\n\
          Next steps:\n\n\
          - [x] Find venues in Alfama that seat {travellers}\n\
          - [x] Shortlist the best three\n\
          - [ ] Hold a table for Thursday evening (say **approve** to try a booking)\n\
          - [ ] Pay the deposit (say **pay**)\n\
-         - [ ] Book flights and the hotel\n"
+         - [ ] Book flights and the hotel\n",
+        best.name,
+        best.note,
+        money(40, currency),
     ));
     t
 }
@@ -412,7 +525,7 @@ fn approval_interrupt(call: &str, venue: &str, date: &str) -> Value {
 
 /// 8. "approve" / "book": a tool call that needs approval.
 pub fn approve(req: &DemoRequest) -> Vec<DemoChunk> {
-    let (travellers, _, _) = trip_numbers(req.state);
+    let (travellers, _, _) = trip_numbers(req.state, req.last_user_text);
     let venue = VENUES.first().map_or("Tasca do Miradouro", |v| v.name);
     let mut s = Script::new(req.thread_id, req.run_id);
     s.run_started();
@@ -438,20 +551,25 @@ pub fn approve(req: &DemoRequest) -> Vec<DemoChunk> {
 /// 9. "pay": the agent calls the frontend tool `confirm_payment` and leaves it pending.
 pub fn pay(req: &DemoRequest) -> Vec<DemoChunk> {
     let venue = VENUES.first().map_or("Tasca do Miradouro", |v| v.name);
-    let (travellers, _, _) = trip_numbers(req.state);
+    let (travellers, _, currency) = trip_numbers(req.state, req.last_user_text);
+    // The deposit: a fixed share per person, in the trip's currency.
+    let deposit = DEPOSIT_PER_PERSON * travellers;
     let mut s = Script::new(req.thread_id, req.run_id);
     s.run_started();
     let intro = s.text(
-        "To hold the table I need a deposit of **€480**. Please confirm the payment below — \
-         nothing is charged until you do.",
+        &format!(
+            "To hold the table I need a deposit of **{}**. Please confirm the payment below — \
+             nothing is charged until you do.",
+            money(deposit, &currency)
+        ),
         Pace::Text,
     );
     let call = s.tool_call(
         "confirm_payment",
         Some(&intro),
         &json!({
-            "amount": 480,
-            "currency": "EUR",
+            "amount": deposit,
+            "currency": currency,
             "description": format!("Deposit for the team dinner at {venue} ({travellers} people)"),
         }),
     );
@@ -684,16 +802,17 @@ fn resume_ask(s: &mut Script, req: &DemoRequest, cancelled: bool, payload: &Valu
     let mut ops = vec![json!({"op": "add", "path": "/travellers", "value": travellers})];
     if let Some(pp) = per_person.filter(|p| p.is_finite() && *p > 0.0) {
         let total = (pp * travellers as f64).round() as u64;
+        let (_, _, currency) = trip_numbers(req.state, "");
         text.push_str(&format!(
-            " at about **€{} per person** (≈ {} in total)",
-            thousands(pp.round() as u64),
-            money(total, "EUR")
+            " at about **{} per person** (≈ {} in total)",
+            money(pp.round() as u64, &currency),
+            money(total, &currency)
         ));
         let budget_ok = req.state.get("budget").is_some_and(Value::is_object);
         ops.push(if budget_ok {
             json!({"op": "add", "path": "/budget/amount", "value": total})
         } else {
-            json!({"op": "add", "path": "/budget", "value": {"amount": total, "currency": "EUR"}})
+            json!({"op": "add", "path": "/budget", "value": {"amount": total, "currency": currency}})
         });
     }
     match dietary {

@@ -1,35 +1,46 @@
 //! The chat layout: the widget root (`.agui-root`, where the design tokens live), a header
-//! (title, agent settings, warnings, run status), the thread list on the left, the main column
-//! (transcript, error banner, composer) and a side column (trip panel, then the shared-state
-//! panel). On narrow screens the thread list moves above and the side column below the
-//! conversation. The event inspector, when open, is a drawer over the body (below the
+//! (title, run status, warnings, the inspector button, the agent picker when the page shows
+//! it), the thread list on the left, the main column (transcript, error banner, composer) and
+//! a side column (the page's side panels, then the shared-state panel). On narrow screens the
+//! thread list moves above and the side column below the conversation. The event inspector, when open, is a drawer over the body (below the
 //! header): beside the conversation on a wide chat, over all of it on a narrow one.
 
 use leptos::prelude::*;
 
+use crate::plugins::Plugins;
 use crate::store::AgentStore;
 use crate::ui::composer::Composer;
 use crate::ui::error_banner::ErrorBanner;
+use crate::ui::inspector::toggle::InspectorToggle;
 use crate::ui::inspector::Inspector;
-use crate::ui::inspector_toggle::InspectorToggle;
 use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
 use crate::ui::thread_list::ThreadList;
 use crate::ui::tr;
 use crate::ui::transcript::Transcript;
-use crate::ui::trip_panel::TripPanel;
 use crate::ui::warnings::WarningsBadge;
 
 /// The name in the chat's header, when an embedder gives one (the widget's `title`).
 #[derive(Clone)]
 pub struct ChatTitle(pub String);
 
-/// The whole chat. Needs an [`crate::store::AgentStore`] in context.
+/// The whole chat. Needs an [`crate::store::AgentStore`] in context, and takes the page's
+/// [`Plugins`] from context (none when absent).
 #[component]
 pub fn Chat() -> impl IntoView {
     let title = use_context::<ChatTitle>().map_or_else(|| "agui-leptos".to_owned(), |t| t.0);
     let store = AgentStore::expect();
+    let plugins = Plugins::use_plugins();
+    plugins.install(store);
+    let panels = plugins
+        .panels()
+        .iter()
+        .map(|render| render())
+        .collect_view();
+    let picker = plugins
+        .shows_agent_picker()
+        .then(|| view! { <EndpointSettings /> });
     let lang = move || store.config.with(|c| c.locale.tag());
     view! {
         <div class="agui-root" data-testid="app-root" lang=lang>
@@ -44,7 +55,7 @@ pub fn Chat() -> impl IntoView {
                 <div class="agui-header__actions">
                     <WarningsBadge />
                     <InspectorToggle />
-                    <EndpointSettings />
+                    {picker}
                 </div>
             </header>
             <div class="agui-body">
@@ -58,7 +69,7 @@ pub fn Chat() -> impl IntoView {
                         </div>
                     </main>
                     <aside class="agui-side" data-testid="chat-side" aria-label=move || tr(store).side_label>
-                        <TripPanel />
+                        {panels}
                         <StatePanel />
                     </aside>
                 </div>

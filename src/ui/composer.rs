@@ -1,6 +1,6 @@
 //! The composer: a growing textarea (Enter sends, Shift+Enter inserts a newline, nothing is
 //! sent while an IME composition is open), Send, Stop while a run is in flight, and the
-//! demo agent's "Try:" suggestions.
+//! page's suggestion chips ([`crate::plugins::Plugins::suggestion`]), if it registered any.
 //!
 //! While the agent waits on open interrupts the composer is locked (spec digest §4.11: the
 //! next run must answer them): the input is disabled with a hint, and "Cancel all" abandons
@@ -12,7 +12,7 @@ use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
 use web_sys::{HtmlTextAreaElement, KeyboardEvent};
 
-use crate::demo::TRIGGERS;
+use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
 use crate::ui::tr;
 
@@ -43,44 +43,50 @@ fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
     Memo::new(move |_| store.run.with(|r| !r.interrupts.is_empty()))
 }
 
-/// "Try:" chips with the demo agent's trigger phrases; clicking one sends it.
-pub fn suggestion_chips(store: AgentStore) -> impl IntoView {
+/// "Try:" chips with the registered suggestions; clicking one sends it. `None` when the page
+/// registered none.
+pub fn suggestion_chips(store: AgentStore, suggestions: &[Suggestion]) -> Option<impl IntoView> {
+    if suggestions.is_empty() {
+        return None;
+    }
     let locked = locked_by_interrupts(store);
-    let chips: Vec<_> = TRIGGERS
+    let chips: Vec<_> = suggestions
         .iter()
-        .map(|(phrase, description)| {
+        .cloned()
+        .map(|Suggestion { prompt, hint }| {
+            let label = prompt.clone();
             view! {
                 <li>
                     <button
                         type="button"
                         class="agui-chip"
                         data-testid="suggestion"
-                        title=*description
+                        title=hint
                         disabled=move || store.running.get() || locked.get()
-                        on:click=move |_| store.send((*phrase).to_owned())
+                        on:click=move |_| store.send(prompt.clone())
                     >
-                        {*phrase}
+                        {label}
                     </button>
                 </li>
             }
         })
         .collect();
-    view! {
+    Some(view! {
         <div class="agui-suggestions" data-testid="suggestions">
             <span class="agui-suggestions__label">{move || tr(store).try_label}</span>
             <ul class="agui-suggestions__list">{chips}</ul>
         </div>
-    }
+    })
 }
 
 /// Message input with Send and Stop.
 #[component]
 pub fn Composer() -> impl IntoView {
     let store = AgentStore::expect();
+    let plugins = Plugins::use_plugins();
     let input: NodeRef<Textarea> = NodeRef::new();
     let send_button: NodeRef<Button> = NodeRef::new();
     let (text, set_text) = signal(String::new());
-    let on_demo = Memo::new(move |_| store.config.with(|c| c.endpoint.is_none()));
     let has_rows = Memo::new(move |_| store.rows.with(|r| !r.is_empty()));
     let locked = locked_by_interrupts(store);
     let cancel_error = RwSignal::new(None::<String>);
@@ -121,8 +127,8 @@ pub fn Composer() -> impl IntoView {
 
     view! {
         <div class="agui-composer" data-testid="composer">
-            <Show when=move || on_demo.get() && has_rows.get()>
-                {suggestion_chips(store)}
+            <Show when=move || has_rows.get()>
+                {suggestion_chips(store, plugins.suggestions())}
             </Show>
             <form
                 class="agui-composer__form"

@@ -31,6 +31,7 @@ pub fn run_failure(t: &Strings, f: &RunFailure) -> String {
         RunFailure::Transport(e) => transport_error(t, e),
         RunFailure::Request(error) => fill(t.error_request, &[error]),
         RunFailure::ConnectionLost => t.error_connection_lost.to_owned(),
+        RunFailure::NoAgent => t.error_no_agent.to_owned(),
         // A protocol diagnostic: technical, English.
         RunFailure::Pipeline(error) => error.clone(),
     }

@@ -21,7 +21,7 @@ use crate::ui::activity::ActivityCard;
 use crate::ui::errors;
 use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::Reasoning;
-use crate::ui::tool_card::ToolCard;
+use crate::ui::tool::ToolCard;
 use crate::ui::tr;
 
 /// One message of the transcript.

@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use crate::i18n::{fill, Strings};
 use crate::protocol::types::{Role, TokenUsage};
 use crate::store::AgentStore;
-use crate::ui::{thousands, tr};
+use crate::ui::tr;
+use crate::view::format::thousands;
 
 /// "1,234 tokens" (and the in/out split for the tooltip), or `None` when nothing was reported.
 fn usage_text(usage: &[TokenUsage], t: &Strings) -> Option<(String, String)> {

@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use crate::i18n::fill;
 use crate::store::{AgentStore, Notice};
-use crate::ui::tool_card::truncate_chars;
 use crate::ui::tr;
+use crate::view::format::truncate_chars;
+use crate::view::state::{escape_pointer_token, is_empty_state, is_state_patch_failure};
 
 /// Strings longer than this are cut, with a button to show the rest.
 const STRING_PREVIEW: usize = 120;
@@ -368,29 +369,4 @@ fn children_list(
             </button>
         </Show>
     }
-}
-
-// ---- pure helpers ------------------------------------------------------------------------
-
-/// One RFC 6901 reference token: `~` → `~0`, `/` → `~1`.
-pub fn escape_pointer_token(key: &str) -> String {
-    if !key.contains(['~', '/']) {
-        return key.to_owned();
-    }
-    key.replace('~', "~0").replace('/', "~1")
-}
-
-/// No state, `null`, `{}` or `[]`.
-pub fn is_empty_state(v: Option<&Value>) -> bool {
-    match v {
-        None | Some(Value::Null) => true,
-        Some(Value::Object(o)) => o.is_empty(),
-        Some(Value::Array(a)) => a.is_empty(),
-        _ => false,
-    }
-}
-
-/// True for the reducer's warning about a `STATE_DELTA` that could not be applied.
-pub fn is_state_patch_failure(warning: &str) -> bool {
-    warning.to_ascii_lowercase().contains("state patch")
 }

@@ -3,7 +3,7 @@
 //! the stream unless the person scrolled up.
 //!
 //! It also hosts the human in the loop: the open interrupts' cards after the last message, and
-//! the frontend tools ([`crate::ui::frontend_tools`]) — advertised to the agent, their handlers
+//! the frontend tools ([`crate::ui::hitl::frontend_tools`]) — advertised to the agent, their handlers
 //! run when a finished run left calls pending.
 //!
 //! Following costs one scroll-position write per animation frame while a run is in flight;
@@ -27,11 +27,12 @@ use leptos::html::Div;
 use leptos::prelude::*;
 
 use crate::i18n::split_placeholder;
+use crate::plugins::Plugins;
 use crate::protocol::types::Role;
 use crate::store::AgentStore;
 use crate::ui::composer::suggestion_chips;
-use crate::ui::frontend_tools::{use_frontend_tools, FrontendTools};
-use crate::ui::interrupt_card::InterruptList;
+use crate::ui::hitl::frontend_tools::use_frontend_tools;
+use crate::ui::hitl::interrupt_card::InterruptList;
 use crate::ui::message::MessageRow;
 use crate::ui::tr;
 
@@ -89,7 +90,8 @@ pub fn Transcript() -> impl IntoView {
     let scroller: NodeRef<Div> = NodeRef::new();
     let stick = RwSignal::new(true);
     let last_top = StoredValue::new(0i32);
-    use_frontend_tools(store, FrontendTools::use_tools());
+    let plugins = Plugins::use_plugins();
+    use_frontend_tools(store, plugins.tools().clone());
 
     // What the polite live region says (see the module docs).
     let announcement = RwSignal::new(String::new());
@@ -144,11 +146,30 @@ pub fn Transcript() -> impl IntoView {
     };
 
     let empty = Memo::new(move |_| store.rows.with(Vec::is_empty));
-    let on_demo = Memo::new(move |_| store.config.with(|c| c.endpoint.is_none()));
-    let endpoint = move || {
-        store
-            .config
-            .with(|c| c.endpoint.clone().unwrap_or_default())
+    // Under the title: the page's welcome text; on a developer page (agent picker shown)
+    // talking to an endpoint, which endpoint.
+    let welcome = {
+        let plugins = plugins.clone();
+        move || {
+            let t = tr(store);
+            let endpoint = store.config.with(|c| c.endpoint.clone());
+            match endpoint.filter(|_| plugins.shows_agent_picker()) {
+                Some(url) => {
+                    let (before, after) = split_placeholder(t.hero_connected);
+                    Some(
+                        view! {
+                            <p class="agui-hero__text">
+                                {before} <code>{url}</code> {after}
+                            </p>
+                        }
+                        .into_any(),
+                    )
+                }
+                None => plugins
+                    .welcome_text(t)
+                    .map(|text| view! { <p class="agui-hero__text">{text}</p> }.into_any()),
+            }
+        }
     };
     // Waiting for the first event of a run: show a typing indicator.
     let waiting = move || {
@@ -175,21 +196,8 @@ pub fn Transcript() -> impl IntoView {
                     <Show when=move || empty.get()>
                         <div class="agui-hero" data-testid="empty-state">
                             <h2 class="agui-hero__title">{move || tr(store).hero_title}</h2>
-                            <Show
-                                when=move || on_demo.get()
-                                fallback=move || {
-                                    let parts = move || split_placeholder(tr(store).hero_connected);
-                                    view! {
-                                        <p class="agui-hero__text">
-                                            {move || parts().0} <code>{endpoint}</code>
-                                            {move || parts().1}
-                                        </p>
-                                    }
-                                }
-                            >
-                                <p class="agui-hero__text">{move || tr(store).hero_demo}</p>
-                                {suggestion_chips(store)}
-                            </Show>
+                            {welcome.clone()}
+                            {suggestion_chips(store, plugins.suggestions())}
                         </div>
                     </Show>
                     <For

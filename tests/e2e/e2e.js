@@ -45,18 +45,31 @@ async function send(p, text) {
   await p.click('[data-testid=composer-send]');
 }
 
-const checks = {
-  async 'text, tool card with live args, venue card, state panel'(p) {
-    await send(p, 'plan our offsite');
-    await waitText(p, assistantText, 'Real');
-    assert((await status(p)) === 'running', 'text must render while the run is still running');
-    await p.waitForSelector('[data-testid=tool-card][data-tool-name=search_venues]', { timeout: 10000 });
-    await waitStatus(p, 'success');
+// The request the last run sent.
+async function lastRequest(p) {
+  const reqs = await (await p.request.get(base + '/requests')).json();
+  return reqs[reqs.length - 1];
+}
+
+// Streamed text, a tool card whose args stream, a state delta; `venues(p)` checks how the
+// venue search's card looks on this page.
+const streaming = (venues) => async (p) => {
+  await send(p, 'plan our offsite');
+  await waitText(p, assistantText, 'Real');
+  assert((await status(p)) === 'running', 'text must render while the run is still running');
+  await p.waitForSelector('[data-testid=tool-card][data-tool-name=search_venues]', { timeout: 10000 });
+  await waitStatus(p, 'success');
+  await venues(p);
+  const changed = await p.getAttribute('[data-testid=state-path][data-path="/venues/0"]', 'data-changed');
+  assert(changed === 'true', 'the state delta marks /venues/0 changed, got ' + changed);
+};
+
+// The app's page carries the demo plug-ins: its venue card and confirm_payment.
+const demoCards = {
+  'text, tool card with live args, venue card, state panel': streaming(async (p) => {
     const venues = await p.$$eval('[data-testid=venue-card]', (els) => els.map((e) => e.textContent));
     assert(venues.length === 1 && venues[0].includes('Tasca Real'), 'one venue card: ' + venues);
-    const changed = await p.getAttribute('[data-testid=state-path][data-path="/venues/0"]', 'data-changed');
-    assert(changed === 'true', 'the state delta marks /venues/0 changed, got ' + changed);
-  },
+  }),
   async 'confirm_payment round trip'(p) {
     await send(p, 'please pay the deposit');
     await p.waitForSelector('[data-testid=tool-card][data-status=awaiting-input]', { timeout: 10000 });
@@ -67,6 +80,43 @@ const checks = {
     const tail = last.messages[last.messages.length - 1];
     assert(tail.role === 'tool' && tail.toolCallId && tail.toolCallId.startsWith('pay-'), 'the tool answer is sent back');
   },
+};
+
+// The example host page pointed at the server registers its own venue element and a
+// frontend tool through AguiChat.mount: it gets those, and only those.
+const pageCards = {
+  "text, tool card with live args, the page's venue element, state panel": streaming(async (p) => {
+    const own = await p.$$eval('[data-tool-name=search_venues] acme-venue-list', (els) => els.map((e) => e.textContent));
+    assert(own.length === 1 && own[0].includes('Tasca Real'), "the page's element: " + own);
+    assert(!(await p.$('[data-testid=venue-card]')), "not the demo's venue card");
+  }),
+  async "the page's frontend tool answers, and it is the only tool advertised"(p) {
+    await send(p, 'where am I?');
+    await waitText(p, '[data-testid=message-text]', 'Got your answer: {"city":"Lisbon"}');
+    const reqs = await (await p.request.get(base + '/requests')).json();
+    const first = reqs[reqs.length - 2];
+    assert(JSON.stringify(first.tools.map((t) => t.name)) === '["get_visitor_city"]', 'tools: ' + JSON.stringify(first.tools));
+  },
+};
+
+// A page that registers nothing: generic cards, no tool advertised, nothing to answer.
+const bareCards = {
+  'text, tool card with live args, the generic card, state panel': streaming(async (p) => {
+    assert(!(await p.$('[data-testid=venue-card]')), "not the demo's venue card");
+    const result = await p.textContent('[data-tool-name=search_venues] [data-testid=tool-result]');
+    assert(result.includes('Tasca Real'), 'the generic result: ' + result);
+    assert(JSON.stringify((await lastRequest(p)).tools) === '[]', 'no tool advertised');
+  }),
+  async 'a tool nobody registered is not the visitor\'s to answer'(p) {
+    await send(p, 'please pay the deposit');
+    await waitStatus(p, 'success');
+    const card = await p.waitForSelector('[data-testid=tool-card][data-tool-name=confirm_payment]', { timeout: 10000 });
+    assert((await card.getAttribute('data-status')) !== 'awaiting-input', 'not awaiting the visitor');
+    assert(!(await p.$('[data-testid=frontend-tool-approve]')), 'no payment buttons');
+  },
+};
+
+const checks = {
   async 'interrupt answered after a reload, resume covers it'(p) {
     await send(p, 'ask me something');
     await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
@@ -148,9 +198,9 @@ const hostileChecks = {
 };
 
 const targets = [
-  { name: 'app', url: '/?endpoint=/agent', checks },
-  { name: 'embed', url: '/embed/', checks: { ...checks, ...widgetChecks } },
-  { name: 'hostile', url: '/hostile/', checks: { ...hostileChecks, ...checks } },
+  { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks } },
+  { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
+  { name: 'hostile', url: '/hostile/', checks: { ...hostileChecks, ...bareCards, ...checks } },
 ];
 
 (async () => {

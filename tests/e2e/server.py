@@ -9,6 +9,7 @@ Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
                stream, its result, a state delta
   "pay"        calls the frontend tool `confirm_payment` and finishes with it pending
+  "where am i" calls the frontend tool `get_visitor_city` (the example host page registers it)
   "ask"        finishes with an interrupt outcome (a responseSchema form)
   "error"      some text, then RUN_ERROR
   "drop"       some text, then the body just ends (no terminal event)
@@ -78,6 +79,13 @@ def script(inp: RunAgentInput, body: dict):
         for piece in ['{"amount":480,', '"currency":"EUR",', '"description":"Deposit for the Lisbon offsite"}']:
             yield ToolCallArgsEvent(type=EventType.TOOL_CALL_ARGS, tool_call_id=tc, delta=piece)
             yield 0.05
+        yield ToolCallEndEvent(type=EventType.TOOL_CALL_END, tool_call_id=tc)
+        yield finished
+        return
+    if "where am i" in text.lower():
+        tc = "city-" + r
+        yield ToolCallStartEvent(type=EventType.TOOL_CALL_START, tool_call_id=tc, tool_call_name="get_visitor_city")
+        yield ToolCallArgsEvent(type=EventType.TOOL_CALL_ARGS, tool_call_id=tc, delta="{}")
         yield ToolCallEndEvent(type=EventType.TOOL_CALL_END, tool_call_id=tc)
         yield finished
         return

@@ -3,7 +3,8 @@
 //! letting the store flush and the DOM settle (or waiting until a condition holds).
 #![allow(dead_code)]
 
-use agui_leptos::app::mount_with_store;
+use agui_leptos::app::mount_with;
+use agui_leptos::plugins::Plugins;
 use agui_leptos::store::AgentStore;
 use agui_leptos::transport::sleep;
 use leptos::prelude::GetUntracked;
@@ -32,13 +33,30 @@ pub fn fresh_container() -> HtmlElement {
     el
 }
 
-/// The chat on `store`, mounted into a fresh element: (container, the container as the query
-/// root, the handle that unmounts on drop).
+/// What the app's page carries: the demo plug-ins (its agent, cards, chips) and the agent
+/// picker.
+pub fn app_plugins() -> Plugins {
+    agui_leptos::demo::ui::plugins().agent_picker(true)
+}
+
+/// The app's chat ([`app_plugins`]) on `store`, mounted into a fresh element: (container, the
+/// container as the query root, the handle that unmounts on drop).
 pub fn mount_chat(store: AgentStore) -> (HtmlElement, Element, impl Drop) {
+    mount_chat_with(store, app_plugins())
+}
+
+/// [`mount_chat`] with other plug-ins (`Plugins::new()`: what a site pointed at its own agent
+/// gets).
+pub fn mount_chat_with(store: AgentStore, plugins: Plugins) -> (HtmlElement, Element, impl Drop) {
     let container = fresh_container();
-    let handle = mount_with_store(container.clone(), store);
+    let handle = mount_with(container.clone(), store, plugins);
     let root: Element = container.clone().into();
     (container, root, handle)
+}
+
+/// The app's chat ([`app_plugins`]) on `store` mounted into `el`.
+pub fn mount_demo(el: HtmlElement, store: AgentStore) -> impl Drop {
+    mount_with(el, store, app_plugins())
 }
 
 pub fn q(root: &Element, selector: &str) -> Option<Element> {

@@ -1,4 +1,4 @@
-//! The header button that shows or hides the event inspector ([`crate::ui::inspector`]).
+//! The header button that shows or hides the event inspector ([`super`]).
 
 use leptos::prelude::*;
 

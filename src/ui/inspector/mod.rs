@@ -9,6 +9,8 @@
 //! live); a filter scans only entries it has not seen; a view is rebuilt only when the
 //! selection changes (nearest checkpoint + fold). Everything agent-sent is rendered as text.
 
+pub mod toggle;
+
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -4,16 +4,8 @@
 //! - a **component**: UI in the tool card, where the person answers (e.g. `confirm_payment`), or
 //! - an async **handler**: code that runs in the browser and returns a result.
 //!
-//! ```ignore
-//! let mut tools = FrontendTools::with_defaults(); // confirm_payment
-//! tools.register_handler(
-//!     Tool { name: "get_location".into(), description: "The browser's location".into(),
-//!            parameters: Some(json!({"type": "object", "properties": {}})), metadata: None },
-//!     |_args| async move { Ok(json!({"city": "Lisbon"})) },
-//! );
-//! tools.register_component(my_tool, |call| view! { <MyPicker call/> }.into_any());
-//! tools.provide(); // before mounting the chat
-//! ```
+//! The registry starts empty: a chat advertises exactly the tools its page registered
+//! ([`crate::plugins::Plugins::frontend_tool`], [`crate::plugins::Plugins::frontend_handler`]).
 //!
 //! **When they act.** Only once the run has finished with the call pending (its
 //! `TOOL_CALL_END` seen, no `TOOL_CALL_RESULT`, listed in `pendingToolCallIds` or derived):
@@ -34,18 +26,16 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use leptos::prelude::*;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::i18n::{fill, Strings};
 use crate::protocol::types::Tool;
 use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
-use crate::ui::errors;
 use crate::ui::tr;
-use crate::ui::trip_panel::format_money;
+use crate::view::tool::{ToolStatus, ToolView};
 
 /// What a handler returns: the result value, or an error message for the agent.
 pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, String>>>>;
@@ -106,15 +96,6 @@ impl FrontendTools {
         Self::default()
     }
 
-    /// The built-in tools: `confirm_payment` (a component).
-    pub fn with_defaults() -> Self {
-        let mut tools = Self::empty();
-        tools.register_component(confirm_payment_tool(), |call| {
-            view! { <ConfirmPayment call /> }.into_any()
-        });
-        tools
-    }
-
     fn insert(&mut self, tool: FrontendTool) -> &mut Self {
         let list = Arc::make_mut(&mut self.tools);
         list.retain(|t| t.definition.name != tool.definition.name);
@@ -167,6 +148,13 @@ impl FrontendTools {
         self
     }
 
+    /// Add (or replace, by name) every tool of `other`.
+    pub fn extend(&mut self, other: &FrontendTools) {
+        for tool in other.tools.iter() {
+            self.insert(tool.clone());
+        }
+    }
+
     /// Remove a tool; true when there was one.
     pub fn unregister(&mut self, name: &str) -> bool {
         let before = self.tools.len();
@@ -211,18 +199,6 @@ impl FrontendTools {
             .iter()
             .map(|t| t.definition.name.clone())
             .collect()
-    }
-
-    /// Put this registry in context for the chat below (before mounting it).
-    pub fn provide(self) {
-        provide_context(self);
-    }
-
-    /// The registry from context, or [`FrontendTools::with_defaults`] when none was provided.
-    pub fn use_tools() -> Self {
-        static DEFAULTS: OnceLock<FrontendTools> = OnceLock::new();
-        use_context::<FrontendTools>()
-            .unwrap_or_else(|| DEFAULTS.get_or_init(Self::with_defaults).clone())
     }
 
     /// Advertise these tools: `store`'s `AgentConfig.tools` becomes these definitions plus any
@@ -281,7 +257,7 @@ pub fn use_frontend_tools(store: AgentStore, tools: FrontendTools) {
 /// The component body of a frontend tool card: the tool's UI while the call waits for the
 /// person, `otherwise` before and after. `view` is the card's memo.
 pub fn component_body(
-    view: Memo<Option<crate::store::ToolView>>,
+    view: Memo<Option<ToolView>>,
     tool_call_id: String,
     render: ToolComponent,
     otherwise: impl Fn() -> AnyView + Send + Sync + 'static,
@@ -290,7 +266,7 @@ pub fn component_body(
     let awaiting = Memo::new(move |_| {
         view.with(|v| {
             v.as_ref()
-                .is_some_and(|v| v.status == crate::store::ToolStatus::AwaitingInput)
+                .is_some_and(|v| v.status == ToolStatus::AwaitingInput)
         })
     });
     move || {
@@ -332,156 +308,6 @@ fn bad_args_view(store: AgentStore, id: String, problem: String) -> impl IntoVie
             >
                 {move || tr(store).tell_the_agent}
             </button>
-        </div>
-    }
-}
-
-// ---- confirm_payment ---------------------------------------------------------------------
-
-/// The definition of `confirm_payment`.
-pub fn confirm_payment_tool() -> Tool {
-    Tool {
-        name: "confirm_payment".to_owned(),
-        description: "Ask the person to confirm a payment in the browser. Returns \
-                      {\"approved\": true} or {\"approved\": false, \"reason\": \"…\"}; nothing is \
-                      charged unless approved."
-            .to_owned(),
-        parameters: Some(json!({
-            "type": "object",
-            "properties": {
-                "amount": {"type": "number", "exclusiveMinimum": 0, "description": "The amount to pay"},
-                "currency": {"type": "string", "description": "ISO 4217 code, e.g. EUR"},
-                "description": {"type": "string", "description": "What the payment is for"},
-            },
-            "required": ["amount", "currency", "description"],
-        })),
-        metadata: None,
-    }
-}
-
-/// The longest description shown.
-const DESCRIPTION_CHARS: usize = 500;
-
-/// A payment request read from `confirm_payment`'s (untrusted) arguments.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PaymentRequest {
-    /// A finite amount above zero, or `None`.
-    pub amount: Option<f64>,
-    /// A three-letter code, upper-cased, or `None`.
-    pub currency: Option<String>,
-    pub description: Option<String>,
-}
-
-impl PaymentRequest {
-    pub fn from_args(args: &Value) -> Self {
-        let amount = match args.get("amount") {
-            Some(Value::Number(n)) => n.as_f64(),
-            Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
-            _ => None,
-        }
-        .filter(|a| a.is_finite() && *a > 0.0);
-        let currency = args
-            .get("currency")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|c| c.len() == 3 && c.chars().all(|ch| ch.is_ascii_alphabetic()))
-            .map(str::to_ascii_uppercase);
-        let description = args
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|d| !d.is_empty())
-            .map(|d| crate::ui::tool_card::truncate_chars(d, DESCRIPTION_CHARS));
-        PaymentRequest {
-            amount,
-            currency,
-            description,
-        }
-    }
-
-    /// Complete enough to approve: an amount and a currency.
-    pub fn is_valid(&self) -> bool {
-        self.amount.is_some() && self.currency.is_some()
-    }
-
-    /// "€480", "1,250.50 CHF" (`480 €`, `1.250,50 CHF` in German).
-    pub fn amount_text(&self, t: &Strings) -> Option<String> {
-        self.amount
-            .map(|a| format_money(a, self.currency.as_deref(), t))
-    }
-}
-
-/// The answer when the person approves a payment.
-pub fn payment_approved() -> Value {
-    json!({"approved": true})
-}
-
-/// The answer when the person declines a payment.
-pub fn payment_declined() -> Value {
-    json!({"approved": false, "reason": "declined by user"})
-}
-
-/// `confirm_payment`'s card body: the amount and what it is for, Confirm and Decline.
-#[component]
-pub fn ConfirmPayment(
-    /// The pending call.
-    call: FrontendToolCall,
-) -> impl IntoView {
-    let store = AgentStore::expect();
-    let request = PaymentRequest::from_args(&call.args);
-    let valid = request.is_valid();
-    let description = request.description.clone();
-    let request = StoredValue::new(request);
-    let error = RwSignal::new(None::<HitlError>);
-    let call = StoredValue::new(call);
-    let answer = move |value: Value| {
-        if let Err(e) = call.with_value(|c| c.respond(Ok(value))) {
-            error.set(Some(e));
-        }
-    };
-    let amount = move || {
-        let t = tr(store);
-        request
-            .with_value(|r| r.amount_text(t))
-            .unwrap_or_else(|| t.payment_unknown_amount.to_owned())
-    };
-    let pay_label = move || fill(tr(store).payment_pay, &[&amount()]);
-    view! {
-        <div class="agui-frontend-tool agui-payment" data-testid="payment-request">
-            <div class="agui-payment__label">{move || tr(store).payment_requested}</div>
-            <div class="agui-payment__amount" data-testid="payment-amount">{amount}</div>
-            {description.map(|d| view! {
-                <p class="agui-payment__description" data-testid="payment-description">{d}</p>
-            })}
-            {(!valid).then(|| view! {
-                <p class="agui-frontend-tool__problem" role="alert">
-                    {move || tr(store).payment_incomplete}
-                </p>
-            })}
-            <p class="agui-payment__note">{move || tr(store).payment_note}</p>
-            <div class="agui-payment__actions">
-                <button
-                    type="button"
-                    class="agui-button agui-button--primary"
-                    data-testid="frontend-tool-approve"
-                    disabled=move || !valid || store.running.get()
-                    on:click=move |_| answer(payment_approved())
-                >
-                    {pay_label}
-                </button>
-                <button
-                    type="button"
-                    class="agui-button agui-button--secondary"
-                    data-testid="frontend-tool-decline"
-                    disabled=move || store.running.get()
-                    on:click=move |_| answer(payment_declined())
-                >
-                    {move || tr(store).decline}
-                </button>
-            </div>
-            {move || error.get().map(|e| view! {
-                <p class="agui-frontend-tool__problem" data-testid="frontend-tool-error" role="alert">{move || errors::hitl_error(tr(store), &e)}</p>
-            })}
         </div>
     }
 }

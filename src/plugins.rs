@@ -1,0 +1,239 @@
+//! The one plug-in API: what a page (or a Leptos app) adds to the generic chat. Everything
+//! starts empty — a chat pointed at an agent advertises no tool and renders every tool call
+//! with the generic card until its page registers something:
+//!
+//! - **tool renderers** by tool name ([`Plugins::tool_renderer`]): a view that receives the
+//!   call's live [`ToolCallView`] (name, arguments as they stream, status, result);
+//! - **frontend tools** ([`Plugins::frontend_tool`] with UI the person answers,
+//!   [`Plugins::frontend_handler`] answered by code in the browser), advertised in
+//!   `RunAgentInput.tools` (spec digest §4.12);
+//! - **side panels** ([`Plugins::side_panel`]), views bound to the agent state through the
+//!   store's path signals, shown beside the conversation;
+//! - **suggestion chips** ([`Plugins::suggestion`]) and a **welcome** text for the empty chat;
+//! - a **local agent** ([`Plugins::local_agent`]) that answers in the page when the chat has
+//!   no endpoint (the offline demo is one);
+//! - the **agent picker** in the header ([`Plugins::agent_picker`]), for developer pages only:
+//!   it lets whoever uses the page type any endpoint.
+//!
+//! The demo (`crate::demo::ui::plugins`) is registered through exactly this API; the widget's
+//! JS options (`tools`, `renderers`, `suggestions`) build one too.
+//!
+//! ```ignore
+//! let plugins = Plugins::new()
+//!     .tool_renderer("get_weather", |call| view! { <WeatherCard call /> }.into_any())
+//!     .side_panel(|| view! { <OrderPanel /> }.into_any())
+//!     .suggestion("What's the weather in Lisbon?", None);
+//! view! { <AgentChat config plugins /> }
+//! ```
+
+use std::future::Future;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::i18n::Strings;
+use crate::protocol::types::Tool;
+use crate::session::{LocalAgent, LocalAgentRef};
+use crate::store::AgentStore;
+use crate::ui::hitl::frontend_tools::{FrontendToolCall, FrontendTools};
+use crate::ui::tool::call::ToolCallView;
+use crate::ui::tool::registry::{ToolRegistry, ToolRenderer};
+
+/// A side panel: renders itself (reading the store from context) or nothing.
+pub type PanelView = Arc<dyn Fn() -> AnyView + Send + Sync>;
+/// The welcome text of an empty chat, in the UI language.
+pub type Welcome = Arc<dyn Fn(&'static Strings) -> String + Send + Sync>;
+
+/// A prompt offered as a chip: clicking it sends `prompt`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggestion {
+    pub prompt: String,
+    /// A longer description (the chip's tooltip).
+    pub hint: Option<String>,
+}
+
+/// What a page adds to the chat. Cheap to clone; put it in context with
+/// [`Plugins::provide`] before mounting [`crate::ui::chat::Chat`] (or pass it to
+/// [`crate::app::AgentChat`]).
+#[derive(Clone, Default)]
+pub struct Plugins {
+    renderers: ToolRegistry,
+    tools: FrontendTools,
+    panels: Vec<PanelView>,
+    suggestions: Vec<Suggestion>,
+    welcome: Option<Welcome>,
+    local_agent: Option<LocalAgentRef>,
+    agent_picker: bool,
+}
+
+impl std::fmt::Debug for Plugins {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plugins")
+            .field("renderers", &self.renderers)
+            .field("tools", &self.tools)
+            .field("panels", &self.panels.len())
+            .field("suggestions", &self.suggestions)
+            .field("local_agent", &self.local_agent.is_some())
+            .field("agent_picker", &self.agent_picker)
+            .finish()
+    }
+}
+
+impl Plugins {
+    /// Nothing registered: generic cards, no tools, no panels, no chips.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Render the body of `name`'s tool cards with `render` (names match in snake case,
+    /// namespaces ignored: `searchVenues`, `functions.search_venues` → `search_venues`).
+    pub fn tool_renderer(
+        mut self,
+        name: impl AsRef<str>,
+        render: impl Fn(ToolCallView) -> AnyView + Send + Sync + 'static,
+    ) -> Self {
+        self.renderers.register(name, render);
+        self
+    }
+
+    /// A frontend tool the person answers in its card: `render` shows while a finished run
+    /// left a call to it pending, and answers with [`FrontendToolCall::respond`].
+    pub fn frontend_tool(
+        mut self,
+        tool: Tool,
+        render: impl Fn(FrontendToolCall) -> AnyView + Send + Sync + 'static,
+    ) -> Self {
+        self.tools.register_component(tool, render);
+        self
+    }
+
+    /// A frontend tool answered by code in the browser: `handler(args)` runs once per call,
+    /// after the run that called it finished; `Ok(value)` / `Err(message)` go back to the
+    /// agent in the next run, which starts by itself.
+    pub fn frontend_handler<F, Fut>(mut self, tool: Tool, handler: F) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, String>> + 'static,
+    {
+        self.tools.register_handler(tool, handler);
+        self
+    }
+
+    /// A panel beside the conversation (in registration order, above the shared state).
+    pub fn side_panel(mut self, render: impl Fn() -> AnyView + Send + Sync + 'static) -> Self {
+        self.panels.push(Arc::new(render));
+        self
+    }
+
+    /// A suggestion chip.
+    pub fn suggestion(mut self, prompt: impl Into<String>, hint: Option<&str>) -> Self {
+        let prompt = prompt.into();
+        if !prompt.trim().is_empty() {
+            self.suggestions.push(Suggestion {
+                prompt,
+                hint: hint.map(str::to_owned),
+            });
+        }
+        self
+    }
+
+    /// The text under the empty chat's title, in the UI language.
+    pub fn welcome(
+        mut self,
+        text: impl Fn(&'static Strings) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.welcome = Some(Arc::new(text));
+        self
+    }
+
+    /// The agent that answers when the chat has no endpoint.
+    pub fn local_agent(mut self, agent: impl LocalAgent) -> Self {
+        self.local_agent = Some(LocalAgentRef::new(agent));
+        self
+    }
+
+    /// Show the agent picker (endpoint and headers) in the header. For developer pages: a
+    /// visitor could point the chat anywhere.
+    pub fn agent_picker(mut self, on: bool) -> Self {
+        self.agent_picker = on;
+        self
+    }
+
+    /// Everything of `other` added to this (its renderers and tools win on a name clash; the
+    /// local agent and the welcome text are taken when this has none).
+    pub fn merge(mut self, other: Plugins) -> Self {
+        for name in other.renderers.names() {
+            if let Some(r) = other.renderers.get(&name) {
+                self.renderers.register(&name, move |call| r(call));
+            }
+        }
+        self.tools.extend(&other.tools);
+        self.panels.extend(other.panels);
+        self.suggestions.extend(other.suggestions);
+        self.welcome = self.welcome.or(other.welcome);
+        self.local_agent = self.local_agent.or(other.local_agent);
+        self.agent_picker |= other.agent_picker;
+        self
+    }
+
+    /// Put these plug-ins in context for the chat below.
+    pub fn provide(self) {
+        provide_context(self);
+    }
+
+    /// The plug-ins in context; none registered when there are none.
+    pub fn use_plugins() -> Self {
+        use_context::<Plugins>().unwrap_or_default()
+    }
+
+    /// Hand the store what it needs at run time: the local agent, unless its configuration
+    /// names one. (The frontend tools are advertised by the transcript's driver.)
+    pub fn install(&self, store: AgentStore) {
+        let Some(agent) = self.local_agent.clone() else {
+            return;
+        };
+        if store.config.with_untracked(|c| c.local_agent.is_none()) {
+            let mut config = store.config.get_untracked();
+            config.local_agent = Some(agent);
+            store.set_config(config);
+        }
+    }
+
+    // ---- what the chat reads ---------------------------------------------------------------
+
+    /// The renderer registered for a tool name.
+    pub fn renderer(&self, tool_name: &str) -> Option<ToolRenderer> {
+        self.renderers.get(tool_name)
+    }
+
+    /// The frontend tools.
+    pub fn tools(&self) -> &FrontendTools {
+        &self.tools
+    }
+
+    /// The side panels, in order.
+    pub fn panels(&self) -> &[PanelView] {
+        &self.panels
+    }
+
+    /// The suggestion chips, in order.
+    pub fn suggestions(&self) -> &[Suggestion] {
+        &self.suggestions
+    }
+
+    /// The welcome text in `t`'s language.
+    pub fn welcome_text(&self, t: &'static Strings) -> Option<String> {
+        self.welcome.as_ref().map(|w| w(t))
+    }
+
+    /// The local agent, if one is registered.
+    pub fn local(&self) -> Option<&LocalAgentRef> {
+        self.local_agent.as_ref()
+    }
+
+    /// Whether the header shows the agent picker.
+    pub fn shows_agent_picker(&self) -> bool {
+        self.agent_picker
+    }
+}

@@ -1,0 +1,197 @@
+//! The view layer, natively: what the screen shows as plain data — numbers in the UI
+//! language, the tool card's model, the interrupt cards' kinds and payloads, schema forms.
+//! (These assertions ran in headless Chromium before the view models left the browser build.)
+
+use agui_leptos::i18n::Locale;
+use agui_leptos::view::form::{collect, form_fields, humanize, initial_inputs, FieldKind};
+use agui_leptos::view::format::{
+    format_bytes, format_count, format_countdown, format_duration, format_money,
+};
+use agui_leptos::view::interrupt::{card_kind, CardKind, Decision};
+use agui_leptos::view::state::escape_pointer_token;
+use agui_leptos::view::tool::{normalize_tool_name, preview_of, PREVIEW_CHARS};
+use serde_json::{json, Value};
+
+#[test]
+fn formatting_helpers() {
+    let en = Locale::En.strings();
+    assert_eq!(format_duration(412.3, en), "412 ms");
+    assert_eq!(format_duration(1234.0, en), "1.2 s");
+    assert_eq!(format_duration(75_000.0, en), "1 min 15 s");
+    assert_eq!(format_bytes(512, en), "512 B");
+    assert_eq!(format_bytes(2 * 1024 * 1024, en), "2.0 MB");
+    assert_eq!(format_count(41_000, en), "41,000");
+    assert_eq!(format_money(6000.0, Some("EUR"), en), "€6,000");
+    assert_eq!(format_money(1234.5, Some("CHF"), en), "1,234.50 CHF");
+    assert_eq!(format_money(-5.0, Some("usd"), en), "-$5");
+    assert_eq!(format_money(1_234_567.0, None, en), "1,234,567");
+    // German: decimal comma, `.` groups, the symbol after the amount.
+    let de = Locale::De.strings();
+    assert_eq!(format_duration(412.3, de), "412 ms");
+    assert_eq!(format_duration(1234.0, de), "1,2 s");
+    assert_eq!(format_duration(75_000.0, de), "1 min 15 s");
+    assert_eq!(format_bytes(512, de), "512 B");
+    assert_eq!(format_bytes(2 * 1024 * 1024, de), "2,0 MB");
+    assert_eq!(format_bytes(1536, de), "1,5 KB");
+    assert_eq!(format_count(41_000, de), "41.000");
+    assert_eq!(format_money(6000.0, Some("EUR"), de), "6.000 €");
+    assert_eq!(format_money(480.0, Some("eur"), de), "480 €");
+    assert_eq!(format_money(1234.5, Some("CHF"), de), "1.234,50 CHF");
+    assert_eq!(format_money(-5.25, Some("USD"), de), "-5,25 $");
+    assert_eq!(format_money(1_234_567.0, None, de), "1.234.567");
+    assert_eq!(escape_pointer_token("a/b~c"), "a~1b~0c");
+    assert_eq!(normalize_tool_name("searchVenues"), "search_venues");
+    assert_eq!(normalize_tool_name("Search-Venues"), "search_venues");
+    assert!(preview_of("short").is_none());
+    let long = "é".repeat(5_000);
+    let p = preview_of(&long).expect("long text is previewed");
+    assert_eq!(p.chars().count(), PREVIEW_CHARS + 1);
+    let lines = "l\n".repeat(100);
+    assert_eq!(preview_of(&lines).map(|p| p.lines().count()), Some(30));
+    assert!(preview_of(&"l\n".repeat(30)).is_none());
+}
+
+#[test]
+fn schema_forms_cover_the_types_and_enforce_required() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "count": {"type": "integer", "minimum": 1, "maximum": 9},
+            "ratio": {"type": "number", "exclusiveMaximum": 1},
+            "ok": {"type": "boolean", "default": true},
+            "kind": {"type": "string", "enum": ["a", "b"]},
+            "note": {"type": ["string", "null"], "maxLength": 5},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "address": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+                "required": ["city"]
+            }
+        },
+        "required": ["count"]
+    });
+    let root = form_fields(&schema);
+    let FieldKind::Object(fields) = &root.kind else {
+        panic!("an object form");
+    };
+    let kinds: Vec<&str> = fields
+        .iter()
+        .map(|f| match f.kind {
+            FieldKind::Bool => "bool",
+            FieldKind::Text { .. } => "text",
+            FieldKind::Choice(_) => "choice",
+            FieldKind::Number { integer: true, .. } => "integer",
+            FieldKind::Number { .. } => "number",
+            FieldKind::Object(_) => "object",
+            FieldKind::Json { .. } => "json",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["integer", "number", "bool", "choice", "text", "json", "object"]
+    );
+    assert_eq!(fields[6].label, "Address");
+
+    let mut inputs = initial_inputs(&root, None);
+    assert_eq!(
+        inputs.get("/ok").map(String::as_str),
+        Some("true"),
+        "default applied"
+    );
+    let err = collect(&root, &inputs).expect_err("count is required");
+    assert_eq!(err.len(), 1);
+    assert_eq!(err[0].pointer, "/count");
+
+    inputs.insert("/count".into(), "4".into());
+    assert_eq!(
+        collect(&root, &inputs),
+        Ok(json!({"count": 4, "ok": true})),
+        "empty optional fields and an untouched optional object are left out"
+    );
+
+    inputs.insert("/ratio".into(), "1".into());
+    inputs.insert("/note".into(), "too long".into());
+    inputs.insert("/tags".into(), "{\"a\":1}".into());
+    inputs.insert("/address/zip".into(), "1100".into());
+    let mut pointers: Vec<String> = collect(&root, &inputs)
+        .expect_err("four problems")
+        .into_iter()
+        .map(|e| e.pointer)
+        .collect();
+    pointers.sort();
+    assert_eq!(pointers, ["/address/city", "/note", "/ratio", "/tags"]);
+
+    inputs.insert("/ratio".into(), "0.5".into());
+    inputs.insert("/note".into(), "short".into());
+    inputs.insert("/tags".into(), "[\"x\"]".into());
+    inputs.insert("/address/city".into(), "Lisbon".into());
+    inputs.insert("/kind".into(), "1".into());
+    assert_eq!(
+        collect(&root, &inputs),
+        Ok(json!({
+            "count": 4, "ratio": 0.5, "ok": true, "kind": "b", "note": "short",
+            "tags": ["x"], "address": {"city": "Lisbon", "zip": "1100"}
+        }))
+    );
+    assert_eq!(humanize("budgetPerPerson"), "Budget per person");
+    assert_eq!(humanize("dietary_needs"), "Dietary needs");
+}
+
+#[test]
+fn card_kinds_follow_the_interrupt() {
+    let interrupt = |v: Value| -> agui_leptos::protocol::types::Interrupt {
+        serde_json::from_value(v).expect("an interrupt")
+    };
+    let approval = card_kind(&interrupt(json!({
+        "id": "a", "reason": "tool_call", "toolCallId": "c",
+        "responseSchema": {"type": "object", "properties": {
+            "approved": {"type": "boolean"}, "editedArgs": {"type": "object"},
+            "reason": {"type": "string"}, "priority": {"type": "integer"}
+        }, "required": ["approved", "priority"]}
+    })));
+    let CardKind::Approval(spec) = approval else {
+        panic!("an approval, got {approval:?}");
+    };
+    assert!(spec.edit_args && spec.reason);
+    assert_eq!(
+        spec.extra,
+        Some(
+            json!({"type": "object", "properties": {"priority": {"type": "integer"}}, "required": ["priority"]})
+        )
+    );
+    assert_eq!(
+        card_kind(&interrupt(json!({"id": "b", "reason": "confirmation"}))),
+        CardKind::Approval(Default::default())
+    );
+    assert_eq!(
+        card_kind(&interrupt(
+            json!({"id": "c", "reason": "custom:thing", "message": "?"})
+        )),
+        CardKind::FreeText
+    );
+    assert!(matches!(
+        card_kind(&interrupt(json!({"id": "d", "reason": "input_required",
+            "responseSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}))),
+        CardKind::Form(_)
+    ));
+    let hitl = card_kind(&interrupt(
+        json!({"id": "e", "reason": "on_interrupt", "metadata": {
+            "source": "CUSTOM on_interrupt",
+            "value": {"action_requests": [{"name": "x", "args": {}}],
+                      "review_configs": [{"action_name": "x", "allowed_decisions": ["edit"]}]}
+        }}),
+    ));
+    let CardKind::Hitl(reviews) = hitl else {
+        panic!("a HITL card, got {hitl:?}");
+    };
+    assert_eq!(reviews[0].allowed, vec![Decision::Edit]);
+    let en = Locale::En.strings();
+    assert_eq!(format_countdown(65_000.0, en), "1 min 05 s");
+    assert_eq!(format_countdown(-5.0, en), "0 s");
+    assert_eq!(format_countdown(3_725_000.0, en), "1 h 02 min");
+    let de = Locale::De.strings();
+    assert_eq!(format_countdown(65_000.0, de), "1 min 05 s");
+    assert_eq!(format_countdown(42_000.0, de), "42 s");
+    assert_eq!(format_countdown(3_725_000.0, de), "1 h 02 min");
+    assert_eq!(format_countdown(3_600_000_000.0, de), "1.000 h 00 min");
+}
