@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# End-to-end tests: the release build (dist/) in headless Chromium, driven by Playwright,
-# against a scripted AG-UI server written with the official Python SDK (tests/e2e/server.py).
+# End-to-end tests: the release build (dist/) and the example Leptos app (examples/leptos-app)
+# in headless Chromium, driven by Playwright, against a scripted AG-UI server written with the
+# official Python SDK (tests/e2e/server.py).
 # Installs what it needs by registry (PyPI into target/e2e-venv, npm into tests/e2e).
 #
 #   scripts/e2e.sh            # assumes dist/ is built (scripts/test.sh builds it first)
@@ -23,7 +24,10 @@ if [ ! -d tests/e2e/node_modules/playwright-core ]; then
 fi
 
 port="${E2E_PORT:-8111}"
-"$venv/bin/python" tests/e2e/server.py --dist dist --port "$port" --idle 300 &
+# The example Leptos app (the crate as a library), a debug build: it is checked, not measured.
+echo "[e2e] trunk build examples/leptos-app"
+(cd examples/leptos-app && trunk build) || exit 1
+"$venv/bin/python" tests/e2e/server.py --dist dist --port "$port" --idle 300 --example target/leptos-app-dist &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do

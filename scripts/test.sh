@@ -121,8 +121,8 @@ trunk_release() {
 stage fmt cargo fmt --all -- --check
 stage native-build-all-targets native_build_all
 stage native-test native_test
-stage clippy-native cargo clippy --all-targets -- -D warnings
-stage clippy-wasm32 cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+stage clippy-native cargo clippy --workspace --all-targets -- -D warnings
+stage clippy-wasm32 cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins -- -D warnings
 
 shopt -s nullglob
 _web_tests=(tests/web_*.rs)

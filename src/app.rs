@@ -16,7 +16,8 @@ use web_sys::HtmlElement;
 
 use crate::plugins::Plugins;
 use crate::store::{AgentConfig, AgentStore};
-use crate::ui::chat::Chat;
+use crate::ui::chat::{Chat, ChatTitle};
+use crate::ui::STYLESHEET;
 
 /// Local agent playback speed when nothing says otherwise (its own timing).
 pub const DEFAULT_DEMO_SPEED: f64 = 1.0;
@@ -34,14 +35,26 @@ pub fn AgentChat(
     /// Where conversations are saved (`None`: not saved).
     #[prop(optional, into)]
     storage_prefix: Option<String>,
+    /// The name in the chat's header.
+    #[prop(optional, into)]
+    title: Option<String>,
+    /// Put the chat's stylesheet beside it (`false` when the page ships `STYLESHEET` itself).
+    #[prop(default = true)]
+    styles: bool,
 ) -> impl IntoView {
+    if let Some(title) = title {
+        provide_context(ChatTitle(title));
+    }
     let store = match storage_prefix {
         Some(prefix) => AgentStore::restore(config, &prefix),
         None => AgentStore::new(config),
     };
     store.provide();
     plugins.provide();
-    view! { <Chat /> }
+    view! {
+        {styles.then(|| view! { <style>{STYLESHEET}</style> })}
+        <Chat />
+    }
 }
 
 /// Mounts a [`Chat`] on a given store with `plugins` into `el` (tests and embedders: the

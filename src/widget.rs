@@ -50,15 +50,7 @@ use crate::protocol::types::Tool;
 use crate::store::{browser_locale, AgentConfig, AgentStore, Notice};
 use crate::ui::tool::call::ToolCallView;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
-
-/// The stylesheets, in cascade order, injected into every widget's shadow root.
-pub const CSS: &str = concat!(
-    include_str!("../style/tokens.css"),
-    include_str!("../style/app.css"),
-    include_str!("../style/tools.css"),
-    include_str!("../style/inspector.css"),
-    include_str!("../style/widget.css"),
-);
+use crate::ui::STYLESHEET;
 
 /// The custom element's name.
 pub const ELEMENT: &str = "agui-chat";
@@ -307,7 +299,7 @@ fn mount(
     else {
         return;
     };
-    style.set_text_content(Some(CSS));
+    style.set_text_content(Some(STYLESHEET));
     let _ = shadow.append_child(&style);
     let _ = shadow.append_child(&container);
     let Ok(container) = container.dyn_into::<HtmlElement>() else {

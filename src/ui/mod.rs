@@ -25,6 +25,16 @@ pub mod widget_shell;
 
 use leptos::prelude::*;
 
+/// The chat's stylesheets, in cascade order (compiled in): the widget injects them into each
+/// shadow root, [`crate::app::AgentChat`] next to the chat.
+pub const STYLESHEET: &str = concat!(
+    include_str!("../../style/tokens.css"),
+    include_str!("../../style/app.css"),
+    include_str!("../../style/tools.css"),
+    include_str!("../../style/inspector.css"),
+    include_str!("../../style/widget.css"),
+);
+
 use crate::i18n::Strings;
 use crate::store::AgentStore;
 

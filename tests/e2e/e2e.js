@@ -34,7 +34,7 @@ const assistantText = '[data-role=assistant] [data-testid=message-text]';
 
 // Opens a popup widget (no-op on pages without a launcher).
 async function open(p) {
-  await p.waitForSelector('[data-testid=widget]', { state: 'attached' });
+  await p.waitForSelector('[data-testid=widget], [data-testid=app-root]', { state: 'attached' });
   const launcher = await p.$('[data-testid=widget-launcher][aria-expanded=false]');
   if (launcher) await launcher.click();
   await p.waitForSelector('[data-testid=composer-input]');
@@ -197,10 +197,32 @@ const hostileChecks = {
   },
 };
 
+// The example Leptos app (examples/leptos-app): the crate used as a library, with its own
+// tool card, side panel and local agent. No widget frame.
+const exampleChecks = {
+  async 'its own tool card fills in while the arguments stream, its side panel follows the state'(p) {
+    await p.click('[data-testid=suggestion]');
+    // The city streams in two pieces: the card shows the first before the call ends.
+    const early = await p.waitForFunction(() => {
+      const q = (id) => [...document.querySelectorAll('*')]
+        .map((e) => e.shadowRoot || e).map((r) => r.querySelector(`[data-testid=${id}]`)).find(Boolean);
+      const city = q('weather-city');
+      return city && city.textContent === 'Li' && q('weather-temp').textContent;
+    }, null, { timeout: 10000, polling: 20 });
+    const temp = await early.jsonValue();
+    assert(temp.includes('looking'), 'no result while the arguments stream: ' + temp);
+    await waitText(p, '[data-testid=weather-temp]', '21 °C');
+    assert((await p.textContent('[data-testid=weather-city]')) === 'Lisbon', 'the whole city');
+    await waitText(p, '[data-testid=forecast-panel]', 'Lisbon: 21 °C');
+    await waitText(p, assistantText, 'sunny in Lisbon');
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
   { name: 'hostile', url: '/hostile/', checks: { ...hostileChecks, ...bareCards, ...checks } },
+  { name: 'leptos-app', url: '/leptos-app/', checks: exampleChecks },
 ];
 
 (async () => {

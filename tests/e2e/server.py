@@ -3,7 +3,7 @@
 only on the request. It also serves the built app (`dist/`) so the page and the agent share an
 origin. Listens on 127.0.0.1 only and stops itself after `--idle` seconds without a request.
 
-    python server.py --dist ../../dist --port 8111 [--idle 120]
+    python server.py --dist ../../dist --port 8111 [--idle 120] [--example DIR]
 
 Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
@@ -123,7 +123,7 @@ def script(inp: RunAgentInput, body: dict):
     yield finished
 
 
-def make_app(dist: str) -> FastAPI:
+def make_app(dist: str, example: str | None) -> FastAPI:
     app = FastAPI()
 
     @app.post("/agent")
@@ -166,6 +166,9 @@ def make_app(dist: str) -> FastAPI:
     def hostile():
         return page(os.path.join(here, "hostile.html"))
 
+    if example:
+        # The example Leptos app (examples/leptos-app, built by trunk).
+        app.mount("/leptos-app", StaticFiles(directory=example, html=True), name="example")
     app.mount("/", StaticFiles(directory=dist, html=True), name="static")
     return app
 
@@ -173,6 +176,7 @@ def make_app(dist: str) -> FastAPI:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dist", required=True)
+    ap.add_argument("--example", default=None)
     ap.add_argument("--port", type=int, default=8111)
     ap.add_argument("--idle", type=float, default=120.0)
     args = ap.parse_args()
@@ -183,7 +187,7 @@ def main():
         os._exit(0)
 
     threading.Thread(target=watchdog, daemon=True).start()
-    uvicorn.run(make_app(args.dist), host="127.0.0.1", port=args.port, log_level="warning")
+    uvicorn.run(make_app(args.dist, args.example), host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":
