@@ -21,7 +21,7 @@ use crate::protocol::input::{history_for_request, prepare_request};
 use crate::protocol::reducer::Run;
 use crate::protocol::types::{Content, Interrupt, Message, Role, RunAgentInput, TokenUsage};
 use crate::protocol::{
-    Change, Delivered, Pipeline, PipelineOptions, ProtocolError, RunStatus, Thread,
+    Change, Delivered, Pipeline, PipelineOptions, ProtocolError, Rows, RunStatus, Thread,
 };
 use crate::session::LocalAgentRef;
 use crate::transport::{self, AbortHandle, TransportError};
@@ -1019,13 +1019,23 @@ impl Engine {
     fn note(&mut self, delivered: &[Delivered]) {
         let now = now_ms();
         for d in delivered {
-            match &d.change {
-                Change::Nothing => {}
-                Change::Message(i) => {
-                    self.dirty.rows.insert(*i);
+            if let Change::ToolCall { id, .. } = &d.change {
+                self.dirty.tools.insert(id.clone());
+            }
+            match d.change.rows() {
+                Some(Rows::InPlace(i)) => {
+                    self.dirty.rows.insert(i);
                 }
-                Change::Appended(_) => self.dirty.appended = true,
-                Change::Messages => self.dirty.restructured = true,
+                Some(Rows::Appended(_)) => self.dirty.appended = true,
+                Some(Rows::Restructured) => self.dirty.restructured = true,
+                None => {}
+            }
+            match &d.change {
+                Change::Nothing
+                | Change::Message(_)
+                | Change::Appended(_)
+                | Change::Messages
+                | Change::ToolCall { .. } => {}
                 Change::StateReplaced => self.dirty.state_all = true,
                 Change::StatePatched(paths) => {
                     let moved_from = match &d.event.kind {
@@ -1039,19 +1049,11 @@ impl Engine {
                 Change::Warning => self.dirty.warnings = true,
             }
             match &d.event.kind {
-                EventKind::ToolCallStart(s) => {
-                    self.dirty.tools.insert(s.tool_call_id.clone());
-                }
-                EventKind::ToolCallArgs(a) => {
-                    self.dirty.tools.insert(a.tool_call_id.clone());
-                }
                 EventKind::ToolCallEnd(t) => {
                     self.timings.tool_end.insert(t.tool_call_id.clone(), now);
-                    self.dirty.tools.insert(t.tool_call_id.clone());
                 }
                 EventKind::ToolCallResult(r) => {
                     self.timings.tool_result.insert(r.tool_call_id.clone(), now);
-                    self.dirty.tools.insert(r.tool_call_id.clone());
                 }
                 EventKind::ReasoningMessageStart(s) => {
                     self.timings

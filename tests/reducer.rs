@@ -5,7 +5,9 @@
 use agui_leptos::protocol::input::prepare_request;
 use agui_leptos::protocol::reducer::Run;
 use agui_leptos::protocol::types::{Message, RunAgentInput};
-use agui_leptos::protocol::{Change, Delivered, Pipeline, PipelineOptions, RunStatus, Thread};
+use agui_leptos::protocol::{
+    Change, Delivered, Pipeline, PipelineOptions, Rows, RunStatus, Thread,
+};
 use serde_json::{json, Value};
 
 // ---- helpers --------------------------------------------------------------------------------
@@ -268,7 +270,9 @@ fn tool_result_is_inserted_after_its_call_skipping_earlier_results_and_indexes_s
         .iter()
         .map(|d| (d.event.type_name(), &d.change))
         .collect();
-    assert!(changes.contains(&("TOOL_CALL_RESULT", &Change::Messages)));
+    // The result names its call, and that it restructured the list.
+    assert!(changes.iter().any(|(t, c)| *t == "TOOL_CALL_RESULT"
+        && matches!(c, Change::ToolCall { id, rows: Rows::Restructured } if id == "tc1")));
     let last_text = delivered
         .iter()
         .rev()

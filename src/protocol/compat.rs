@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::error::Warning;
+use super::error::{Warning, WarningKind};
 
 /// A `MAJOR.MINOR[.PATCH]` version, compared numerically.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -85,6 +85,7 @@ impl Compat {
             if peer <= V0_0_57 {
                 if event_type.starts_with("SUBAGENT_") {
                     warnings.push(Warning::new(
+                        WarningKind::Translated,
                         Some(&event_type),
                         None,
                         format!(
@@ -134,6 +135,7 @@ impl Compat {
             "THINKING_START" => {
                 if obj.remove("title").is_some() {
                     warnings.push(Warning::new(
+                        WarningKind::Translated,
                         Some(event_type),
                         Some("/title".into()),
                         "THINKING_START title dropped (no REASONING_START equivalent)",
@@ -173,6 +175,7 @@ impl Compat {
             _ => return,
         };
         warnings.push(Warning::new(
+            WarningKind::Translated,
             Some(event_type),
             None,
             format!("retired {event_type} translated to {new_type}"),

@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use super::error::{Malformed, Warning};
+use super::error::{Malformed, Warning, WarningKind};
 use super::event::Event;
 
 /// Largest integer JSON producers can represent exactly (2^53 − 1).
@@ -475,6 +475,7 @@ pub fn enforce_event(
     };
     let Some((fields, attribution)) = event_schema(&event_type) else {
         warnings.push(Warning::new(
+            WarningKind::UnknownEvent,
             Some(&event_type),
             None,
             format!("unknown event type {event_type} dropped"),
@@ -505,6 +506,7 @@ pub fn enforce_event(
         Verdict::Keep => {}
         Verdict::Drop => {
             cx.warnings.push(Warning::new(
+                WarningKind::Stripped,
                 Some(&event_type),
                 None,
                 "event dropped: a required member was unrecognised",
@@ -653,14 +655,14 @@ impl Cx<'_> {
         self.malformed(format!("expected {what}, received {}", kind_of(got)))
     }
 
-    fn warn(&mut self, message: impl Into<String>) {
+    fn warn(&mut self, kind: WarningKind, message: impl Into<String>) {
         let path = if self.path.is_empty() {
             None
         } else {
             Some(self.path.clone())
         };
         self.warnings
-            .push(Warning::new(Some(self.event_type), path, message));
+            .push(Warning::new(kind, Some(self.event_type), path, message));
     }
 
     fn with_segment<T>(&mut self, seg: &str, f: impl FnOnce(&mut Self) -> T) -> T {
@@ -788,7 +790,10 @@ impl Cx<'_> {
             if let Verdict::Drop = verdict {
                 let what = describe(item);
                 self.with_segment(&i.to_string(), |cx| {
-                    cx.warn(format!("dropped unrecognised element{what}"))
+                    cx.warn(
+                        WarningKind::Stripped,
+                        format!("dropped unrecognised element{what}"),
+                    )
                 });
                 drop.push(i);
             }
@@ -819,7 +824,9 @@ impl Cx<'_> {
                 .collect::<Vec<_>>();
             for key in unknown {
                 obj.remove(&key);
-                self.with_segment(&key, |cx| cx.warn("stripped unrecognised property"));
+                self.with_segment(&key, |cx| {
+                    cx.warn(WarningKind::Stripped, "stripped unrecognised property")
+                });
             }
         }
         for field in fields {
@@ -834,7 +841,9 @@ impl Cx<'_> {
             if value.is_null() && !matches!(field.ty, Ty::Any) {
                 if field.legacy_null {
                     obj.remove(field.name);
-                    self.with_segment(field.name, |cx| cx.warn("legacy null coerced to absent"));
+                    self.with_segment(field.name, |cx| {
+                        cx.warn(WarningKind::LegacyNull, "legacy null coerced to absent")
+                    });
                     continue;
                 }
                 return Err(self.with_segment(field.name, |cx| {
@@ -849,7 +858,10 @@ impl Cx<'_> {
                 let what = describe(value);
                 obj.remove(field.name);
                 self.with_segment(field.name, |cx| {
-                    cx.warn(format!("removed unrecognised value{what}"))
+                    cx.warn(
+                        WarningKind::Stripped,
+                        format!("removed unrecognised value{what}"),
+                    )
                 });
             }
         }

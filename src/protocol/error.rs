@@ -9,6 +9,7 @@ use std::fmt;
 
 use super::chunks::ChunkError;
 use super::sse::SseError;
+use super::state_patch::PatchError;
 use super::verify::VerifyError;
 
 /// A known field whose value the schema rejects (§4.2): fatal, never coerced.
@@ -47,9 +48,44 @@ pub enum ProtocolError {
     Truncated { run_id: String },
 }
 
+/// What a [`Warning`] is about. Layers above the protocol decide by this, never by the
+/// message (which is a technical English diagnostic for people).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// An event of a type this client does not know was dropped (§4.2).
+    UnknownEvent,
+    /// Unrecognised material was removed or an event dropped for it: a property, a union
+    /// member, an enum value (§4.2). The pointer says where.
+    Stripped,
+    /// A legacy `null` was read as absent.
+    LegacyNull,
+    /// A retired or legacy form was translated, or material was adapted for an older peer
+    /// (THINKING_*, content flattened, events a pinned old peer cannot know).
+    Translated,
+    /// A lone UTF-16 surrogate escape was replaced with U+FFFD.
+    LoneSurrogate,
+    /// The producer declares a protocol version this client cannot honour exactly.
+    ProtocolVersion,
+    /// A `STATE_DELTA` could not be applied; the state is unchanged (§4.6).
+    StatePatch(PatchError),
+    /// An `ACTIVITY_DELTA` could not be applied; the content is unchanged.
+    ActivityPatch(PatchError),
+    /// The event names a message, tool call or entity the thread does not hold, or one of
+    /// another kind (an activity message): ignored. The id.
+    UnknownTarget(String),
+    /// A tool call started again under another name: the new name is kept.
+    ToolRenamed(String),
+    /// A `parentMessageId` that is not an assistant message: the call got its own message.
+    BadParent(String),
+    /// A chunk event reached the reducer unexpanded: ignored.
+    Unexpanded,
+}
+
 /// A non-fatal diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
+    pub kind: WarningKind,
     /// The wire type of the event it concerns, if any.
     pub event_type: Option<String>,
     /// JSON pointer inside that event, if it concerns one value.
@@ -58,12 +94,23 @@ pub struct Warning {
 }
 
 impl Warning {
-    pub fn new(event_type: Option<&str>, path: Option<String>, message: impl Into<String>) -> Self {
+    pub fn new(
+        kind: WarningKind,
+        event_type: Option<&str>,
+        path: Option<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Warning {
+            kind,
             event_type: event_type.map(str::to_owned),
             path,
             message: message.into(),
         }
+    }
+
+    /// A failed `STATE_DELTA`: the state panel says so.
+    pub fn is_state_patch(&self) -> bool {
+        matches!(self.kind, WarningKind::StatePatch(_))
     }
 }
 

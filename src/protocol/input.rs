@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::compat::{upgrade_messages, Version, V0_0_39};
 use super::enforce::enforce_input;
-use super::error::{Malformed, Warning};
+use super::error::{Malformed, Warning, WarningKind};
 use super::resume::ResumeError;
 use super::types::{Message, ResumeEntry, Role, RunAgentInput};
 
@@ -71,6 +71,7 @@ fn flatten_parts(messages: &mut [Value], warnings: &mut Vec<Warning>) {
         }
         if dropped > 0 {
             warnings.push(Warning::new(
+                WarningKind::Translated,
                 Some("RunAgentInput"),
                 Some(format!("/messages/{i}/content")),
                 format!("peer speaks protocol ≤ 0.0.39: flattening content to text DROPS non-text parts ({dropped} dropped)"),

@@ -17,11 +17,12 @@ pub mod pipeline;
 pub mod reducer;
 pub mod resume;
 pub mod sse;
+pub mod state_patch;
 pub mod types;
 pub mod verify;
 
-pub use error::{ProtocolError, Warning};
+pub use error::{ProtocolError, Warning, WarningKind};
 pub use event::{Event, EventKind};
 pub use pipeline::{Delivered, Pipeline, PipelineOptions};
-pub use reducer::{Change, RunStatus, Thread};
+pub use reducer::{Change, Rows, RunStatus, Thread};
 pub use types::{Message, Role, RunAgentInput};

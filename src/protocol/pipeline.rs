@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::chunks::ChunkExpander;
 use super::compat::{Compat, Version};
 use super::enforce::{enforce_event, Enforced, EventError};
-use super::error::{ProtocolError, Warning};
+use super::error::{ProtocolError, Warning, WarningKind};
 use super::event::{Event, EventKind};
 use super::input::PROTOCOL_VERSION;
 use super::reducer::{Change, Run, RunStatus, Thread};
@@ -222,6 +222,7 @@ fn check_version(declared: Option<&str>, warnings: &mut Vec<Warning>) {
         (Some(theirs), Some(ours)) if is_major_minor => {
             if theirs > ours {
                 warnings.push(Warning::new(
+                    WarningKind::ProtocolVersion,
                     Some("RUN_STARTED"),
                     Some("/protocolVersion".into()),
                     format!("producer declares protocol {declared}, newer than this client's {PROTOCOL_VERSION}; newer additions may be ignored"),
@@ -229,6 +230,7 @@ fn check_version(declared: Option<&str>, warnings: &mut Vec<Warning>) {
             }
         }
         _ => warnings.push(Warning::new(
+            WarningKind::ProtocolVersion,
             Some("RUN_STARTED"),
             Some("/protocolVersion".into()),
             format!("cannot interpret protocolVersion {declared:?} (expected MAJOR.MINOR); proceeding as {PROTOCOL_VERSION}"),
@@ -248,6 +250,7 @@ fn parse_json(data: &str, warnings: &mut Vec<Warning>) -> Result<Value, String> 
             };
             let v = serde_json::from_str::<Value>(&fixed).map_err(|e2| e2.to_string())?;
             warnings.push(Warning::new(
+                WarningKind::LoneSurrogate,
                 None,
                 None,
                 "lone UTF-16 surrogate escape in event JSON replaced with U+FFFD",

@@ -195,8 +195,8 @@ impl Engine {
             Content::Text(content),
             error,
         );
-        match change {
-            Change::Appended(_) => self.dirty.appended = true,
+        match change.rows() {
+            Some(Rows::Appended(_)) => self.dirty.appended = true,
             _ => self.dirty.restructured = true,
         }
         self.dirty.tools.insert(tool_call_id.to_owned());
