@@ -180,6 +180,8 @@ catalog! {
     error_connection_lost,
     /// A run with neither an endpoint nor a local agent.
     error_no_agent,
+    /// A run that failed before the page was loaded; `{}` is the saved reason.
+    error_earlier,
     /// Banner: the request could not be built; `{}` is the (technical) reason.
     error_request,
     /// Banner: a non-2xx answer; `{}` status, `{}` the body the agent sent.
@@ -566,6 +568,7 @@ pub static EN: Strings = Strings {
     error_protocol: "The stream broke the AG-UI protocol: {}",
     error_connection_lost: "Connection lost: the stream ended before the run finished. What arrived is kept.",
     error_no_agent: "No agent is configured: this chat has no endpoint.",
+    error_earlier: "The last run failed: {}",
     error_request: "could not build the request: {}",
     error_http: "HTTP {}: {}",
     error_not_sse: "the agent answered with content type {}, not text/event-stream",
@@ -867,6 +870,7 @@ pub static DE: Strings = Strings {
     error_protocol: "Der Datenstrom verletzt das AG-UI-Protokoll: {}",
     error_connection_lost: "Verbindung verloren: Der Datenstrom endete, bevor der Lauf fertig war. Was angekommen ist, bleibt erhalten.",
     error_no_agent: "Kein Agent eingerichtet: Dieser Chat hat keinen Endpunkt.",
+    error_earlier: "Der letzte Lauf ist fehlgeschlagen: {}",
     error_request: "Die Anfrage konnte nicht erstellt werden: {}",
     error_http: "HTTP {}: {}",
     error_not_sse: "Der Agent antwortete mit dem Inhaltstyp {} statt text/event-stream",

@@ -10,7 +10,6 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
-pub mod branches;
 pub mod demo;
 pub mod embed;
 pub mod event_log;
@@ -36,8 +35,9 @@ pub mod widget;
 pub use app::AgentChat;
 #[cfg(target_arch = "wasm32")]
 pub use plugins::{Plugins, Suggestion};
+pub use session::AgentConfig;
 #[cfg(target_arch = "wasm32")]
-pub use store::{AgentConfig, AgentStore};
+pub use store::AgentStore;
 #[cfg(target_arch = "wasm32")]
 pub use ui::tool::ToolCallView;
 pub use view::tool::{ToolStatus, ToolView};

@@ -1,233 +1,80 @@
-//! `AgentStore`: the pure thread model ([`crate::protocol::Thread`], folded by the
-//! [`Pipeline`]) behind fine-grained Leptos signals.
+//! `AgentStore`: the browser shell around a [`Session`] (all the logic is there, natively
+//! tested): it runs the transport each [`RunRequest`] names, feeds the bytes back, and turns
+//! each [`Flush`] into signal writes.
 //!
 //! - The message list signal ([`AgentStore::rows`]) changes only when a message is added or the
 //!   list is restructured; a text delta bumps the version signal of that one row, an args
 //!   delta that one tool card, a `STATE_DELTA` the signals of the state paths it touched.
-//! - Components read content straight from the thread (`with_message`, `tool_view`, …) when
+//! - Components read content straight from the session (`with_message`, `tool_view`, …) when
 //!   their version changes: nothing copies the transcript per token.
 //! - Byte chunks are folded immediately, but signal writes are coalesced to one flush per
 //!   animation frame while streaming, so the DOM is written at most once per frame.
 
-use std::collections::{HashMap, HashSet};
+pub mod browser;
+
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::i18n::Locale;
-use crate::protocol::event::EventKind;
-use crate::protocol::input::{history_for_request, prepare_request};
-use crate::protocol::reducer::Run;
-use crate::protocol::types::{Content, Interrupt, Message, Role, RunAgentInput, TokenUsage};
-use crate::protocol::{
-    Change, Delivered, Pipeline, PipelineOptions, ProtocolError, Rows, RunStatus, Thread,
-};
-use crate::session::LocalAgentRef;
-use crate::transport::{self, AbortHandle, TransportError};
+pub use crate::session::failure::{Notice, RunFailure, TransportError};
+pub use crate::session::hitl::{HitlError, PendingCall};
+pub use crate::session::inspector::TraceFormat;
+pub use crate::session::threads::{ThreadError, ThreadSummary};
+pub use crate::session::{AgentConfig, RunOptions};
+pub use crate::view::rows::Row;
+pub use crate::view::run::RunView;
 pub use crate::view::tool::{ToolStatus, ToolView};
+pub use browser::{browser_locale, new_id, BrowserEnv, BrowserStorage};
 
-pub mod hitl;
-pub mod inspector;
-pub mod threads;
+use crate::event_log::{EventLog, LogError};
+use crate::protocol::types::{Message, ResumeEntry};
+use crate::protocol::Thread;
+use crate::session::branches::Switcher;
+use crate::session::{Flush, Route, RunRequest, Session};
+use crate::trace::{self, Trace};
+use crate::transport::{self, AbortHandle};
 
-/// Extra inputs of one run beyond the history and state.
-#[derive(Debug, Clone, Default)]
-pub struct RunOptions {
-    /// Answers to the open interrupts (complete by construction).
-    pub resume: Option<crate::protocol::resume::CompleteResume>,
-    /// Also send the answers the older way (`forwardedProps.command.resume`).
-    pub legacy_resume: bool,
+/// The storage prefix the app uses.
+pub use crate::embed::DEFAULT_STORAGE_PREFIX;
+
+/// The longest pause honoured between two events of a timed replay.
+const MAX_REPLAY_GAP_MS: f64 = 10_000.0;
+
+/// The reactive side of the thread list and the branches.
+#[derive(Clone, Copy)]
+pub struct ThreadSignals {
+    /// Every conversation, newest activity first (the open one included).
+    pub list: RwSignal<Vec<ThreadSummary>>,
+    /// The id of the open conversation.
+    pub active: RwSignal<String>,
+    /// Bumped when the forks of the open conversation change.
+    pub branches: RwSignal<u64>,
+    /// The switchers of the forks on screen.
+    pub switchers: Memo<Vec<Switcher>>,
 }
 
-/// Where runs go.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AgentConfig {
-    /// An AG-UI endpoint URL (relative URLs work); `None` = the local agent.
-    pub endpoint: Option<String>,
-    /// The agent that answers in the page when there is no endpoint (the demo plug-in's);
-    /// with neither, a run fails with [`RunFailure::NoAgent`].
-    pub local_agent: Option<LocalAgentRef>,
-    /// Extra request headers (auth).
-    pub headers: Vec<(String, String)>,
-    /// Local agent playback speed (1.0 = its own timing; larger is faster; 0 = instant).
-    pub demo_speed: f64,
-    /// Frontend tools advertised in `RunAgentInput.tools` (executed in the browser).
-    pub tools: Vec<crate::protocol::types::Tool>,
-    /// Send resume answers also as `forwardedProps.command.resume` (older LangGraph/Mastra
-    /// servers read only that).
-    pub legacy_resume: bool,
-    /// The UI language; defaults to the browser's (`navigator.languages`), else English.
-    pub locale: Locale,
-}
-
-impl Default for AgentConfig {
-    fn default() -> Self {
-        Self {
-            endpoint: None,
-            local_agent: None,
-            headers: Vec::new(),
-            demo_speed: 0.0,
-            tools: Vec::new(),
-            legacy_resume: false,
-            locale: browser_locale(),
-        }
-    }
-}
-
-/// The first shipped language among the browser's preferred ones, else English.
-pub fn browser_locale() -> Locale {
-    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
-        return Locale::default();
-    };
-    let preferred: Vec<String> = navigator
-        .languages()
-        .iter()
-        .filter_map(|v| v.as_string())
-        .chain(navigator.language())
-        .collect();
-    Locale::negotiate(preferred.iter().map(String::as_str))
-}
-
-/// One rendered message row. `key` is unique even when a producer reuses a message id.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Row {
-    pub key: String,
-    pub id: String,
-    pub role: Role,
-}
-
-/// Why the last run ended badly, as a value: the error banner words it with the catalog of
-/// the current locale (`ui::errors`), so a locale switch re-words it. Text that came from the
-/// agent (its `RUN_ERROR` message) or from a technical diagnostic is carried as is.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RunFailure {
-    /// The agent's `RUN_ERROR`: its message and code, as sent.
-    Agent {
-        message: String,
-        code: Option<String>,
-    },
-    /// The stream broke the protocol (the diagnostic stays English: it is technical).
-    Protocol(String),
-    /// The transport failed (HTTP status, content type, network).
-    Transport(TransportError),
-    /// The request could not be built (technical reason).
-    Request(String),
-    /// The stream ended before the run finished.
-    ConnectionLost,
-    /// The pipeline's own protocol error (technical, English).
-    Pipeline(String),
-    /// The chat has neither an endpoint nor a local agent.
-    NoAgent,
-}
-
-/// One entry of the warnings list, as a value worded when shown (`ui::errors`).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Notice {
-    /// A protocol warning from `src/protocol/`: a technical diagnostic (JSON pointers, event
-    /// names) that stays English.
-    Protocol(String),
-    /// Browser storage is unavailable (the browser's reason).
-    StorageUnavailable(String),
-    /// A saved conversation could not be read: its storage key and the browser's reason.
-    RecordUnreadable { key: String, reason: String },
-    /// A saved conversation was skipped as unreadable; where its data was kept, if moved.
-    RecordSkipped {
-        reason: String,
-        kept_under: Option<String>,
-    },
-    /// The saved list of conversations was unreadable and rebuilt.
-    IndexUnreadable(String),
-    /// The saved list of conversations could not be read (the browser's reason).
-    IndexReadFailed(String),
-    /// A conversation could not be saved: its title (`None`: the automatic one) and why.
-    SaveFailed {
-        title: Option<String>,
-        reason: String,
-    },
-    /// The list of conversations could not be saved (the browser's reason).
-    IndexSaveFailed(String),
-    /// A saved conversation could not be deleted (the browser's reason).
-    DeleteFailed(String),
-    /// A widget option could not be used (which one and why: technical).
-    WidgetOption(String),
-}
-
-/// What the status line, error banner and step indicator show.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct RunView {
-    pub status: RunStatus,
-    /// Open steps (innermost last).
-    pub steps: Vec<String>,
-    /// The banner text when the run ended badly (agent error, protocol failure, transport
-    /// error, lost connection).
-    pub error: Option<RunFailure>,
-    pub usage: Vec<TokenUsage>,
-    pub interrupts: Vec<Interrupt>,
-    pub pending_tool_calls: Vec<String>,
-}
-
-/// What changed since the last flush.
-#[derive(Debug, Default)]
-struct Dirty {
-    rows: HashSet<usize>,
-    appended: bool,
-    restructured: bool,
-    tools: HashSet<String>,
-    state_all: bool,
-    state_paths: Vec<String>,
-    run: bool,
-    warnings: bool,
-}
-
-#[derive(Debug, Default)]
-struct Timings {
-    tool_end: HashMap<String, f64>,
-    tool_result: HashMap<String, f64>,
-    reasoning_start: HashMap<String, f64>,
-    reasoning_end: HashMap<String, f64>,
-}
-
-struct Engine {
-    pipeline: Pipeline,
-    thread_id: String,
-    rows: Vec<Row>,
-    key_index: HashMap<String, usize>,
+/// The shell's own state: the signals it hands out, the frame flush, the run's abort handle.
+struct Shell {
     row_versions: HashMap<String, RwSignal<u64>>,
     tool_versions: HashMap<String, RwSignal<u64>>,
     path_signals: HashMap<String, RwSignal<(u64, bool)>>,
-    changed_paths: Vec<String>,
-    dirty: Dirty,
+    hitl_version: Option<RwSignal<u64>>,
+    threads: Option<ThreadSignals>,
     frame_scheduled: bool,
-    /// Bumped when a run starts or is stopped. A transport task only touches the store while
-    /// its generation is current, so a stopped run's late bytes or end never reach the next.
-    run_gen: u64,
-    timings: Timings,
-    config: AgentConfig,
-    /// Error from the transport layer for the current run (shown in the banner).
-    transport_error: Option<RunFailure>,
-    /// Warnings already published to the signal.
-    warnings_seen: usize,
+    abort: Option<AbortHandle>,
     /// Owns the lazily created per-row, per-tool and per-path signals. They are created on
     /// first use inside some component, but must outlive it: a remounted component (or a
     /// flush) reuses them, and a signal owned by a disposed component panics when read.
     owner: Owner,
-    /// Interrupt answers, claimed frontend tool calls, the last request (`store/hitl.rs`).
-    hitl: hitl::Hitl,
-    /// Other conversations, storage, branches of this one (`store/threads.rs`).
-    threads: threads::ThreadsState,
-    /// Bumped whenever the message list is restructured (snapshot, branch or thread switch):
-    /// between two bumps a message's text only grows by appended deltas.
-    rewrite_epoch: u64,
-    /// The event logs of the threads (`store/inspector.rs`).
-    inspector: inspector::InspectorState,
 }
 
 /// The store; `Copy`, provided as context to every component.
 #[derive(Clone, Copy)]
 pub struct AgentStore {
-    engine: StoredValue<Engine>,
-    abort: StoredValue<Option<AbortHandle>, LocalStorage>,
+    session: StoredValue<Session, LocalStorage>,
+    shell: StoredValue<Shell, LocalStorage>,
     /// The message rows, in order.
     pub rows: RwSignal<Vec<Row>>,
     /// Bumped when the state is replaced wholesale (snapshot).
@@ -246,145 +93,42 @@ pub struct AgentStore {
     pub log_version: RwSignal<u64>,
 }
 
-fn now_ms() -> f64 {
-    js_sys::Date::now()
-}
-
-/// A fresh random id (`prefix-xxxxxxxx…`).
-pub fn new_id(prefix: &str) -> String {
-    let a = (js_sys::Math::random() * 4_294_967_296.0) as u64;
-    let b = (js_sys::Math::random() * 4_294_967_296.0) as u64;
-    format!("{prefix}-{:x}{a:08x}{b:08x}", now_ms() as u64)
-}
-
-fn row_keys(messages: &[Message]) -> Vec<Row> {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    messages
-        .iter()
-        .map(|m| {
-            let n = seen.entry(m.id.as_str()).or_insert(0);
-            let key = if *n == 0 {
-                m.id.clone()
-            } else {
-                format!("{}#{}", m.id, n)
-            };
-            *n += 1;
-            Row {
-                key,
-                id: m.id.clone(),
-                role: m.role,
-            }
-        })
-        .collect()
-}
-
-fn parent_pointer(p: &str) -> Option<&str> {
-    p.rfind('/').map(|i| &p[..i])
-}
-
-/// The pointers a successful `STATE_DELTA` changed, as the UI addresses them: an append
-/// (`/list/-`) becomes the index it landed at, and a `move` also changed its `from` location.
-/// `state` is the state after the patch.
-fn patched_paths(state: &Value, paths: &[String], ops: &[Value]) -> Vec<String> {
-    let mut out = Vec::with_capacity(paths.len() + 1);
-    // Appends to the same array land at consecutive indices ending at its last element.
-    let mut appends: HashMap<&str, (usize, usize)> = HashMap::new();
-    for parent in paths.iter().filter_map(|p| p.strip_suffix("/-")) {
-        appends.entry(parent).or_insert((0, 0)).1 += 1;
-    }
-    for p in paths {
-        let Some(parent) = p.strip_suffix("/-") else {
-            out.push(p.clone());
-            continue;
-        };
-        let (nth, total) = appends.get(parent).copied().unwrap_or((0, 1));
-        appends.insert(parent, (nth + 1, total));
-        let len = state
-            .pointer(parent)
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        match (len + nth).checked_sub(total) {
-            Some(i) => out.push(format!("{parent}/{i}")),
-            None => out.push(p.clone()),
-        }
-    }
-    for op in ops {
-        if op.get("op").and_then(Value::as_str) == Some("move") {
-            if let Some(from) = op.get("from").and_then(Value::as_str) {
-                out.push(from.to_owned());
-            }
-        }
-    }
-    out
-}
-
-/// An insert into or removal from an array shifts the elements after it: their rendered
-/// signals (`/list/j`, `j >= i`, and below) must re-read although no operation named them.
-fn shifted_siblings(
-    state: &Value,
-    pointer: &str,
-    signals: &HashMap<String, RwSignal<(u64, bool)>>,
-    touched: &mut HashSet<String>,
-) {
-    let Some((parent, last)) = pointer.rsplit_once('/') else {
-        return;
-    };
-    let Ok(i) = last.parse::<usize>() else {
-        return;
-    };
-    if !state.pointer(parent).is_some_and(Value::is_array) {
-        return;
-    }
-    let prefix = format!("{parent}/");
-    for k in signals.keys() {
-        let Some(rest) = k.strip_prefix(&prefix) else {
-            continue;
-        };
-        let segment = rest.split('/').next().unwrap_or(rest);
-        if segment.parse::<usize>().is_ok_and(|j| j >= i) {
-            touched.insert(k.clone());
-        }
-    }
-}
-
 impl AgentStore {
-    /// A store on a fresh thread.
+    /// A store on a fresh thread (nothing saved).
     pub fn new(config: AgentConfig) -> Self {
-        Self::continuing(config, Thread::new(), new_id("thread"))
+        Self::on(Session::new(config, BrowserEnv))
     }
 
-    /// A store continuing an existing thread.
+    /// A store continuing an existing thread (nothing saved).
     pub fn continuing(config: AgentConfig, thread: Thread, thread_id: String) -> Self {
-        let rows = row_keys(&thread.messages);
-        let engine = Engine {
-            pipeline: Pipeline::new(thread, PipelineOptions::default()),
-            thread_id,
-            key_index: rows
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r.key.clone(), i))
-                .collect(),
-            rows: rows.clone(),
-            row_versions: HashMap::new(),
-            tool_versions: HashMap::new(),
-            path_signals: HashMap::new(),
-            changed_paths: Vec::new(),
-            dirty: Dirty::default(),
-            frame_scheduled: false,
-            run_gen: 0,
-            timings: Timings::default(),
-            config: config.clone(),
-            transport_error: None,
-            warnings_seen: 0,
-            rewrite_epoch: 0,
-            owner: Owner::new(),
-            hitl: hitl::Hitl::default(),
-            threads: threads::ThreadsState::default(),
-            inspector: inspector::InspectorState::default(),
-        };
+        Self::on(Session::continuing(config, BrowserEnv, thread, thread_id))
+    }
+
+    /// The app's start path (also what a reload runs): the conversations saved in
+    /// `localStorage` under `prefix`, the one that was open reopened (see
+    /// [`Session::restore`]).
+    pub fn restore(config: AgentConfig, prefix: &str) -> Self {
+        let store = Self::on(Session::restore(config, BrowserEnv, BrowserStorage, prefix));
+        store.on_thread_switched();
+        store
+    }
+
+    /// The shell around a session.
+    pub fn on(session: Session) -> Self {
+        let config = session.config().clone();
+        let rows = session.rows().to_vec();
         AgentStore {
-            engine: StoredValue::new(engine),
-            abort: StoredValue::new_local(None),
+            session: StoredValue::new_local(session),
+            shell: StoredValue::new_local(Shell {
+                row_versions: HashMap::new(),
+                tool_versions: HashMap::new(),
+                path_signals: HashMap::new(),
+                hitl_version: None,
+                threads: None,
+                frame_scheduled: false,
+                abort: None,
+                owner: Owner::new(),
+            }),
             rows: RwSignal::new(rows),
             state_version: RwSignal::new(0),
             state_changes: RwSignal::new(0),
@@ -407,188 +151,159 @@ impl AgentStore {
         expect_context::<AgentStore>()
     }
 
-    /// Change where the next run goes: updates the engine's copy (what `start_run` reads) and
-    /// the `config` signal (what the UI shows). A run in flight keeps its own settings.
+    /// Read the session (`None` once the chat is gone).
+    pub fn try_with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> Option<R> {
+        self.session.try_with_value(f)
+    }
+
+    /// Read the session. A chat that is gone reads as a default (never a panic).
+    fn with_session<R: Default>(&self, f: impl FnOnce(&Session) -> R) -> R {
+        self.session.try_with_value(f).unwrap_or_default()
+    }
+
+    /// Change the session (`None` once the chat is gone).
+    fn update<R>(&self, f: impl FnOnce(&mut Session) -> R) -> Option<R> {
+        self.session.try_update_value(f)
+    }
+
+    /// Change where the next run goes: the session's copy (what runs read) and the `config`
+    /// signal (what the UI shows). A run in flight keeps its own settings.
     pub fn set_config(&self, config: AgentConfig) {
         let copy = config.clone();
-        self.engine.update_value(|e| e.config = copy);
+        self.update(|s| s.set_config(copy));
         self.config.set(config);
     }
 
     pub fn thread_id(&self) -> String {
-        self.engine.with_value(|e| e.thread_id.clone())
+        self.with_session(|s| s.thread_id().to_owned())
     }
 
     // ---- reading ------------------------------------------------------------------------
 
-    /// The owner of the lazily created signals (see `Engine::owner`).
+    /// The owner of the lazily created signals (see `Shell::owner`).
     fn signal_owner(&self) -> Owner {
-        self.engine
-            .try_with_value(|e| e.owner.clone())
+        self.shell
+            .try_with_value(|s| s.owner.clone())
             .unwrap_or_else(Owner::new)
     }
 
     /// Version signal of a row: bumps when that message's content changes.
     pub fn row_version(&self, key: &str) -> RwSignal<u64> {
-        self.version_signal(|e| &mut e.row_versions, key)
+        self.version_signal(|s| &mut s.row_versions, key)
     }
 
     /// Version signal of a tool card.
     pub fn tool_version(&self, tool_call_id: &str) -> RwSignal<u64> {
-        self.version_signal(|e| &mut e.tool_versions, tool_call_id)
+        self.version_signal(|s| &mut s.tool_versions, tool_call_id)
     }
 
     /// The version signal under `key` in the map `pick` selects, created on first use. A
     /// signal disposed with the component that created it is replaced, never handed out.
     fn version_signal(
         &self,
-        pick: fn(&mut Engine) -> &mut HashMap<String, RwSignal<u64>>,
+        pick: fn(&mut Shell) -> &mut HashMap<String, RwSignal<u64>>,
         key: &str,
     ) -> RwSignal<u64> {
         if let Some(v) = self
-            .engine
-            .try_update_value(|e| pick(e).get(key).copied())
+            .shell
+            .try_update_value(|s| pick(s).get(key).copied())
             .flatten()
             .filter(|v| !v.is_disposed())
         {
             return v;
         }
         let v = self.signal_owner().with(|| RwSignal::new(0));
-        self.engine.update_value(|e| {
-            pick(e).insert(key.to_owned(), v);
-        });
+        self.shell
+            .try_update_value(|s| pick(s).insert(key.to_owned(), v));
         v
     }
 
     /// Signal of one state path: (version, changed by the last delta).
     pub fn path_signal(&self, pointer: &str) -> RwSignal<(u64, bool)> {
         if let Some(v) = self
-            .engine
-            .with_value(|e| e.path_signals.get(pointer).copied())
+            .shell
+            .try_with_value(|s| s.path_signals.get(pointer).copied())
+            .flatten()
             .filter(|v| !v.is_disposed())
         {
             return v;
         }
-        let changed = self
-            .engine
-            .with_value(|e| e.changed_paths.iter().any(|p| p == pointer));
+        let changed = self.update(|s| s.watch_path(pointer)).unwrap_or(false);
         let v = self.signal_owner().with(|| RwSignal::new((0, changed)));
-        self.engine.update_value(|e| {
-            e.path_signals.insert(pointer.to_owned(), v);
-        });
+        self.shell
+            .try_update_value(|s| s.path_signals.insert(pointer.to_owned(), v));
         v
     }
 
-    /// See `Engine::rewrite_epoch`: while it stays the same, message texts only grow, so a
-    /// view can append the new suffix without comparing the whole text.
+    /// While it stays the same, message texts only grow, so a view can append the new
+    /// suffix without comparing the whole text.
     pub fn rewrite_epoch(&self) -> u64 {
-        self.engine.with_value(|e| e.rewrite_epoch)
+        self.with_session(Session::rewrite_epoch)
     }
 
     /// Read the message of a row.
     pub fn with_message<R>(&self, key: &str, f: impl FnOnce(&Message) -> R) -> Option<R> {
-        self.engine.with_value(|e| {
-            let i = *e.key_index.get(key)?;
-            e.pipeline.thread.messages.get(i).map(f)
-        })
+        self.session
+            .try_with_value(|s| s.message(key).map(f))
+            .flatten()
     }
 
     /// Read the whole thread (tests, export).
     pub fn with_thread<R>(&self, f: impl FnOnce(&Thread) -> R) -> R {
-        self.engine.with_value(|e| f(&e.pipeline.thread))
+        self.session.with_value(|s| f(s.thread()))
     }
 
     /// Read the state at a JSON pointer.
     pub fn with_state<R>(&self, pointer: &str, f: impl FnOnce(Option<&Value>) -> R) -> R {
-        self.engine
-            .with_value(|e| f(e.pipeline.thread.state.pointer(pointer)))
+        self.session.with_value(|s| f(s.state_at(pointer)))
     }
 
     /// Seconds a reasoning message took (None while streaming).
     pub fn reasoning_seconds(&self, message_id: &str) -> Option<f64> {
-        self.engine.with_value(|e| {
-            let start = e.timings.reasoning_start.get(message_id)?;
-            let end = e.timings.reasoning_end.get(message_id)?;
-            Some(((end - start) / 1000.0).max(0.0))
-        })
+        self.with_session(|s| s.reasoning_seconds(message_id))
     }
 
     /// True while a reasoning message is still open.
     pub fn reasoning_open(&self, message_id: &str) -> bool {
-        self.engine.with_value(|e| {
-            e.timings.reasoning_start.contains_key(message_id)
-                && !e.timings.reasoning_end.contains_key(message_id)
-                && e.pipeline.run_active()
-        })
+        self.with_session(|s| s.reasoning_open(message_id))
     }
 
     /// The card view of one tool call.
     pub fn tool_view(&self, tool_call_id: &str) -> Option<ToolView> {
-        self.engine.with_value(|e| {
-            let thread = &e.pipeline.thread;
-            let (_, call) = thread.tool_call(tool_call_id)?;
-            let args = thread.tool_args.get(tool_call_id);
-            let result = thread.tool_result(tool_call_id);
-            let ended = args.is_none_or(|a| a.ended);
-            let pending = !e.pipeline.run_active()
-                && thread
-                    .pending_tool_calls()
-                    .iter()
-                    .any(|p| p == tool_call_id);
-            let active = e.pipeline.run_active();
-            let status = match result {
-                Some(m) if m.error.is_some() => ToolStatus::Error,
-                Some(_) => ToolStatus::Success,
-                None if pending => e.pending_status(tool_call_id, &call.function.name),
-                None if active && !ended => ToolStatus::StreamingArgs,
-                None if active => ToolStatus::Running,
-                // The run is over and the call never got a result.
-                None => match thread.status() {
-                    RunStatus::Success { .. } | RunStatus::Interrupted | RunStatus::Running => {
-                        ToolStatus::Running
-                    }
-                    _ => ToolStatus::Error,
-                },
-            };
-            let duration_ms = match (
-                e.timings.tool_end.get(tool_call_id),
-                e.timings.tool_result.get(tool_call_id),
-            ) {
-                (Some(a), Some(b)) => Some((b - a).max(0.0)),
-                _ => None,
-            };
-            Some(ToolView {
-                id: call.id.clone(),
-                name: call.function.name.clone(),
-                status,
-                args: args.and_then(|a| a.parser.value().cloned()),
-                args_text_len: call.function.arguments.len(),
-                result: result.and_then(|m| m.content.clone()),
-                result_error: result.and_then(|m| m.error.clone()),
-                duration_ms,
-            })
-        })
+        self.with_session(|s| s.tool_view(tool_call_id))
+    }
+
+    /// The JSON body of the last request sent (tests and debugging).
+    pub fn last_request(&self) -> Option<Value> {
+        self.with_session(|s| s.last_request().cloned())
+    }
+
+    /// The `runId` of the last request sent (without copying the request's history).
+    pub fn last_run_id(&self) -> Option<String> {
+        self.with_session(|s| s.last_run_id().map(str::to_owned))
     }
 
     // ---- writing ------------------------------------------------------------------------
 
-    /// Fold response bytes; schedule one flush per animation frame.
+    /// Fold response bytes of whatever run is open (recorded streams, tests); schedule one
+    /// flush per animation frame.
     pub fn push_bytes(&self, bytes: &[u8]) {
-        let delivered = self.engine.try_update_value(|e| {
-            let log = e.inspector.log_mut(&e.thread_id);
-            let out = log.push(&mut e.pipeline, bytes, now_ms());
-            e.note(&out);
-            out.len()
-        });
-        if delivered.unwrap_or(0) > 0 {
+        if self.update(|s| s.push_bytes(bytes)).unwrap_or(0) > 0 {
+            self.schedule_flush();
+        }
+    }
+
+    /// A transport's bytes: ignored once its run is stopped or replaced.
+    fn push_for(&self, generation: u64, bytes: &[u8]) {
+        if self.update(|s| s.push(generation, bytes)).unwrap_or(0) > 0 {
             self.schedule_flush();
         }
     }
 
     fn schedule_flush(&self) {
         let schedule = self
-            .engine
-            .try_update_value(|e| !std::mem::replace(&mut e.frame_scheduled, true))
+            .shell
+            .try_update_value(|s| !std::mem::replace(&mut s.frame_scheduled, true))
             .unwrap_or(false);
         if schedule {
             let store = *self;
@@ -598,138 +313,34 @@ impl AgentStore {
 
     /// Write everything that changed since the last flush to the signals.
     pub fn flush(&self) {
-        struct Out {
-            rows: Option<Vec<Row>>,
-            bumps: Vec<RwSignal<u64>>,
-            paths: Vec<(RwSignal<(u64, bool)>, bool)>,
-            state_all: bool,
-            state_touched: bool,
-            run: Option<RunView>,
-            warnings: Option<Vec<Notice>>,
-        }
-        let Some(out) = self
-            .engine
-            .try_update_value(|e| {
-                e.frame_scheduled = false;
-                let dirty = std::mem::take(&mut e.dirty);
-                let mut bumps = Vec::new();
-                let mut rows = None;
-                if dirty.restructured || dirty.appended {
-                    let old = std::mem::take(&mut e.rows);
-                    let fresh = row_keys(&e.pipeline.thread.messages);
-                    e.key_index = fresh
-                        .iter()
-                        .enumerate()
-                        .map(|(i, r)| (r.key.clone(), i))
-                        .collect();
-                    if dirty.restructured {
-                        e.rewrite_epoch += 1;
-                        bumps.extend(e.row_versions.values().copied());
-                        bumps.extend(e.tool_versions.values().copied());
-                    }
-                    if old != fresh {
-                        rows = Some(fresh.clone());
-                    }
-                    e.rows = fresh;
-                }
-                for i in &dirty.rows {
-                    if let Some(v) = e.rows.get(*i).and_then(|r| e.row_versions.get(&r.key)) {
-                        bumps.push(*v);
-                    }
-                }
-                for t in &dirty.tools {
-                    if let Some(v) = e.tool_versions.get(t) {
-                        bumps.push(*v);
-                    }
-                }
-                // State paths: clear the old "changed" marks, set the new ones, bump each touched
-                // path, its ancestors and (for replaced subtrees) its rendered descendants.
-                let mut paths = Vec::new();
-                if dirty.state_all || !dirty.state_paths.is_empty() {
-                    for p in std::mem::take(&mut e.changed_paths) {
-                        if let Some(s) = e.path_signals.get(&p) {
-                            paths.push((*s, false));
-                        }
-                    }
-                }
-                if dirty.state_all {
-                    for s in e.path_signals.values() {
-                        paths.push((*s, false));
-                    }
-                } else if !dirty.state_paths.is_empty() {
-                    let mut touched: HashSet<String> = HashSet::new();
-                    for p in &dirty.state_paths {
-                        let mut cur = p.as_str();
-                        touched.insert(cur.to_owned());
-                        while let Some(parent) = parent_pointer(cur) {
-                            touched.insert(parent.to_owned());
-                            cur = parent;
-                        }
-                        let prefix = format!("{p}/");
-                        for k in e.path_signals.keys() {
-                            if k.starts_with(&prefix) {
-                                touched.insert(k.clone());
-                            }
-                        }
-                        shifted_siblings(
-                            &e.pipeline.thread.state,
-                            p,
-                            &e.path_signals,
-                            &mut touched,
-                        );
-                    }
-                    for t in &touched {
-                        if let Some(s) = e.path_signals.get(t) {
-                            paths.push((*s, dirty.state_paths.contains(t)));
-                        }
-                    }
-                    e.changed_paths = dirty.state_paths.clone();
-                }
-                Some(Out {
-                    rows,
-                    bumps,
-                    paths,
-                    state_all: dirty.state_all,
-                    state_touched: dirty.state_all || !dirty.state_paths.is_empty(),
-                    run: dirty.run.then(|| e.run_view()),
-                    warnings: dirty.warnings.then(|| {
-                        // Storage problems first (`store/threads.rs`), then the protocol's.
-                        e.threads
-                            .notices
-                            .iter()
-                            .cloned()
-                            .chain(
-                                e.pipeline
-                                    .thread
-                                    .warnings
-                                    .iter()
-                                    .map(|w| Notice::Protocol(w.to_string())),
-                            )
-                            .collect()
-                    }),
-                })
-            })
-            .flatten()
+        let Some((out, running, hitl)) =
+            self.update(|s| (s.flush(), s.running(), s.hitl_version()))
         else {
             return;
         };
-        // Signals are written only after the engine is released: components read it.
+        let Some(shell) = self.shell.try_update_value(|s| {
+            s.frame_scheduled = false;
+            Notify::collect(s, &out)
+        }) else {
+            return;
+        };
+        // Signals are written only after the session is released: components read it.
         if let Some(rows) = out.rows {
             self.rows.set(rows);
         }
-        for b in out.bumps {
+        for b in shell.bumps {
             b.update(|v| *v += 1);
         }
-        for (s, changed) in out.paths {
+        for (s, changed) in shell.paths {
             s.update(|(v, c)| {
                 *v += 1;
                 *c = changed;
             });
         }
-        if out.state_all {
+        if out.state_replaced {
             self.state_version.update(|v| *v += 1);
         }
-        if out.state_touched {
+        if out.state_changed {
             self.state_changes.update(|v| *v += 1);
         }
         if let Some(run) = out.run {
@@ -738,379 +349,453 @@ impl AgentStore {
         if let Some(w) = out.warnings {
             self.warnings.set(w);
         }
-        self.publish_log();
+        if self.running.get_untracked() != running {
+            self.running.set(running);
+        }
+        if let Some(v) = shell.hitl.filter(|v| v.get_untracked() != hitl) {
+            v.set(hitl);
+        }
+        if out.log_changed && self.inspector_open.get_untracked() {
+            self.log_version.update(|v| *v += 1);
+        }
+    }
+
+    /// After an action: flush, publish the thread list, and send the run it asked for.
+    fn after(&self, request: Option<RunRequest>) {
+        self.flush();
+        self.publish();
+        if let Some(r) = request {
+            self.execute(r);
+        }
+    }
+
+    /// Run a request's transport: its bytes and its end go back to the session with its
+    /// generation.
+    fn execute(&self, request: RunRequest) {
+        let store = *self;
+        let generation = request.generation;
+        match request.route {
+            Route::Local { agent, speed } => {
+                let handle = AbortHandle::Local(Rc::new(std::cell::Cell::new(false)));
+                self.shell
+                    .try_update_value(|s| s.abort = Some(handle.clone()));
+                leptos::task::spawn_local(async move {
+                    let chunks = agent.respond(&request.body);
+                    let result = transport::run_local(chunks, &handle, speed, |b| {
+                        store.push_for(generation, b)
+                    })
+                    .await;
+                    store.end_for(generation, result);
+                });
+            }
+            Route::Http { endpoint, headers } => {
+                let handle = match transport::fetch_abort_handle() {
+                    Ok(h) => h,
+                    Err(e) => return store.end_for(generation, Err(e)),
+                };
+                self.shell
+                    .try_update_value(|s| s.abort = Some(handle.clone()));
+                let text = request.body.to_string();
+                leptos::task::spawn_local(async move {
+                    let result = transport::run_http(&endpoint, &headers, &text, &handle, |b| {
+                        store.push_for(generation, b)
+                    })
+                    .await;
+                    store.end_for(generation, result);
+                });
+            }
+        }
+    }
+
+    /// A transport finished (cleanly or not).
+    fn end_for(&self, generation: u64, result: Result<(), TransportError>) {
+        let current = self.update(|s| s.is_current(generation)).unwrap_or(false);
+        if !current {
+            return;
+        }
+        self.update(|s| s.end_run(generation, result));
+        self.shell.try_update_value(|s| s.abort = None);
+        self.flush();
+        self.publish();
     }
 
     /// Send a user message and start a run.
     pub fn send(&self, text: String) {
-        if self.running.get_untracked() {
-            return;
-        }
-        let text = text.trim().to_owned();
-        if text.is_empty() {
-            return;
-        }
-        let sent = self
-            .engine
-            .try_update_value(|e| {
-                let thread = &mut e.pipeline.thread;
-                // Open interrupts lock the composer: they must be answered or cancelled first.
-                if !thread.open_interrupts().is_empty() {
-                    return false;
-                }
-                // A frontend tool call left unanswered is closed, so the history never
-                // carries a call without a result.
-                if !thread
-                    .cancel_pending_tool_calls("cancelled by user", || new_id("tool"))
-                    .is_empty()
-                {
-                    e.dirty.restructured = true;
-                }
-                thread.append(Message::user(new_id("msg"), text));
-                e.dirty.appended = true;
-                true
-            })
-            .unwrap_or(false);
-        if sent {
-            self.start_run(RunOptions::default());
-        }
+        let request = self.update(|s| s.send(&text)).flatten();
+        self.after(request);
     }
 
     /// Retry after a failed run: drop what the failed run produced after the last user
-    /// message and run again with a new run id.
+    /// message and run again with a new run id (a failed resume resends its answers).
     pub fn retry(&self) {
-        if self.running.get_untracked() {
-            return;
-        }
-        // A failed resume run leaves its interrupts open (§4.11): resend the same answers, and
-        // never truncate away the message that asked.
-        if self.with_thread(|t| !t.open_interrupts().is_empty()) {
-            if !self.retry_resume() {
-                self.engine.update_value(|e| e.dirty.run = true);
-                self.flush();
-            }
-            return;
-        }
-        self.engine.update_value(|e| {
-            let thread = &mut e.pipeline.thread;
-            if let Some(i) = thread.messages.iter().rposition(|m| m.role == Role::User) {
-                thread.truncate(i + 1);
-                e.dirty.restructured = true;
-            }
-        });
-        self.start_run(RunOptions::default());
+        let request = self.update(Session::retry).flatten();
+        self.after(request);
     }
 
     /// Stop the running run: it shows as stopped and keeps everything received.
     pub fn stop(&self) {
-        if let Some(handle) = self.abort.get_value() {
+        if let Some(Some(handle)) = self.shell.try_update_value(|s| s.abort.take()) {
             handle.abort();
         }
-        self.next_run_gen();
-        self.engine.update_value(|e| {
-            e.pipeline.abort();
-            e.dirty.run = true;
-            e.dirty.tools.extend(e.tool_versions.keys().cloned());
-        });
-        self.running.set(false);
-        self.flush();
-        self.on_run_end();
+        self.update(Session::stop);
+        self.after(None);
     }
 
     /// Start a run with the thread's history and state (and `options`).
-    pub(crate) fn start_run(&self, options: RunOptions) {
-        let prepared = self.engine.try_update_value(|e| {
-            let thread = std::mem::take(&mut e.pipeline.thread);
-            e.pipeline = Pipeline::new(thread, PipelineOptions::default());
-            e.inspector
-                .log_mut(&e.thread_id)
-                .begin_run(&e.pipeline.thread, now_ms());
-            e.transport_error = None;
-            let run_id = new_id("run");
-            let input = RunAgentInput {
-                thread_id: e.thread_id.clone(),
-                run_id: run_id.clone(),
-                protocol_version: None,
-                parent_run_id: None,
-                state: Some(e.pipeline.thread.state.clone()),
-                messages: history_for_request(&e.pipeline.thread.messages),
-                tools: Some(e.config.tools.clone()),
-                context: Some(Vec::new()),
-                forwarded_props: match &options.resume {
-                    Some(r) if options.legacy_resume || e.config.legacy_resume => {
-                        Some(r.legacy_command())
-                    }
-                    _ => None,
-                },
-                resume: options.resume.as_ref().map(|r| r.entries().to_vec()),
-            };
-            e.dirty.run = true;
-            (prepare_request(&input, None), e.config.clone())
-        });
-        let Some((prepared, config)) = prepared else {
-            return;
-        };
-        let body = match prepared {
-            Ok((body, _warnings)) => {
-                self.record_request(&body);
-                body
-            }
-            Err(err) => {
-                self.engine.update_value(|e| {
-                    e.transport_error = Some(RunFailure::Request(err.to_string()));
-                    e.pipeline.thread.end_run(RunStatus::Failed {
-                        error: err.to_string(),
-                    });
-                    e.dirty.run = true;
-                });
-                self.flush();
-                return;
-            }
-        };
-        self.running.set(true);
-        // Flush before marking the run: the run view a flush computes is the thread's last
-        // outcome until this run's RUN_STARTED arrives ("Done", or the old error banner while
-        // retrying), and the status line must show the request in flight.
-        self.flush();
-        self.run.update(|r| {
-            r.status = RunStatus::Running;
-            r.error = None;
-        });
-        self.on_run_start();
-        let store = *self;
-        let this_run = self.next_run_gen();
-        match (config.endpoint.clone(), config.local_agent.clone()) {
-            (None, None) => {
-                self.engine.update_value(|e| {
-                    e.transport_error = Some(RunFailure::NoAgent);
-                    e.pipeline.thread.end_run(RunStatus::Failed {
-                        error: "no agent is configured".to_owned(),
-                    });
-                    e.dirty.run = true;
-                });
-                self.running.set(false);
-                self.flush();
-                self.on_run_end();
-            }
-            (None, Some(agent)) => {
-                let flag = Rc::new(std::cell::Cell::new(false));
-                let handle = AbortHandle::Local(flag);
-                self.abort.set_value(Some(handle.clone()));
-                leptos::task::spawn_local(async move {
-                    let chunks = agent.respond(&body);
-                    let result = transport::run_local(chunks, &handle, config.demo_speed, |b| {
-                        if store.is_current_run(this_run) {
-                            store.push_bytes(b)
-                        }
-                    })
-                    .await;
-                    if store.is_current_run(this_run) {
-                        store.end_transport(result);
-                    }
-                });
-            }
-            (Some(endpoint), _) => {
-                let handle = match transport::fetch_abort_handle() {
-                    Ok(h) => h,
-                    Err(e) => {
-                        store.end_transport(Err(e));
-                        return;
-                    }
-                };
-                self.abort.set_value(Some(handle.clone()));
-                let text = body.to_string();
-                leptos::task::spawn_local(async move {
-                    let result =
-                        transport::run_http(&endpoint, &config.headers, &text, &handle, |b| {
-                            if store.is_current_run(this_run) {
-                                store.push_bytes(b)
-                            }
-                        })
-                        .await;
-                    if store.is_current_run(this_run) {
-                        store.end_transport(result);
-                    }
-                });
-            }
-        }
-    }
-
-    /// A new run generation: transport tasks of earlier ones go stale.
-    fn next_run_gen(&self) -> u64 {
-        self.engine
-            .try_update_value(|e| {
-                e.run_gen += 1;
-                e.run_gen
-            })
-            .unwrap_or(0)
-    }
-
-    /// Whether a transport task of generation `run` still owns the store.
-    fn is_current_run(&self, run: u64) -> bool {
-        self.engine
-            .try_with_value(|e| e.run_gen == run)
-            .unwrap_or(false)
+    pub fn start_run(&self, options: RunOptions) {
+        let request = self.update(|s| s.start_run(options)).flatten();
+        self.after(request);
     }
 
     /// Start a run fed by the caller instead of a transport (recorded streams, tests, trace
     /// replay): push bytes with [`AgentStore::push_bytes`], then call [`AgentStore::end_external`].
     pub fn begin_external(&self) {
-        self.engine.update_value(|e| {
-            let thread = std::mem::take(&mut e.pipeline.thread);
-            e.pipeline = Pipeline::new(thread, PipelineOptions::default());
-            e.inspector
-                .log_mut(&e.thread_id)
-                .begin_run(&e.pipeline.thread, now_ms());
-            e.transport_error = None;
-            e.dirty.run = true;
-        });
-        self.running.set(true);
+        self.update(Session::begin_external);
         self.flush();
     }
 
     /// End a run started with [`AgentStore::begin_external`]; `error` = the transport failed.
     pub fn end_external(&self, error: Option<String>) {
-        self.end_transport(match error {
-            None => Ok(()),
-            Some(e) => Err(TransportError::Network(e)),
+        self.update(|s| {
+            s.end_external(match error {
+                None => Ok(()),
+                Some(e) => Err(TransportError::Network(e)),
+            })
         });
+        self.after(None);
     }
 
-    /// The transport finished (cleanly or not): finish the pipeline and surface the outcome.
-    fn end_transport(&self, result: Result<(), TransportError>) {
-        let aborted = matches!(result, Err(TransportError::Aborted));
-        self.engine.update_value(|e| {
-            match result {
-                Ok(()) => {
-                    let log = e.inspector.log_mut(&e.thread_id);
-                    let out = log.finish(&mut e.pipeline, now_ms());
-                    e.note(&out);
-                }
-                Err(TransportError::Aborted) => {}
-                Err(err) => {
-                    e.inspector
-                        .log_mut(&e.thread_id)
-                        .note_error(err.to_string(), now_ms());
-                    e.pipeline.thread.end_run(RunStatus::Failed {
-                        error: err.to_string(),
-                    });
-                    e.pipeline.abort();
-                    e.transport_error = Some(RunFailure::Transport(err));
+    /// Show `notice` in the warnings list (once per distinct notice), worded by the catalog
+    /// when shown. For problems outside the protocol, e.g. a widget attribute that could not
+    /// be used.
+    pub fn notice(&self, notice: Notice) {
+        if self.update(|s| s.notice(notice)).unwrap_or(false) {
+            self.flush();
+        }
+    }
+
+    // ---- human in the loop ----------------------------------------------------------------
+
+    /// Bumps whenever an interrupt answer is recorded, changed or sent (cards re-read their
+    /// answer with [`AgentStore::interrupt_answer`]).
+    pub fn hitl_version(&self) -> RwSignal<u64> {
+        if let Some(v) = self
+            .shell
+            .try_with_value(|s| s.hitl_version)
+            .flatten()
+            .filter(|v| !v.is_disposed())
+        {
+            return v;
+        }
+        let now = self.with_session(Session::hitl_version);
+        let v = self.signal_owner().with(|| RwSignal::new(now));
+        self.shell.try_update_value(|s| s.hitl_version = Some(v));
+        v
+    }
+
+    /// The answer recorded for an open interrupt, if any.
+    pub fn interrupt_answer(&self, interrupt_id: &str) -> Option<ResumeEntry> {
+        self.with_session(|s| s.interrupt_answer(interrupt_id).cloned())
+    }
+
+    /// (answered, open) interrupts of the thread.
+    pub fn interrupt_progress(&self) -> (usize, usize) {
+        self.with_session(Session::interrupt_progress)
+    }
+
+    /// Run a HITL action: flush what it changed and send the run it started, if any.
+    fn hitl(
+        &self,
+        f: impl FnOnce(&mut Session) -> Result<Option<RunRequest>, HitlError>,
+    ) -> Result<(), HitlError> {
+        let result = self.update(f).ok_or(HitlError::Closed)?;
+        match result {
+            Ok(request) => {
+                self.after(request);
+                Ok(())
+            }
+            Err(e) => {
+                self.flush();
+                Err(e)
+            }
+        }
+    }
+
+    /// Record an answer (`resolved` with `payload`). A lone open interrupt is resumed right
+    /// away; with several, the answers wait for [`AgentStore::send_answers`].
+    pub fn answer_interrupt(&self, interrupt_id: &str, payload: Value) -> Result<(), HitlError> {
+        self.hitl(|s| s.answer_interrupt(interrupt_id, payload))
+    }
+
+    /// Record that an interrupt is abandoned (`cancelled`; allowed also once expired).
+    pub fn cancel_interrupt(&self, interrupt_id: &str) -> Result<(), HitlError> {
+        self.hitl(|s| s.cancel_interrupt(interrupt_id))
+    }
+
+    /// Forget the answer to one interrupt (the person wants to change it before sending).
+    pub fn clear_interrupt_answer(&self, interrupt_id: &str) {
+        self.update(|s| s.clear_interrupt_answer(interrupt_id));
+        self.flush();
+    }
+
+    /// Resume: a new run whose `resume` covers every open interrupt (see
+    /// [`Session::send_answers`]).
+    pub fn send_answers(&self) -> Result<(), HitlError> {
+        self.hitl(Session::send_answers)
+    }
+
+    /// Abandon everything the agent is waiting for and resume.
+    pub fn cancel_all_interrupts(&self) -> Result<(), HitlError> {
+        self.hitl(Session::cancel_all_interrupts)
+    }
+
+    /// Answer a pending tool call (see [`Session::answer_tool_call`]).
+    pub fn answer_tool_call(
+        &self,
+        tool_call_id: &str,
+        result: Result<Value, String>,
+    ) -> Result<(), HitlError> {
+        self.hitl(|s| s.answer_tool_call(tool_call_id, result))
+    }
+
+    /// Frontend tool calls waiting for the browser.
+    pub fn pending_frontend_calls(&self) -> Vec<PendingCall> {
+        self.with_session(Session::pending_frontend_calls)
+    }
+
+    /// Claim a pending call for its handler: true the first time only.
+    pub fn claim_tool_call(&self, tool_call_id: &str) -> bool {
+        let claimed = self
+            .update(|s| s.claim_tool_call(tool_call_id))
+            .unwrap_or(false);
+        if claimed {
+            self.flush();
+        }
+        claimed
+    }
+
+    // ---- threads and branches -------------------------------------------------------------
+
+    /// The thread list and branch signals (created on first use, owned by the store).
+    pub fn threads(&self) -> ThreadSignals {
+        if let Some(s) = self.shell.try_with_value(|s| s.threads).flatten() {
+            return s;
+        }
+        let store = *self;
+        let list = self.with_session(Session::summaries);
+        let active = self.thread_id();
+        let signals = self.signal_owner().with(|| {
+            let branches = RwSignal::new(0u64);
+            ThreadSignals {
+                list: RwSignal::new(list),
+                active: RwSignal::new(active),
+                branches,
+                switchers: Memo::new(move |_| {
+                    store.rows.track();
+                    branches.track();
+                    store.with_session(Session::switchers)
+                }),
+            }
+        });
+        self.shell.try_update_value(|s| s.threads = Some(signals));
+        signals
+    }
+
+    /// Whether conversations are saved in the browser (a store made by [`AgentStore::restore`]).
+    pub fn persists(&self) -> bool {
+        self.with_session(Session::persists)
+    }
+
+    /// After the thread on screen was replaced: flush every mark and publish the list.
+    pub fn on_thread_switched(&self) {
+        self.flush();
+        self.publish();
+    }
+
+    /// Write the thread list, the active id and the branch version to their signals.
+    fn publish(&self) {
+        let Some(s) = self.shell.try_with_value(|s| s.threads).flatten() else {
+            return;
+        };
+        let Some((list, active)) = self
+            .session
+            .try_with_value(|x| (x.summaries(), x.thread_id().to_owned()))
+        else {
+            return;
+        };
+        if s.list.get_untracked() != list {
+            s.list.set(list);
+        }
+        if s.active.get_untracked() != active {
+            s.active.set(active);
+        }
+        s.branches.update(|v| *v += 1);
+    }
+
+    /// Run a thread or branch action: flush, publish, send the run it started.
+    fn thread_action<T>(
+        &self,
+        f: impl FnOnce(&mut Session) -> Result<T, ThreadError>,
+        request: impl FnOnce(T) -> Option<RunRequest>,
+    ) -> Result<(), ThreadError> {
+        let result = self.update(f).ok_or(ThreadError::Closed)?;
+        let out = result.map(request);
+        match out {
+            Ok(r) => {
+                self.after(r);
+                Ok(())
+            }
+            Err(e) => {
+                self.flush();
+                Err(e)
+            }
+        }
+    }
+
+    /// Start a new conversation (a new `threadId`); the open one is kept.
+    pub fn new_thread(&self) -> Result<(), ThreadError> {
+        self.thread_action(Session::new_thread, |_| None)
+    }
+
+    /// Open another conversation. Refused while a run is in flight (stop it first).
+    pub fn switch_thread(&self, id: &str) -> Result<(), ThreadError> {
+        self.thread_action(|s| s.switch_thread(id), |_| None)
+    }
+
+    /// Name a conversation; an empty name goes back to the automatic title.
+    pub fn rename_thread(&self, id: &str, title: &str) -> Result<(), ThreadError> {
+        self.thread_action(|s| s.rename_thread(id, title), |_| None)
+    }
+
+    /// Delete a conversation, from memory and storage.
+    pub fn delete_thread(&self, id: &str) -> Result<(), ThreadError> {
+        self.thread_action(|s| s.delete_thread(id), |_| None)
+    }
+
+    /// Regenerate the last answer (the old one is kept as a variant).
+    pub fn regenerate(&self) -> Result<(), ThreadError> {
+        self.thread_action(Session::regenerate, |r| r)
+    }
+
+    /// Edit an earlier user message: a new branch and a run.
+    pub fn edit_message(&self, message_id: &str, text: &str) -> Result<(), ThreadError> {
+        self.thread_action(|s| s.edit_message(message_id, text), |r| r)
+    }
+
+    /// Show variant `to` of the fork after `anchor` (`None` = the start).
+    pub fn switch_branch(&self, anchor: Option<&str>, to: usize) -> Result<(), ThreadError> {
+        self.thread_action(|s| s.switch_branch(anchor, to), |_| None)
+    }
+
+    /// The switcher on a message, if variants diverge there (reactive).
+    pub fn switcher_on(&self, message_id: &str) -> Option<Switcher> {
+        self.threads()
+            .switchers
+            .with(|s| s.iter().find(|s| s.message_id == message_id).cloned())
+    }
+
+    /// Whether branching is possible right now (idle, nothing waiting). Reactive on the run.
+    pub fn can_branch(&self) -> bool {
+        !self.running.get()
+            && self
+                .run
+                .with(|r| r.interrupts.is_empty() && r.pending_tool_calls.is_empty())
+    }
+
+    // ---- the inspector ----------------------------------------------------------------------
+
+    /// Read the open thread's log (`None` once the chat is gone).
+    pub fn with_log<R>(&self, f: impl FnOnce(&EventLog) -> R) -> Option<R> {
+        self.session.try_with_value(|s| f(s.log()))
+    }
+
+    /// The open thread as it was after its first `k` logged events.
+    pub fn thread_at(&self, k: usize) -> Result<Thread, LogError> {
+        self.session
+            .try_with_value(|s| s.thread_at(k))
+            .unwrap_or(Err(LogError::Empty))
+    }
+
+    /// The open thread's trace as a file's bytes.
+    pub fn export_trace(&self, format: TraceFormat) -> Vec<u8> {
+        self.with_session(|s| s.export_trace(format))
+    }
+
+    /// Replay a trace into a new thread, with its original timing (`timed`) or at once.
+    /// Refused while a run is in flight. Stop ends it like a run.
+    pub async fn replay_trace(self, trace: Trace, timed: bool) -> Result<(), ThreadError> {
+        self.thread_action(Session::begin_replay, |_| None)?;
+        match trace {
+            Trace::Sse(bytes) => {
+                self.begin_external();
+                self.push_bytes(&bytes);
+                self.end_external(None);
+            }
+            Trace::Runs(runs) => {
+                let mut last_at: Option<f64> = None;
+                for run in runs {
+                    self.update(|s| s.begin_replayed_run(&run));
+                    self.flush();
+                    for (at, event) in &run.events {
+                        if timed {
+                            let gap =
+                                last_at.map_or(0.0, |l| (at - l).clamp(0.0, MAX_REPLAY_GAP_MS));
+                            if gap >= 1.0 {
+                                transport::sleep(gap as u32).await;
+                            }
+                        }
+                        last_at = Some(*at);
+                        // Stopped (or the chat closed) while waiting: what arrived stays.
+                        if !self.running.try_get_untracked().unwrap_or(false) {
+                            return Ok(());
+                        }
+                        self.push_bytes(&trace::sse_frame(event));
+                    }
+                    self.end_external(None);
                 }
             }
-            e.dirty.run = true;
-            e.dirty.warnings = true;
-            e.dirty.tools.extend(e.tool_versions.keys().cloned());
-            e.dirty
-                .rows
-                .extend(0..e.pipeline.thread.messages.len().min(4096));
-        });
-        if !aborted {
-            self.abort.set_value(None);
         }
-        self.running.set(false);
-        self.flush();
-        self.on_run_end();
+        Ok(())
     }
 }
 
-impl Engine {
-    /// Record what delivered events changed, for the next flush.
-    fn note(&mut self, delivered: &[Delivered]) {
-        let now = now_ms();
-        for d in delivered {
-            if let Change::ToolCall { id, .. } = &d.change {
-                self.dirty.tools.insert(id.clone());
-            }
-            match d.change.rows() {
-                Some(Rows::InPlace(i)) => {
-                    self.dirty.rows.insert(i);
-                }
-                Some(Rows::Appended(_)) => self.dirty.appended = true,
-                Some(Rows::Restructured) => self.dirty.restructured = true,
-                None => {}
-            }
-            match &d.change {
-                Change::Nothing
-                | Change::Message(_)
-                | Change::Appended(_)
-                | Change::Messages
-                | Change::ToolCall { .. } => {}
-                Change::StateReplaced => self.dirty.state_all = true,
-                Change::StatePatched(paths) => {
-                    let moved_from = match &d.event.kind {
-                        EventKind::StateDelta(delta) => delta.delta.as_slice(),
-                        _ => &[],
-                    };
-                    let paths = patched_paths(&self.pipeline.thread.state, paths, moved_from);
-                    self.dirty.state_paths.extend(paths);
-                }
-                Change::Run => self.dirty.run = true,
-                Change::Warning => self.dirty.warnings = true,
-            }
-            match &d.event.kind {
-                EventKind::ToolCallEnd(t) => {
-                    self.timings.tool_end.insert(t.tool_call_id.clone(), now);
-                }
-                EventKind::ToolCallResult(r) => {
-                    self.timings.tool_result.insert(r.tool_call_id.clone(), now);
-                }
-                EventKind::ReasoningMessageStart(s) => {
-                    self.timings
-                        .reasoning_start
-                        .insert(s.message_id.clone(), now);
-                }
-                EventKind::ReasoningMessageEnd(s) => {
-                    self.timings.reasoning_end.insert(s.message_id.clone(), now);
-                    if let Some(i) = self.pipeline.thread.position(&s.message_id) {
-                        self.dirty.rows.insert(i);
-                    }
-                }
-                EventKind::RunStarted(_) | EventKind::RunFinished(_) | EventKind::RunError(_) => {
-                    self.dirty.run = true;
-                }
-                _ => {}
-            }
-        }
-        let warnings = self.pipeline.thread.warnings.len();
-        if warnings != self.warnings_seen {
-            self.warnings_seen = warnings;
-            self.dirty.warnings = true;
-        }
-        if self.pipeline.error().is_some() {
-            self.dirty.run = true;
-        }
-    }
+/// The signals a flush notifies, collected from the shell's maps.
+struct Notify {
+    bumps: Vec<RwSignal<u64>>,
+    paths: Vec<(RwSignal<(u64, bool)>, bool)>,
+    hitl: Option<RwSignal<u64>>,
+}
 
-    fn run_view(&self) -> RunView {
-        let thread = &self.pipeline.thread;
-        let run: Option<&Run> = thread.run();
-        let status = thread.status();
-        let error = match &status {
-            RunStatus::Error { message, code } => Some(RunFailure::Agent {
-                message: message.clone(),
-                code: code.clone(),
-            }),
-            RunStatus::Failed { error } => Some(
-                self.transport_error
-                    .clone()
-                    .unwrap_or_else(|| RunFailure::Protocol(error.clone())),
-            ),
-            RunStatus::Truncated => Some(RunFailure::ConnectionLost),
-            _ => match self.pipeline.error() {
-                Some(ProtocolError::Stopped) | None => None,
-                Some(e) => Some(RunFailure::Pipeline(e.to_string())),
-            },
-        };
-        RunView {
-            status,
-            steps: run
-                .map(|r| r.steps.iter().map(|(_, s)| s.clone()).collect())
-                .unwrap_or_default(),
-            error,
-            usage: run.map(|r| r.usage.clone()).unwrap_or_default(),
-            interrupts: thread.open_interrupts().to_vec(),
-            pending_tool_calls: thread.pending_tool_calls(),
+impl Notify {
+    fn collect(shell: &Shell, out: &Flush) -> Notify {
+        let mut bumps = Vec::new();
+        if out.everything {
+            bumps.extend(shell.row_versions.values().copied());
+        } else {
+            bumps.extend(
+                out.rows_changed
+                    .iter()
+                    .filter_map(|k| shell.row_versions.get(k).copied()),
+            );
+        }
+        if out.all_tools {
+            bumps.extend(shell.tool_versions.values().copied());
+        } else {
+            bumps.extend(
+                out.tools_changed
+                    .iter()
+                    .filter_map(|t| shell.tool_versions.get(t).copied()),
+            );
+        }
+        let paths = out
+            .paths
+            .iter()
+            .filter_map(|(p, changed)| shell.path_signals.get(p).map(|s| (*s, *changed)))
+            .collect();
+        Notify {
+            bumps,
+            paths,
+            hitl: shell.hitl_version,
         }
     }
 }

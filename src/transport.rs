@@ -2,10 +2,11 @@
 //! (`ReadableStream` reader) and hand every chunk to the caller **as it arrives**; plus a
 //! local agent (the offline demo is one) played back with its own timing through the very same callback.
 //!
-//! Errors are values ([`TransportError`]): a non-2xx status keeps its body text, a non-SSE
-//! content type is refused before reading, and Stop (an `AbortController`) is distinguishable
-//! from a failure. Spec digest §1.2–1.4. The person sees them worded by the catalog
-//! (`ui::errors`); the `Display` text (English) is for logs and the inspector.
+//! Errors are values ([`TransportError`], defined in the session layer): a non-2xx status keeps
+//! its body text, a non-SSE content type is refused before reading, and Stop (an
+//! `AbortController`) is distinguishable from a failure. Spec digest §1.2–1.4. The person sees
+//! them worded by the catalog (`view::wording`); the `Display` text (English) is for logs and
+//! the inspector.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -17,20 +18,7 @@ use web_sys::{
     AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response,
 };
 
-/// Why a run's transport ended badly.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TransportError {
-    #[error("HTTP {status}: {body}")]
-    Status { status: u16, body: String },
-    #[error("the agent answered with content type {0:?}, not text/event-stream")]
-    NotSse(String),
-    #[error("network error: {0}")]
-    Network(String),
-    #[error("network error: response has no body")]
-    NoBody,
-    #[error("stopped")]
-    Aborted,
-}
+pub use crate::session::failure::TransportError;
 
 /// Stops a running transport (Stop button).
 #[derive(Clone)]

@@ -487,7 +487,8 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
                 .run
                 .with_untracked(|r| (r.status.name(), r.error.clone()));
             // Worded like the banner, in the widget's language.
-            let error = error.map(|e| crate::ui::errors::run_failure(crate::ui::tr_now(store), &e));
+            let error =
+                error.map(|e| crate::view::wording::run_failure(crate::ui::tr_now(store), &e));
             dispatch(
                 &host,
                 "agui:run-finished",

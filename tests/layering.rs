@@ -209,7 +209,6 @@ fn pure_files() -> Vec<PathBuf> {
         "markdown.rs",
         "i18n.rs",
         "embed.rs",
-        "branches.rs",
     ] {
         files.push(root.join(name));
     }

@@ -14,7 +14,7 @@ mod web_support;
 
 use agui_leptos::plugins::Plugins;
 use agui_leptos::protocol::types::{Content, Tool};
-use agui_leptos::store::hitl::HitlError;
+use agui_leptos::store::HitlError;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use agui_leptos::ui::chat::Chat;

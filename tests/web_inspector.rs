@@ -8,7 +8,7 @@
 mod web_support;
 
 use agui_leptos::i18n::Locale;
-use agui_leptos::store::inspector::TraceFormat;
+use agui_leptos::store::TraceFormat;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use agui_leptos::ui::inspector::open_bytes;

@@ -1,7 +1,787 @@
 //! The session layer: what a chat does between the protocol core and the screen, as plain Rust
-//! (no web-sys, leptos or wasm-bindgen; `tests/layering.rs` keeps it so). The browser store is
-//! a thin shell around it.
+//! (no web-sys, leptos or wasm-bindgen; `tests/layering.rs` keeps it so, `tests/session.rs`
+//! drives it natively). The browser store (`crate::store`) is a thin shell around a
+//! [`Session`]: it runs the transport a [`RunRequest`] names, feeds the bytes back, and turns
+//! each [`Flush`] into signal writes.
+//!
+//! - **Run lifecycle**: [`Session::send`], [`Session::retry`], [`Session::start_run`] (and the
+//!   human-in-the-loop answers, [`hitl`]) return the request to send — body, route, and a
+//!   generation so a stopped run's late bytes never reach the next ([`Session::push`] and
+//!   [`Session::end_run`] take it). [`Session::stop`] ends a run on purpose.
+//! - **What changed** since the last flush is kept per row, per tool call and per state path
+//!   and handed out by [`Session::flush`]; the shell notifies only those.
+//! - **Threads, branches and persistence** ([`threads`], [`branches`]) behind a small
+//!   key-value trait ([`storage::KeyValue`]); **the event log** per thread ([`inspector`]).
+//! - The clock and the ids come from an [`env::Env`]; failures are values ([`failure`]).
 
+pub mod branches;
+pub mod env;
+pub mod failure;
+pub mod hitl;
+pub mod inspector;
 pub mod local;
+pub mod storage;
+pub mod threads;
 
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+pub use env::{Env, TestEnv};
+pub use failure::{Notice, RunFailure, TransportError};
 pub use local::{LocalAgent, LocalAgentRef, TimedChunk};
+
+use crate::i18n::Locale;
+use crate::protocol::event::EventKind;
+use crate::protocol::input::{history_for_request, prepare_request};
+use crate::protocol::resume::CompleteResume;
+use crate::protocol::types::{Message, Role, RunAgentInput, Tool};
+use crate::protocol::{Change, Delivered, Pipeline, PipelineOptions, Rows, RunStatus, Thread};
+use crate::view::rows::{row_keys, Row};
+use crate::view::run::RunView;
+use crate::view::state::{patched_paths, touched_paths};
+use crate::view::tool::{ToolStatus, ToolView};
+
+/// Where runs go, and how the chat talks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentConfig {
+    /// An AG-UI endpoint URL (relative URLs work); `None` = the local agent.
+    pub endpoint: Option<String>,
+    /// The agent that answers in the page when there is no endpoint (the demo plug-in's);
+    /// with neither, a run fails with [`RunFailure::NoAgent`].
+    pub local_agent: Option<LocalAgentRef>,
+    /// Extra request headers (auth).
+    pub headers: Vec<(String, String)>,
+    /// Local agent playback speed (1.0 = its own timing; larger is faster; 0 = instant).
+    pub demo_speed: f64,
+    /// Frontend tools advertised in `RunAgentInput.tools` (executed in the browser).
+    pub tools: Vec<Tool>,
+    /// Send resume answers also as `forwardedProps.command.resume` (older LangGraph/Mastra
+    /// servers read only that).
+    pub legacy_resume: bool,
+    /// The UI language (the browser shell picks the browser's by default).
+    pub locale: Locale,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        Self {
+            endpoint: None,
+            local_agent: None,
+            headers: Vec::new(),
+            demo_speed: 0.0,
+            tools: Vec::new(),
+            legacy_resume: false,
+            locale: Locale::default(),
+        }
+    }
+}
+
+/// Extra inputs of one run beyond the history and state.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Answers to the open interrupts (complete by construction).
+    pub resume: Option<CompleteResume>,
+    /// Also send the answers the older way (`forwardedProps.command.resume`).
+    pub legacy_resume: bool,
+}
+
+/// Where a run's request goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Route {
+    /// POST to an AG-UI endpoint.
+    Http {
+        endpoint: String,
+        headers: Vec<(String, String)>,
+    },
+    /// Played by a local agent at `speed`.
+    Local { agent: LocalAgentRef, speed: f64 },
+}
+
+/// A run to start: the shell sends `body` along `route` and feeds what comes back to
+/// [`Session::push`] / [`Session::end_run`] with `generation`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRequest {
+    pub generation: u64,
+    pub run_id: String,
+    /// The `RunAgentInput` JSON, prepared (enforced, defaults filled).
+    pub body: Value,
+    pub route: Route,
+}
+
+/// What changed since the last flush, for the shell to notify.
+#[derive(Debug, Default, PartialEq)]
+pub struct Flush {
+    /// The row list, when it changed.
+    pub rows: Option<Vec<Row>>,
+    /// Every row and tool card must re-read (the list was restructured).
+    pub everything: bool,
+    /// Row keys whose message changed.
+    pub rows_changed: Vec<String>,
+    /// Every tool card must re-read (a run ended or was stopped).
+    pub all_tools: bool,
+    /// Tool calls that changed.
+    pub tools_changed: Vec<String>,
+    /// Watched state paths to notify, each with whether the last delta changed it.
+    pub paths: Vec<(String, bool)>,
+    /// The state was replaced wholesale (a snapshot, another thread).
+    pub state_replaced: bool,
+    /// The state changed at all.
+    pub state_changed: bool,
+    /// The run view, when it changed.
+    pub run: Option<RunView>,
+    /// The warnings list, when it changed.
+    pub warnings: Option<Vec<Notice>>,
+    /// The open thread's event log grew.
+    pub log_changed: bool,
+}
+
+/// What changed since the last flush.
+#[derive(Debug, Default)]
+struct Dirty {
+    rows: HashSet<usize>,
+    appended: bool,
+    restructured: bool,
+    tools: HashSet<String>,
+    all_tools: bool,
+    state_all: bool,
+    state_paths: Vec<String>,
+    run: bool,
+    warnings: bool,
+}
+
+/// Arrival times (the session clock) the views show as durations.
+#[derive(Debug, Default)]
+struct Timings {
+    tool_end: HashMap<String, f64>,
+    tool_result: HashMap<String, f64>,
+    reasoning_start: HashMap<String, f64>,
+    reasoning_end: HashMap<String, f64>,
+}
+
+/// One chat: the open thread folded by its pipeline, its runs, the human in the loop, the
+/// other threads and their storage, the event logs.
+pub struct Session {
+    env: Box<dyn Env>,
+    pipeline: Pipeline,
+    thread_id: String,
+    rows: Vec<Row>,
+    key_index: HashMap<String, usize>,
+    dirty: Dirty,
+    /// A run is in flight (requested and not ended).
+    running: bool,
+    /// Bumped when a run starts or is stopped: bytes and ends of another generation are
+    /// ignored.
+    generation: u64,
+    timings: Timings,
+    config: AgentConfig,
+    /// The failure the session recorded for the current run (transport, request, no agent).
+    failure: Option<RunFailure>,
+    /// Warnings already published.
+    warnings_seen: usize,
+    /// Warnings of the requests sent (what the input enforcement stripped), shown with the
+    /// stream's.
+    request_warnings: Vec<Notice>,
+    hitl: hitl::Hitl,
+    threads: threads::Threads,
+    /// Bumped whenever the message list is restructured: between two bumps a message's text
+    /// only grows by appended deltas.
+    rewrite_epoch: u64,
+    logs: inspector::Logs,
+    /// State pointers the screen renders: a delta notifies those it touches.
+    watched_paths: HashSet<String>,
+    /// The paths the last delta changed.
+    changed_paths: Vec<String>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("thread_id", &self.thread_id)
+            .field("messages", &self.pipeline.thread.messages.len())
+            .field("running", &self.running)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// A session on a fresh thread (nothing is persisted).
+    pub fn new(config: AgentConfig, env: impl Env + 'static) -> Self {
+        let id = env.new_id("thread");
+        Self::continuing(config, env, Thread::new(), id)
+    }
+
+    /// A session continuing an existing thread (nothing is persisted).
+    pub fn continuing(
+        config: AgentConfig,
+        env: impl Env + 'static,
+        thread: Thread,
+        thread_id: String,
+    ) -> Self {
+        let rows = row_keys(&thread.messages);
+        Session {
+            env: Box::new(env),
+            pipeline: Pipeline::new(thread, PipelineOptions::default()),
+            thread_id,
+            key_index: rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.key.clone(), i))
+                .collect(),
+            rows,
+            dirty: Dirty::default(),
+            running: false,
+            generation: 0,
+            timings: Timings::default(),
+            config,
+            failure: None,
+            warnings_seen: 0,
+            request_warnings: Vec::new(),
+            hitl: hitl::Hitl::default(),
+            threads: threads::Threads::default(),
+            rewrite_epoch: 0,
+            logs: inspector::Logs::default(),
+            watched_paths: HashSet::new(),
+            changed_paths: Vec::new(),
+        }
+    }
+
+    pub fn now_ms(&self) -> f64 {
+        self.env.now_ms()
+    }
+
+    pub fn new_id(&self, prefix: &str) -> String {
+        self.env.new_id(prefix)
+    }
+
+    pub fn config(&self) -> &AgentConfig {
+        &self.config
+    }
+
+    /// Where the next run goes (a run in flight keeps its own settings).
+    pub fn set_config(&mut self, config: AgentConfig) {
+        self.config = config;
+    }
+
+    /// The open thread's id (stable for every run of it, spec digest §1.2).
+    pub fn thread_id(&self) -> &str {
+        &self.thread_id
+    }
+
+    /// The open thread.
+    pub fn thread(&self) -> &Thread {
+        &self.pipeline.thread
+    }
+
+    /// A run is in flight.
+    pub fn running(&self) -> bool {
+        self.running
+    }
+
+    /// The rows as of the last flush.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// See the field: while it stays the same, message texts only grow.
+    pub fn rewrite_epoch(&self) -> u64 {
+        self.rewrite_epoch
+    }
+
+    /// The message of a row.
+    pub fn message(&self, key: &str) -> Option<&Message> {
+        let i = *self.key_index.get(key)?;
+        self.pipeline.thread.messages.get(i)
+    }
+
+    /// The state at a JSON pointer.
+    pub fn state_at(&self, pointer: &str) -> Option<&Value> {
+        self.pipeline.thread.state.pointer(pointer)
+    }
+
+    /// Render `pointer`: later deltas that touch it are notified. Returns whether the last
+    /// delta changed it (the initial highlight).
+    pub fn watch_path(&mut self, pointer: &str) -> bool {
+        self.watched_paths.insert(pointer.to_owned());
+        self.changed_paths.iter().any(|p| p == pointer)
+    }
+
+    /// The run view now. A run that was sent shows as running (not the last outcome) until
+    /// its `RUN_STARTED` arrives.
+    pub fn run_view(&self) -> RunView {
+        let mut view = RunView::of(
+            &self.pipeline.thread,
+            self.pipeline.error(),
+            self.failure.as_ref(),
+        );
+        if self.running && view.status != RunStatus::Running {
+            view.status = RunStatus::Running;
+            view.error = None;
+        }
+        view
+    }
+
+    /// Seconds a reasoning message took (None while streaming).
+    pub fn reasoning_seconds(&self, message_id: &str) -> Option<f64> {
+        let start = self.timings.reasoning_start.get(message_id)?;
+        let end = self.timings.reasoning_end.get(message_id)?;
+        Some(((end - start) / 1000.0).max(0.0))
+    }
+
+    /// True while a reasoning message is still open.
+    pub fn reasoning_open(&self, message_id: &str) -> bool {
+        self.timings.reasoning_start.contains_key(message_id)
+            && !self.timings.reasoning_end.contains_key(message_id)
+            && self.pipeline.run_active()
+    }
+
+    /// The card view of one tool call.
+    pub fn tool_view(&self, tool_call_id: &str) -> Option<ToolView> {
+        let thread = &self.pipeline.thread;
+        let (_, call) = thread.tool_call(tool_call_id)?;
+        let args = thread.tool_args.get(tool_call_id);
+        let result = thread.tool_result(tool_call_id);
+        let ended = args.is_none_or(|a| a.ended);
+        let active = self.pipeline.run_active();
+        let pending = !active
+            && thread
+                .pending_tool_calls()
+                .iter()
+                .any(|p| p == tool_call_id);
+        let status = match result {
+            Some(m) if m.error.is_some() => ToolStatus::Error,
+            Some(_) => ToolStatus::Success,
+            None if pending => self.pending_status(tool_call_id, &call.function.name),
+            None if active && !ended => ToolStatus::StreamingArgs,
+            None if active => ToolStatus::Running,
+            // The run is over and the call never got a result.
+            None => match thread.status() {
+                RunStatus::Success { .. } | RunStatus::Interrupted | RunStatus::Running => {
+                    ToolStatus::Running
+                }
+                _ => ToolStatus::Error,
+            },
+        };
+        let duration_ms = match (
+            self.timings.tool_end.get(tool_call_id),
+            self.timings.tool_result.get(tool_call_id),
+        ) {
+            (Some(a), Some(b)) => Some((b - a).max(0.0)),
+            _ => None,
+        };
+        Some(ToolView {
+            id: call.id.clone(),
+            name: call.function.name.clone(),
+            status,
+            args: args.and_then(|a| a.parser.value().cloned()),
+            args_text_len: call.function.arguments.len(),
+            result: result.and_then(|m| m.content.clone()),
+            result_error: result.and_then(|m| m.error.clone()),
+            duration_ms,
+        })
+    }
+
+    // ---- the stream ---------------------------------------------------------------------
+
+    /// Whether `generation` is the run in flight (its bytes and end still count).
+    pub fn is_current(&self, generation: u64) -> bool {
+        self.running && self.generation == generation
+    }
+
+    /// Fold response bytes of run `generation`; the number of events delivered (0 for a
+    /// stale generation).
+    pub fn push(&mut self, generation: u64, bytes: &[u8]) -> usize {
+        if !self.is_current(generation) {
+            return 0;
+        }
+        self.push_bytes(bytes)
+    }
+
+    /// Fold bytes whatever run is open (recorded streams and tests; a transport uses
+    /// [`Session::push`]).
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> usize {
+        let now = self.env.now_ms();
+        let log = self.logs.log_mut(&self.thread_id);
+        let out = log.push(&mut self.pipeline, bytes, now);
+        self.note(&out);
+        out.len()
+    }
+
+    /// Run `generation`'s transport finished, cleanly (`Ok`) or not. Stale generations and
+    /// a stop (`Aborted`, already handled by [`Session::stop`]) change nothing.
+    pub fn end_run(&mut self, generation: u64, result: Result<(), TransportError>) {
+        if self.is_current(generation) {
+            self.end_external(result);
+        }
+    }
+
+    /// End the open run, whatever its generation (a run fed with [`Session::push_bytes`]).
+    pub fn end_external(&mut self, result: Result<(), TransportError>) {
+        let now = self.env.now_ms();
+        match result {
+            Ok(()) => {
+                let log = self.logs.log_mut(&self.thread_id);
+                let out = log.finish(&mut self.pipeline, now);
+                self.note(&out);
+            }
+            Err(TransportError::Aborted) => {}
+            Err(err) => {
+                self.logs
+                    .log_mut(&self.thread_id)
+                    .note_error(err.to_string(), now);
+                self.pipeline.thread.end_run(RunStatus::Failed {
+                    error: err.to_string(),
+                });
+                self.pipeline.abort();
+                self.failure = Some(RunFailure::Transport(err));
+            }
+        }
+        self.running = false;
+        self.dirty.run = true;
+        self.dirty.warnings = true;
+        self.dirty.all_tools = true;
+        self.dirty
+            .rows
+            .extend(0..self.pipeline.thread.messages.len().min(4096));
+        self.on_run_end();
+    }
+
+    /// Stop the run in flight: it shows as stopped and keeps everything received; whatever
+    /// its transport still delivers is ignored.
+    pub fn stop(&mut self) {
+        self.generation += 1;
+        self.pipeline.abort();
+        self.dirty.run = true;
+        self.dirty.all_tools = true;
+        let was = std::mem::replace(&mut self.running, false);
+        if was {
+            self.on_run_end();
+        }
+    }
+
+    /// Start a run fed by the caller instead of a transport (recorded streams, tests, trace
+    /// replay): push with the returned generation, then [`Session::end_run`].
+    pub fn begin_external(&mut self) -> u64 {
+        self.open_pipeline();
+        self.generation += 1;
+        self.running = true;
+        self.dirty.run = true;
+        self.generation
+    }
+
+    /// A fresh pipeline on the thread (a run starts), with the log told.
+    fn open_pipeline(&mut self) {
+        let thread = std::mem::take(&mut self.pipeline.thread);
+        self.pipeline = Pipeline::new(thread, PipelineOptions::default());
+        let now = self.env.now_ms();
+        self.logs
+            .log_mut(&self.thread_id)
+            .begin_run(&self.pipeline.thread, now);
+        self.failure = None;
+    }
+
+    // ---- runs ---------------------------------------------------------------------------
+
+    /// Send a user message: the request to send, or `None` (nothing to send, a run in
+    /// flight, or interrupts open — they must be answered or cancelled first, §4.11). A
+    /// frontend tool call left unanswered is closed first, so the history never carries a
+    /// call without a result.
+    pub fn send(&mut self, text: &str) -> Option<RunRequest> {
+        let text = text.trim();
+        if self.running || text.is_empty() {
+            return None;
+        }
+        let thread = &mut self.pipeline.thread;
+        if !thread.open_interrupts().is_empty() {
+            return None;
+        }
+        let env = &self.env;
+        if !thread
+            .cancel_pending_tool_calls("cancelled by user", || env.new_id("tool"))
+            .is_empty()
+        {
+            self.dirty.restructured = true;
+        }
+        let id = self.env.new_id("msg");
+        self.pipeline.thread.append(Message::user(id, text));
+        self.dirty.appended = true;
+        self.start_run(RunOptions::default())
+    }
+
+    /// Retry after a failed run: drop what the failed run produced after the last user
+    /// message and run again with a new run id. A failed resume run leaves its interrupts open
+    /// (§4.11): then the same answers are sent again (never a run without them), or nothing
+    /// when there are none to resend (the cards are answered again).
+    pub fn retry(&mut self) -> Option<RunRequest> {
+        if self.running {
+            return None;
+        }
+        if !self.pipeline.thread.open_interrupts().is_empty() {
+            let again = self.retry_resume();
+            if again.is_none() {
+                self.dirty.run = true;
+            }
+            return again;
+        }
+        let thread = &mut self.pipeline.thread;
+        if let Some(i) = thread.messages.iter().rposition(|m| m.role == Role::User) {
+            thread.truncate(i + 1);
+            self.dirty.restructured = true;
+        }
+        self.start_run(RunOptions::default())
+    }
+
+    /// Start a run with the thread's history and state (and `options`): the request, or
+    /// `None` when it cannot be sent (the failure is recorded and shown: no agent, a request
+    /// the schema refuses).
+    pub fn start_run(&mut self, options: RunOptions) -> Option<RunRequest> {
+        self.open_pipeline();
+        let run_id = self.env.new_id("run");
+        let thread = &self.pipeline.thread;
+        let input = RunAgentInput {
+            thread_id: self.thread_id.clone(),
+            run_id: run_id.clone(),
+            protocol_version: None,
+            parent_run_id: None,
+            state: Some(thread.state.clone()),
+            messages: history_for_request(&thread.messages),
+            tools: Some(self.config.tools.clone()),
+            context: Some(Vec::new()),
+            forwarded_props: match &options.resume {
+                Some(r) if options.legacy_resume || self.config.legacy_resume => {
+                    Some(r.legacy_command())
+                }
+                _ => None,
+            },
+            resume: options.resume.as_ref().map(|r| r.entries().to_vec()),
+        };
+        self.dirty.run = true;
+        let body = match prepare_request(&input, None) {
+            Ok((body, warnings)) => {
+                self.note_request_warnings(warnings);
+                body
+            }
+            Err(err) => {
+                self.fail_before_sending(RunFailure::Request(err));
+                return None;
+            }
+        };
+        let route = match (&self.config.endpoint, &self.config.local_agent) {
+            (Some(endpoint), _) => Route::Http {
+                endpoint: endpoint.clone(),
+                headers: self.config.headers.clone(),
+            },
+            (None, Some(agent)) => Route::Local {
+                agent: agent.clone(),
+                speed: self.config.demo_speed,
+            },
+            (None, None) => {
+                self.hitl.last_request = Some(body);
+                self.fail_before_sending(RunFailure::NoAgent);
+                return None;
+            }
+        };
+        self.hitl.last_request = Some(body.clone());
+        self.generation += 1;
+        self.running = true;
+        self.on_run_start(&run_id);
+        Some(RunRequest {
+            generation: self.generation,
+            run_id,
+            body,
+            route,
+        })
+    }
+
+    /// The run could not even be sent: it shows as failed with `failure`.
+    fn fail_before_sending(&mut self, failure: RunFailure) {
+        let error = match &failure {
+            RunFailure::Request(e) => e.to_string(),
+            _ => "no agent is configured".to_owned(),
+        };
+        self.failure = Some(failure);
+        self.pipeline.thread.end_run(RunStatus::Failed { error });
+        self.dirty.run = true;
+        self.on_run_end();
+    }
+
+    fn note_request_warnings(&mut self, warnings: Vec<crate::protocol::Warning>) {
+        for w in warnings {
+            let notice = Notice::Protocol(w);
+            if !self.request_warnings.contains(&notice) {
+                self.request_warnings.push(notice);
+                self.dirty.warnings = true;
+            }
+        }
+    }
+
+    /// The JSON body of the last request (tests and debugging).
+    pub fn last_request(&self) -> Option<&Value> {
+        self.hitl.last_request.as_ref()
+    }
+
+    /// The `runId` of the last request.
+    pub fn last_run_id(&self) -> Option<&str> {
+        self.hitl.last_request.as_ref()?.get("runId")?.as_str()
+    }
+
+    // ---- what changed -------------------------------------------------------------------
+
+    /// Record what delivered events changed, for the next flush.
+    fn note(&mut self, delivered: &[Delivered]) {
+        let now = self.env.now_ms();
+        for d in delivered {
+            if let Change::ToolCall { id, .. } = &d.change {
+                self.dirty.tools.insert(id.clone());
+            }
+            match d.change.rows() {
+                Some(Rows::InPlace(i)) => {
+                    self.dirty.rows.insert(i);
+                }
+                Some(Rows::Appended(_)) => self.dirty.appended = true,
+                Some(Rows::Restructured) => self.dirty.restructured = true,
+                None => {}
+            }
+            match &d.change {
+                Change::StateReplaced => self.dirty.state_all = true,
+                Change::StatePatched(paths) => {
+                    let moved_from = match &d.event.kind {
+                        EventKind::StateDelta(delta) => delta.delta.as_slice(),
+                        _ => &[],
+                    };
+                    let paths = patched_paths(&self.pipeline.thread.state, paths, moved_from);
+                    self.dirty.state_paths.extend(paths);
+                }
+                Change::Run => self.dirty.run = true,
+                Change::Warning => self.dirty.warnings = true,
+                _ => {}
+            }
+            // Arrival times the cards show as durations.
+            match &d.event.kind {
+                EventKind::ToolCallEnd(t) => {
+                    self.timings.tool_end.insert(t.tool_call_id.clone(), now);
+                }
+                EventKind::ToolCallResult(r) => {
+                    self.timings.tool_result.insert(r.tool_call_id.clone(), now);
+                }
+                EventKind::ReasoningMessageStart(s) => {
+                    self.timings
+                        .reasoning_start
+                        .insert(s.message_id.clone(), now);
+                }
+                EventKind::ReasoningMessageEnd(s) => {
+                    self.timings.reasoning_end.insert(s.message_id.clone(), now);
+                }
+                EventKind::RunStarted(_) | EventKind::RunFinished(_) | EventKind::RunError(_) => {
+                    self.dirty.run = true;
+                }
+                _ => {}
+            }
+        }
+        let warnings = self.pipeline.thread.warnings.len();
+        if warnings != self.warnings_seen {
+            self.warnings_seen = warnings;
+            self.dirty.warnings = true;
+        }
+        if self.pipeline.error().is_some() {
+            self.dirty.run = true;
+        }
+    }
+
+    /// Everything on screen must be read again (another thread or branch is shown).
+    fn mark_everything(&mut self) {
+        self.dirty.restructured = true;
+        self.dirty.state_all = true;
+        self.dirty.run = true;
+        self.dirty.warnings = true;
+        self.dirty.all_tools = true;
+    }
+
+    /// What changed since the last flush (and forget it).
+    pub fn flush(&mut self) -> Flush {
+        let dirty = std::mem::take(&mut self.dirty);
+        let mut out = Flush {
+            everything: dirty.restructured,
+            all_tools: dirty.all_tools || dirty.restructured,
+            tools_changed: dirty.tools.into_iter().collect(),
+            ..Flush::default()
+        };
+        if dirty.restructured || dirty.appended {
+            let fresh = row_keys(&self.pipeline.thread.messages);
+            self.key_index = fresh
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.key.clone(), i))
+                .collect();
+            if dirty.restructured {
+                self.rewrite_epoch += 1;
+            }
+            if self.rows != fresh {
+                out.rows = Some(fresh.clone());
+            }
+            self.rows = fresh;
+        }
+        out.rows_changed = dirty
+            .rows
+            .iter()
+            .filter_map(|i| self.rows.get(*i).map(|r| r.key.clone()))
+            .collect();
+        // State paths: clear the old "changed" marks, set the new ones, notify each touched
+        // path, its ancestors and (for replaced subtrees) its rendered descendants.
+        let patched = !dirty.state_paths.is_empty();
+        if dirty.state_all || patched {
+            for p in std::mem::take(&mut self.changed_paths) {
+                if self.watched_paths.contains(&p) {
+                    out.paths.push((p, false));
+                }
+            }
+        }
+        if dirty.state_all {
+            out.paths
+                .extend(self.watched_paths.iter().map(|p| (p.clone(), false)));
+        } else if patched {
+            let touched = touched_paths(
+                &self.pipeline.thread.state,
+                &dirty.state_paths,
+                &self.watched_paths,
+            );
+            for t in touched {
+                if self.watched_paths.contains(&t) {
+                    let changed = dirty.state_paths.contains(&t);
+                    out.paths.push((t, changed));
+                }
+            }
+            self.changed_paths = dirty.state_paths;
+        }
+        out.state_replaced = dirty.state_all;
+        out.state_changed = dirty.state_all || patched;
+        out.run = dirty.run.then(|| self.run_view());
+        out.warnings = dirty.warnings.then(|| self.notices());
+        out.log_changed = self.logs.take_changed();
+        out
+    }
+
+    /// The warnings list: storage problems and the request's, then the stream's.
+    pub fn notices(&self) -> Vec<Notice> {
+        self.threads
+            .notices
+            .iter()
+            .chain(&self.request_warnings)
+            .cloned()
+            .chain(
+                self.pipeline
+                    .thread
+                    .warnings
+                    .iter()
+                    .map(|w| Notice::Protocol(w.clone())),
+            )
+            .collect()
+    }
+
+    /// Show `notice` in the warnings list (once per distinct notice). True when it is new.
+    pub fn notice(&mut self, notice: Notice) -> bool {
+        let added = self.threads.notice(notice);
+        self.dirty.warnings |= added;
+        added
+    }
+}

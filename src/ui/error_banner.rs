@@ -1,14 +1,14 @@
 //! The error banner: shown when the last run ended badly (the agent's `RUN_ERROR`, a protocol
 //! violation, a transport failure or a lost connection), with a Retry button. The message may
 //! come from the agent: it is shown as text. The failure is a value ([`crate::store::RunFailure`]) worded
-//! here with the current locale's catalog ([`errors::run_failure`]); the agent's message and
+//! here with the current locale's catalog ([`wording::run_failure`]); the agent's message and
 //! protocol diagnostics inside it stay as they are.
 
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
-use crate::ui::errors;
 use crate::ui::tr;
+use crate::view::wording;
 
 /// Banner for a failed run.
 #[component]
@@ -17,7 +17,7 @@ pub fn ErrorBanner() -> impl IntoView {
     let error = Memo::new(move |_| store.run.with(|r| r.error.clone()));
     move || {
         error.get().map(|failure| {
-            let message = move || errors::run_failure(tr(store), &failure);
+            let message = move || wording::run_failure(tr(store), &failure);
             view! {
                 <div class="agui-error-banner" data-testid="error-banner" role="alert">
                     <span class="agui-error-banner__icon" aria-hidden="true">

@@ -15,14 +15,14 @@ use web_sys::KeyboardEvent;
 
 use crate::i18n::Strings;
 use crate::protocol::types::{Content, ContentPart, Role};
-use crate::store::threads::ThreadError;
+use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::ActivityCard;
-use crate::ui::errors;
 use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::Reasoning;
 use crate::ui::tool::ToolCard;
 use crate::ui::tr;
+use crate::view::wording;
 
 /// One message of the transcript.
 #[component]
@@ -179,7 +179,7 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
                         .map(|e| {
                             view! {
                                 <span class="agui-message__action-error" data-testid="message-action-error" role="status">
-                                    {move || errors::thread_error(tr(store), &e)}
+                                    {move || wording::thread_error(tr(store), &e)}
                                 </span>
                             }
                         })
@@ -252,7 +252,7 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
                 error
                     .get()
                     .map(|e| {
-                        view! { <p class="agui-message__action-error" data-testid="edit-error">{move || errors::thread_error(tr(store), &e)}</p> }
+                        view! { <p class="agui-message__action-error" data-testid="edit-error">{move || wording::thread_error(tr(store), &e)}</p> }
                     })
             }}
             <div class="agui-message__editor-actions">

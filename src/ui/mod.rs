@@ -8,7 +8,6 @@ pub mod activity;
 pub mod chat;
 pub mod composer;
 pub mod error_banner;
-pub mod errors;
 pub mod hitl;
 pub mod inspector;
 pub mod markdown_view;

@@ -17,7 +17,7 @@ use crate::i18n::fill;
 use crate::store::{AgentStore, Notice};
 use crate::ui::tr;
 use crate::view::format::truncate_chars;
-use crate::view::state::{escape_pointer_token, is_empty_state, is_state_patch_failure};
+use crate::view::state::{escape_pointer_token, is_empty_state};
 
 /// Strings longer than this are cut, with a button to show the rest.
 const STRING_PREVIEW: usize = 120;
@@ -40,7 +40,9 @@ pub fn StatePanel() -> impl IntoView {
     let failure = Memo::new(move |_| {
         // The detail is the protocol's own diagnostic (JSON pointer): technical, English.
         store.warnings.with(|w| match w.last() {
-            Some(Notice::Protocol(w)) if is_state_patch_failure(w) => Some(truncate_chars(w, 240)),
+            Some(Notice::Protocol(w)) if w.is_state_patch() => {
+                Some(truncate_chars(&w.to_string(), 240))
+            }
             _ => None,
         })
     });

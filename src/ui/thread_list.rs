@@ -8,12 +8,12 @@ use leptos::html::Input;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
-use crate::branches::UNTITLED;
 use crate::i18n::{split_placeholder, Strings};
-use crate::store::threads::{ThreadError, ThreadSummary};
+use crate::session::branches::UNTITLED;
 use crate::store::AgentStore;
-use crate::ui::errors;
+use crate::store::{ThreadError, ThreadSummary};
 use crate::ui::{tr, tr_now};
+use crate::view::wording;
 
 /// The title to show: the automatic "New conversation" in the UI language.
 fn shown_title(s: &ThreadSummary, t: &Strings) -> String {
@@ -74,7 +74,7 @@ pub fn ThreadList() -> impl IntoView {
                     .map(|e| {
                         view! {
                             <p class="agui-threads__error" data-testid="thread-error" role="status">
-                                {move || errors::thread_error(tr(store), &e)}
+                                {move || wording::thread_error(tr(store), &e)}
                             </p>
                         }
                     })

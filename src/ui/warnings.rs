@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
-use crate::ui::errors;
 use crate::ui::tr;
+use crate::view::wording;
 
 /// Badge with the number of warnings; click to list them.
 #[component]
@@ -19,7 +19,7 @@ pub fn WarningsBadge() -> impl IntoView {
         let t = tr(store);
         store.warnings.with(|ws| {
             ws.iter()
-                .map(|w| view! { <li class="agui-warnings__item">{errors::notice(t, w)}</li> })
+                .map(|w| view! { <li class="agui-warnings__item">{wording::notice(t, w)}</li> })
                 .collect::<Vec<_>>()
         })
     };

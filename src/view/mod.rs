@@ -5,5 +5,8 @@
 pub mod form;
 pub mod format;
 pub mod interrupt;
+pub mod rows;
+pub mod run;
 pub mod state;
 pub mod tool;
+pub mod wording;

@@ -7,11 +7,11 @@ use serde_json::Value;
 
 use crate::demo::model::{payment_approved, payment_declined, PaymentRequest};
 use crate::i18n::fill;
-use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
-use crate::ui::errors;
+use crate::store::HitlError;
 use crate::ui::hitl::frontend_tools::FrontendToolCall;
 use crate::ui::tr;
+use crate::view::wording;
 
 /// `confirm_payment`'s card body: the amount and what it is for, Confirm and Decline.
 #[component]
@@ -72,7 +72,7 @@ pub fn ConfirmPayment(
                 </button>
             </div>
             {move || error.get().map(|e| view! {
-                <p class="agui-frontend-tool__problem" data-testid="frontend-tool-error" role="alert">{move || errors::hitl_error(tr(store), &e)}</p>
+                <p class="agui-frontend-tool__problem" data-testid="frontend-tool-error" role="alert">{move || wording::hitl_error(tr(store), &e)}</p>
             })}
         </div>
     }

@@ -32,8 +32,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::protocol::types::Tool;
-use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
+use crate::store::HitlError;
 use crate::ui::tr;
 use crate::view::tool::{ToolStatus, ToolView};
 

@@ -31,9 +31,8 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use crate::i18n::{fill, Strings};
 use crate::protocol::resume::{is_expired, remaining_ms};
 use crate::protocol::types::{Interrupt, ResumeStatus};
-use crate::store::hitl::HitlError;
 use crate::store::AgentStore;
-use crate::ui::errors;
+use crate::store::HitlError;
 use crate::ui::hitl::schema_form::{FormState, SchemaForm};
 use crate::ui::{tr, tr_now};
 use crate::view::format::format_countdown;
@@ -42,6 +41,7 @@ use crate::view::interrupt::{
     ActionReview, ApprovalSpec, CardKind, Decision, DecisionAnswer,
 };
 use crate::view::tool::preview_of;
+use crate::view::wording;
 
 // ---- the list ----------------------------------------------------------------------------
 
@@ -124,7 +124,7 @@ pub fn InterruptList() -> impl IntoView {
                             .map(|e| {
                                 view! {
                                     <p class="agui-interrupt__error" data-testid="interrupt-error" role="alert">
-                                        {move || errors::hitl_error(tr(store), &e)}
+                                        {move || wording::hitl_error(tr(store), &e)}
                                     </p>
                                 }
                             })
@@ -356,7 +356,7 @@ pub fn InterruptCard(
                     .map(|e| {
                         view! {
                             <p class="agui-interrupt__error" data-testid="interrupt-error" role="alert">
-                                {move || errors::hitl_error(tr(ctx.store), &e)}
+                                {move || wording::hitl_error(tr(ctx.store), &e)}
                             </p>
                         }
                     })

@@ -25,8 +25,8 @@ use crate::event_log::{
 use crate::i18n::fill;
 use crate::protocol::event::EventKind;
 use crate::protocol::types::Message;
-use crate::store::inspector::TraceFormat;
 use crate::store::AgentStore;
+use crate::store::TraceFormat;
 use crate::trace;
 use crate::ui::{tr, tr_now};
 
@@ -172,7 +172,7 @@ pub async fn open_bytes(
     notice.try_set(None);
     if let Err(e) = store.replay_trace(trace, timed).await {
         let t = tr_now(store);
-        let reason = crate::ui::errors::thread_error(t, &e);
+        let reason = crate::view::wording::thread_error(t, &e);
         notice.try_set(Some(fill(t.inspector_replay_refused, &[&reason])));
     }
 }

@@ -1,6 +1,6 @@
-//! Wording of the typed failures and notices built outside the components (the store, the
-//! transport, the widget): they are values until shown, and worded here with the catalog of
-//! the locale in force, so a locale switch re-words a banner or a warning already on screen.
+//! Wording of the typed failures and notices (the session's, the transport's, the widget's):
+//! they are values until shown, and worded here with the catalog of the locale in force, so a
+//! locale switch re-words a banner or a warning already on screen.
 //!
 //! What is carried inside them as text stays as it came: the agent's own messages, the
 //! browser's reasons, and the technical diagnostics of `src/protocol/` (JSON pointers, event
@@ -8,13 +8,12 @@
 
 use std::fmt;
 
-use crate::branches::BranchError;
 use crate::i18n::{fill, Strings, EN};
 use crate::protocol::resume::ResumeError;
-use crate::store::hitl::HitlError;
-use crate::store::threads::ThreadError;
-use crate::store::{Notice, RunFailure};
-use crate::transport::TransportError;
+use crate::session::branches::BranchError;
+use crate::session::failure::{Notice, RunFailure, TransportError};
+use crate::session::hitl::HitlError;
+use crate::session::threads::ThreadError;
 
 /// The banner text of a failed run.
 pub fn run_failure(t: &Strings, f: &RunFailure) -> String {
@@ -27,13 +26,13 @@ pub fn run_failure(t: &Strings, f: &RunFailure) -> String {
             message,
             code: None,
         } => fill(t.error_agent, &[message]),
+        // The diagnostics inside are technical and stay English.
         RunFailure::Protocol(error) => fill(t.error_protocol, &[error]),
         RunFailure::Transport(e) => transport_error(t, e),
         RunFailure::Request(error) => fill(t.error_request, &[error]),
         RunFailure::ConnectionLost => t.error_connection_lost.to_owned(),
         RunFailure::NoAgent => t.error_no_agent.to_owned(),
-        // A protocol diagnostic: technical, English.
-        RunFailure::Pipeline(error) => error.clone(),
+        RunFailure::Earlier(error) => fill(t.error_earlier, &[error]),
     }
 }
 
@@ -55,7 +54,7 @@ pub fn notice(t: &Strings, n: &Notice) -> String {
     match n {
         // Protocol warnings (`src/protocol/`) are technical diagnostics with JSON pointers:
         // they stay English.
-        Notice::Protocol(text) => text.clone(),
+        Notice::Protocol(warning) => warning.to_string(),
         Notice::StorageUnavailable(reason) => fill(t.notice_storage_unavailable, &[reason]),
         Notice::RecordUnreadable { key, reason } => {
             fill(t.notice_record_unreadable, &[key, reason])

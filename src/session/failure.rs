@@ -1,0 +1,86 @@
+//! Why things went wrong, as values: a run's failure ([`RunFailure`]), the entries of the
+//! warnings list ([`Notice`]) and a transport's failure ([`TransportError`]). Worded for
+//! people by `crate::view::wording` in the language on screen, so a locale switch re-words a
+//! banner already shown; what they carry from the agent or the browser stays as it came.
+
+use crate::protocol::error::Malformed;
+use crate::protocol::{ProtocolError, Warning};
+
+/// Why a run's transport ended badly. Spec digest §1.2–1.4.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TransportError {
+    #[error("HTTP {status}: {body}")]
+    Status { status: u16, body: String },
+    #[error("the agent answered with content type {0:?}, not text/event-stream")]
+    NotSse(String),
+    #[error("network error: {0}")]
+    Network(String),
+    #[error("network error: response has no body")]
+    NoBody,
+    #[error("stopped")]
+    Aborted,
+}
+
+/// Why the last run ended badly.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum RunFailure {
+    /// The agent's `RUN_ERROR`: its message and code, as sent.
+    Agent {
+        message: String,
+        code: Option<String>,
+    },
+    /// The stream broke the protocol (the pipeline's error; its diagnostic stays English).
+    Protocol(ProtocolError),
+    /// The transport failed (HTTP status, content type, network).
+    Transport(TransportError),
+    /// The request could not be built: the input broke the schema.
+    Request(Malformed),
+    /// The stream ended before the run finished.
+    ConnectionLost,
+    /// The chat has neither an endpoint nor a local agent.
+    NoAgent,
+    /// The run failed before this session (restored from storage); the saved reason.
+    Earlier(String),
+}
+
+/// One entry of the warnings list.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Notice {
+    /// A protocol warning (what the pipeline stripped, skipped or could not apply), typed:
+    /// [`crate::protocol::WarningKind`] says what it is, its message stays English.
+    Protocol(Warning),
+    /// Storage is unavailable (the browser's reason).
+    StorageUnavailable(String),
+    /// A saved conversation could not be read: its storage key and the browser's reason.
+    RecordUnreadable { key: String, reason: String },
+    /// A saved conversation was skipped as unreadable; where its data was kept, if moved.
+    RecordSkipped {
+        reason: String,
+        kept_under: Option<String>,
+    },
+    /// The saved list of conversations was unreadable and rebuilt.
+    IndexUnreadable(String),
+    /// The saved list of conversations could not be read (the browser's reason).
+    IndexReadFailed(String),
+    /// A conversation could not be saved: its title (`None`: the automatic one) and why.
+    SaveFailed {
+        title: Option<String>,
+        reason: String,
+    },
+    /// The list of conversations could not be saved (the browser's reason).
+    IndexSaveFailed(String),
+    /// A saved conversation could not be deleted (the browser's reason).
+    DeleteFailed(String),
+    /// A widget option could not be used (which one and why: technical).
+    WidgetOption(String),
+}
+
+impl Notice {
+    /// A failed `STATE_DELTA` (the state panel shows it).
+    pub fn is_state_patch(&self) -> bool {
+        matches!(self, Notice::Protocol(w) if w.is_state_patch())
+    }
+}

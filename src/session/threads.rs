@@ -1,0 +1,607 @@
+//! Threads: several conversations, each saved and restored after a reload, and branches inside
+//! each (regenerate an answer, edit an earlier message — [`super::branches`]).
+//!
+//! **One conversation is open at a time**: its [`Thread`] is in the session's pipeline, with
+//! its `threadId` (stable for every run of it, spec digest §1.2), its branches and its title.
+//! The others are parked as [`ThreadRecord`]s in memory, so the list works even where nothing
+//! is kept; storage is written through.
+//!
+//! **Storage** (a [`KeyValue`] — `localStorage` in the browser — only for sessions made with
+//! [`Session::restore`]): one key per conversation, `{prefix}:thread:{threadId}` → a
+//! [`ThreadRecord`] (messages, state, how the last run ended — open interrupts and pending tool
+//! calls included — branches, title, timestamps), and `{prefix}:index` → a [`ThreadIndex`]
+//! (the list and the thread to reopen). The prefix keeps several widgets on one page apart.
+//! The thread keys are the truth: a conversation whose index write failed still loads. Saved:
+//! when a run starts (the new user message is never lost) and ends, when it is stopped, and
+//! after every action that changes history (regenerate, edit, switch a branch, rename,
+//! delete). A failed write (quota) or an unreadable value is a notice in the warnings list,
+//! never a panic; an unreadable conversation is moved aside to `{prefix}:unreadable:{id}`
+//! (kept, not destroyed) and skipped — one saved by another format version is only skipped.
+//!
+//! **Switching conversations is refused while a run is in flight** ([`ThreadError::Running`]):
+//! the person stops it first, so a run never ends up in a conversation it was not started for.
+//! Interrupts and pending tool calls belong to their conversation (they live in its `Thread`
+//! and are saved with it); the HITL answers being collected are kept per thread id.
+//!
+//! **Branches** are refused while a run is in flight, while interrupts are open and while a
+//! frontend tool call waits for its result: a stored variant never carries any of those.
+
+use serde_json::Value;
+
+use super::branches::{
+    by_activity, display_title, parse_index, parse_record, BranchError, Branches, IndexEntry,
+    RecordError, Switcher, ThreadIndex, ThreadRecord, UNTITLED, VERSION,
+};
+use super::failure::Notice;
+use super::storage::KeyValue;
+use super::{AgentConfig, Env, RunOptions, RunRequest, Session};
+use crate::protocol::reducer::{SavedRun, SavedThread};
+use crate::protocol::types::{Message, Role};
+use crate::protocol::{Pipeline, PipelineOptions, RunStatus, Thread};
+
+/// One line of the thread list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThreadSummary {
+    pub id: String,
+    pub title: String,
+    /// The person named it (the title no longer follows the first message).
+    pub renamed: bool,
+    /// Last activity, milliseconds since the epoch.
+    pub updated_at: f64,
+}
+
+/// Why a thread or branch action was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ThreadError {
+    #[error("a run is in progress: stop it first")]
+    Running,
+    #[error("there is no conversation '{0}'")]
+    UnknownThread(String),
+    #[error("only your own messages can be edited")]
+    NotEditable,
+    #[error("the message is empty")]
+    EmptyText,
+    #[error("there is no answer to regenerate yet")]
+    NothingToRegenerate,
+    #[error(transparent)]
+    Branch(#[from] BranchError),
+    #[error("the chat has been closed")]
+    Closed,
+}
+
+/// The session's thread bookkeeping.
+#[derive(Default)]
+pub(super) struct Threads {
+    /// Where conversations are saved, under which prefix; `None` = nothing is persisted.
+    store: Option<(Box<dyn KeyValue>, String)>,
+    /// The other conversations.
+    parked: Vec<ThreadRecord>,
+    /// The open conversation's name, if the person gave it one.
+    title: Option<String>,
+    created_at: f64,
+    updated_at: f64,
+    branches: Branches,
+    /// Storage problems (and widget notices), shown in the warnings list first.
+    pub(super) notices: Vec<Notice>,
+}
+
+impl Threads {
+    pub(super) fn notice(&mut self, notice: Notice) -> bool {
+        if self.notices.contains(&notice) {
+            return false;
+        }
+        self.notices.push(notice);
+        true
+    }
+}
+
+fn thread_key(prefix: &str, id: &str) -> String {
+    format!("{prefix}:thread:{id}")
+}
+
+fn index_key(prefix: &str) -> String {
+    format!("{prefix}:index")
+}
+
+/// Everything saved under a prefix.
+struct Loaded {
+    records: Vec<ThreadRecord>,
+    active: Option<String>,
+    notices: Vec<Notice>,
+}
+
+fn load(store: &dyn KeyValue, prefix: &str) -> Loaded {
+    let mut out = Loaded {
+        records: Vec::new(),
+        active: None,
+        notices: Vec::new(),
+    };
+    let keys = match store.keys() {
+        Ok(k) => k,
+        Err(e) => {
+            out.notices.push(Notice::StorageUnavailable(e));
+            return out;
+        }
+    };
+    let thread_prefix = format!("{prefix}:thread:");
+    let mut ids: Vec<String> = keys
+        .iter()
+        .filter_map(|k| k.strip_prefix(&thread_prefix).map(str::to_owned))
+        .collect();
+    ids.sort();
+    for id in ids {
+        let key = thread_key(prefix, &id);
+        let text = match store.get(&key) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
+            Err(reason) => {
+                out.notices.push(Notice::RecordUnreadable { key, reason });
+                continue;
+            }
+        };
+        match parse_record(&id, &text) {
+            Ok(r) => out.records.push(r),
+            Err(err) => {
+                // Kept for whoever wants to recover it, but out of the way of the next load.
+                // A record from another format version stays where it is: the version that
+                // wrote it can still read it.
+                let aside = format!("{prefix}:unreadable:{id}");
+                let moved = !matches!(err, RecordError::Version(_))
+                    && store.set(&aside, &text).is_ok()
+                    && {
+                        let _ = store.remove(&key);
+                        true
+                    };
+                out.notices.push(Notice::RecordSkipped {
+                    reason: err.to_string(),
+                    kept_under: moved.then_some(aside),
+                });
+            }
+        }
+    }
+    match store.get(&index_key(prefix)) {
+        Ok(Some(text)) => match parse_index(&text) {
+            Ok(index) => out.active = index.active,
+            Err(err) => out.notices.push(Notice::IndexUnreadable(err.to_string())),
+        },
+        Ok(None) => {}
+        Err(e) => out.notices.push(Notice::IndexReadFailed(e)),
+    }
+    out
+}
+
+// ---- inside the session ----------------------------------------------------------------------
+
+impl Session {
+    /// The start path (also what a reload runs): load the conversations saved in `store`
+    /// under `prefix` and reopen the one that was open — with its open interrupts and pending
+    /// tool calls — or the most recent one, or a fresh conversation. Unreadable data becomes
+    /// notices; nothing here panics.
+    pub fn restore(
+        config: AgentConfig,
+        env: impl Env + 'static,
+        store: impl KeyValue + 'static,
+        prefix: &str,
+    ) -> Self {
+        let loaded = load(&store, prefix);
+        let mut records = loaded.records;
+        records.sort_by(|a, b| by_activity((a.updated_at, &a.id), (b.updated_at, &b.id)));
+        let pick = loaded
+            .active
+            .as_deref()
+            .and_then(|id| records.iter().position(|r| r.id == id))
+            .or(if records.is_empty() { None } else { Some(0) });
+        let opened = pick.map(|i| records.remove(i));
+        let now = env.now_ms();
+        let record = opened.unwrap_or_else(|| ThreadRecord::empty(env.new_id("thread"), now));
+        let mut s = Session::continuing(config, env, Thread::new(), record.id.clone());
+        s.threads.store = Some((Box::new(store), prefix.to_owned()));
+        s.threads.notices = loaded.notices;
+        s.threads.parked = records;
+        s.threads.title = record.title;
+        s.threads.created_at = record.created_at;
+        s.threads.updated_at = record.updated_at;
+        s.threads.branches = record.branches;
+        s.install(record.thread, false);
+        s
+    }
+
+    /// Whether conversations are saved (a session made by [`Session::restore`]).
+    pub fn persists(&self) -> bool {
+        self.threads.store.is_some()
+    }
+
+    /// The open conversation as a record.
+    fn current_record(&self) -> ThreadRecord {
+        ThreadRecord {
+            version: VERSION,
+            id: self.thread_id.clone(),
+            title: self.threads.title.clone(),
+            created_at: self.threads.created_at,
+            updated_at: self.threads.updated_at,
+            thread: self.pipeline.thread.saved(),
+            branches: self.threads.branches.clone(),
+        }
+    }
+
+    /// Replace the thread on screen. The pipeline is stopped until the next run starts, so
+    /// nothing late can fold into it; everything on screen is marked for the next flush.
+    /// `keep_warnings`: the same conversation (a branch switch).
+    pub(super) fn install(&mut self, saved: SavedThread, keep_warnings: bool) {
+        let old = std::mem::take(&mut self.pipeline.thread);
+        let mut thread = Thread::from_saved(saved);
+        if keep_warnings {
+            thread.warnings = old.warnings;
+            thread.subagents = old.subagents;
+        }
+        self.warnings_seen = thread.warnings.len();
+        let mut pipeline = Pipeline::new(thread, PipelineOptions::default());
+        pipeline.abort();
+        self.pipeline = pipeline;
+        self.failure = None;
+        self.mark_everything();
+    }
+
+    /// Open a parked or fresh conversation in place of the current one (which is parked).
+    fn open(&mut self, record: ThreadRecord) {
+        let current = self.current_record();
+        self.park(current);
+        self.thread_id = record.id;
+        self.threads.title = record.title;
+        self.threads.created_at = record.created_at;
+        self.threads.updated_at = record.updated_at;
+        self.threads.branches = record.branches;
+        self.install(record.thread, false);
+    }
+
+    /// Keep a conversation in memory (only if it is worth keeping).
+    fn park(&mut self, record: ThreadRecord) {
+        self.threads.parked.retain(|r| r.id != record.id);
+        if record.worth_saving() {
+            self.threads.parked.push(record);
+        }
+    }
+
+    fn take_parked(&mut self, id: &str) -> Option<ThreadRecord> {
+        let i = self.threads.parked.iter().position(|r| r.id == id)?;
+        Some(self.threads.parked.remove(i))
+    }
+
+    /// The thread list: every parked conversation and the open one, newest activity first.
+    pub fn summaries(&self) -> Vec<ThreadSummary> {
+        let mut list: Vec<ThreadSummary> = self
+            .threads
+            .parked
+            .iter()
+            .map(|r| ThreadSummary {
+                id: r.id.clone(),
+                title: r.display_title(),
+                renamed: r.title.is_some(),
+                updated_at: r.updated_at,
+            })
+            .collect();
+        list.push(ThreadSummary {
+            id: self.thread_id.clone(),
+            title: display_title(
+                self.threads.title.as_deref(),
+                &self.pipeline.thread.messages,
+            ),
+            renamed: self.threads.title.is_some(),
+            updated_at: self.threads.updated_at,
+        });
+        list.sort_by(|a, b| by_activity((a.updated_at, &a.id), (b.updated_at, &b.id)));
+        list
+    }
+
+    fn index(&self) -> ThreadIndex {
+        ThreadIndex {
+            version: VERSION,
+            active: Some(self.thread_id.clone()),
+            threads: self
+                .summaries()
+                .into_iter()
+                .map(|s| IndexEntry {
+                    id: s.id,
+                    title: s.title,
+                    updated_at: s.updated_at,
+                })
+                .collect(),
+        }
+    }
+
+    /// Write one record (or remove it when there is nothing worth keeping). A failure is a
+    /// notice.
+    fn write_record(&mut self, record: &ThreadRecord) {
+        let Some((store, prefix)) = &self.threads.store else {
+            return;
+        };
+        let key = thread_key(prefix, &record.id);
+        let result = if record.worth_saving() {
+            serde_json::to_string(record)
+                .map_err(|e| e.to_string())
+                .and_then(|text| store.set(&key, &text))
+        } else {
+            store.remove(&key)
+        };
+        if let Err(reason) = result {
+            self.notice(Notice::SaveFailed {
+                // The automatic title is worded when shown (`None`).
+                title: Some(record.display_title())
+                    .filter(|t| record.title.is_some() || t != UNTITLED),
+                reason,
+            });
+        }
+    }
+
+    fn write_index(&mut self) {
+        let Some((store, prefix)) = &self.threads.store else {
+            return;
+        };
+        let result = serde_json::to_string(&self.index())
+            .map_err(|e| e.to_string())
+            .and_then(|text| store.set(&index_key(prefix), &text));
+        if let Err(e) = result {
+            self.notice(Notice::IndexSaveFailed(e));
+        }
+    }
+
+    /// Save the open conversation and the index. `touch`: this is activity (the list order).
+    pub(super) fn save(&mut self, touch: bool) {
+        self.save_with(touch, None);
+    }
+
+    /// [`Session::save`]; `in_flight`: the id of a run being sent right now. It is saved as
+    /// running, so a reload mid-run shows the run as cut off (with Retry) instead of a
+    /// question that silently never got an answer. Interrupts it resumes stay open until it
+    /// has finished.
+    fn save_with(&mut self, touch: bool, in_flight: Option<&str>) {
+        if touch {
+            self.threads.updated_at = self.env.now_ms();
+        }
+        let messages = std::mem::take(&mut self.pipeline.thread.messages);
+        self.threads.branches.prune(&messages);
+        self.pipeline.thread.messages = messages;
+        let mut record = self.current_record();
+        if let Some(run_id) = in_flight {
+            let interrupts = record
+                .thread
+                .last_run
+                .take()
+                .map(|r| r.interrupts)
+                .unwrap_or_default();
+            record.thread.last_run = Some(SavedRun {
+                run_id: run_id.to_owned(),
+                status: RunStatus::Running.name().to_owned(),
+                interrupts,
+                pending_tool_calls: Vec::new(),
+                error: None,
+            });
+        }
+        self.write_record(&record);
+        self.write_index();
+    }
+
+    /// A run is about to be sent: remember the state it starts from (for regenerate / edit
+    /// later) and save, so the new user message survives a reload.
+    pub(super) fn on_run_start(&mut self, run_id: &str) {
+        let thread = &self.pipeline.thread;
+        self.threads
+            .branches
+            .note_run_start(&thread.messages, &thread.state);
+        self.save_with(true, Some(run_id));
+    }
+
+    /// A run ended (finished, failed, stopped): save the conversation.
+    pub(super) fn on_run_end(&mut self) {
+        self.save(true);
+    }
+
+    /// The state the run of user message `message_id` started from (the current state when
+    /// it was not recorded): where a regenerated or edited run starts again.
+    fn run_start_state(&self, message_id: &str) -> Value {
+        self.threads
+            .branches
+            .base_state(message_id)
+            .cloned()
+            .unwrap_or_else(|| self.pipeline.thread.state.clone())
+    }
+
+    /// No branch while anything waits: a run, an open interrupt, a pending tool call.
+    fn check_branchable(&self) -> Result<(), ThreadError> {
+        let thread = &self.pipeline.thread;
+        if self.running || self.pipeline.run_active() {
+            return Err(ThreadError::Running);
+        }
+        let open = thread.open_interrupts().len();
+        if open > 0 {
+            return Err(BranchError::InterruptsOpen(open).into());
+        }
+        let pending = thread.pending_tool_calls().len();
+        if pending > 0 {
+            return Err(BranchError::ToolCallsPending(pending).into());
+        }
+        Ok(())
+    }
+
+    // ---- conversations ------------------------------------------------------------------
+
+    /// Start a new conversation (a new `threadId`). The open one is kept; an empty open one
+    /// is simply reused. `Ok(true)` when another conversation is now open.
+    pub fn new_thread(&mut self) -> Result<bool, ThreadError> {
+        if self.running {
+            return Err(ThreadError::Running);
+        }
+        if self.pipeline.thread.messages.is_empty() && self.threads.title.is_none() {
+            return Ok(false);
+        }
+        self.save(false);
+        let fresh = ThreadRecord::empty(self.env.new_id("thread"), self.env.now_ms());
+        self.open(fresh);
+        self.write_index();
+        Ok(true)
+    }
+
+    /// Open another conversation. Refused while a run is in flight (stop it first).
+    /// `Ok(true)` when another conversation is now open.
+    pub fn switch_thread(&mut self, id: &str) -> Result<bool, ThreadError> {
+        if self.thread_id == id {
+            return Ok(false);
+        }
+        if self.running {
+            return Err(ThreadError::Running);
+        }
+        let record = self
+            .take_parked(id)
+            .ok_or_else(|| ThreadError::UnknownThread(id.to_owned()))?;
+        self.save(false);
+        self.open(record);
+        self.write_index();
+        Ok(true)
+    }
+
+    /// Name a conversation; an empty name goes back to the automatic title.
+    pub fn rename_thread(&mut self, id: &str, title: &str) -> Result<(), ThreadError> {
+        let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+        let title = (!title.is_empty()).then_some(title);
+        if self.thread_id == id {
+            self.threads.title = title;
+            self.save(false);
+            return Ok(());
+        }
+        let record = {
+            let r = self
+                .threads
+                .parked
+                .iter_mut()
+                .find(|r| r.id == id)
+                .ok_or_else(|| ThreadError::UnknownThread(id.to_owned()))?;
+            r.title = title;
+            r.clone()
+        };
+        self.write_record(&record);
+        self.write_index();
+        Ok(())
+    }
+
+    /// Delete a conversation, from memory and storage. Deleting the open one opens the most
+    /// recent other one (or a fresh one); refused while its run is in flight. `Ok(true)` when
+    /// another conversation is now open.
+    pub fn delete_thread(&mut self, id: &str) -> Result<bool, ThreadError> {
+        let is_current = self.thread_id == id;
+        if is_current && self.running {
+            return Err(ThreadError::Running);
+        }
+        if is_current {
+            let next = self
+                .summaries()
+                .into_iter()
+                .find(|s| s.id != id)
+                .and_then(|s| self.take_parked(&s.id))
+                .unwrap_or_else(|| {
+                    ThreadRecord::empty(self.env.new_id("thread"), self.env.now_ms())
+                });
+            // The deleted conversation is not parked: it is replaced, then dropped.
+            self.pipeline.thread.messages.clear();
+            self.threads.title = None;
+            self.open(next);
+            self.threads.parked.retain(|r| r.id != id);
+        } else if self.take_parked(id).is_none() {
+            return Err(ThreadError::UnknownThread(id.to_owned()));
+        }
+        self.logs.forget(id);
+        if let Some((store, prefix)) = &self.threads.store {
+            if let Err(err) = store.remove(&thread_key(prefix, id)) {
+                self.notice(Notice::DeleteFailed(err));
+            }
+        }
+        self.write_index();
+        Ok(is_current)
+    }
+
+    // ---- branches -----------------------------------------------------------------------
+
+    /// Regenerate the last answer: the tail after the last user message is kept as a variant
+    /// and a new run (same user message, a new `runId`, the state that message's run started
+    /// from) produces another. The request to send.
+    pub fn regenerate(&mut self) -> Result<Option<RunRequest>, ThreadError> {
+        if self.running {
+            return Err(ThreadError::Running);
+        }
+        self.check_branchable()?;
+        let thread = &self.pipeline.thread;
+        let i = thread
+            .messages
+            .iter()
+            .rposition(|m| m.role == Role::User)
+            .ok_or(ThreadError::NothingToRegenerate)?;
+        if i + 1 < thread.messages.len() {
+            let anchor = thread.messages[i].id.clone();
+            let start = self.run_start_state(&anchor);
+            let saved = self.pipeline.thread.saved();
+            let cut = self.threads.branches.branch(saved, Some(&anchor), start)?;
+            self.install(cut, true);
+        }
+        // Else nothing came back last time: nothing to keep, just run again.
+        Ok(self.start_run(RunOptions::default()))
+    }
+
+    /// Edit an earlier user message: the tail from it on is kept as a variant and `text`, as
+    /// a **new** message (new id), starts a new branch and a run. The request to send.
+    pub fn edit_message(
+        &mut self,
+        message_id: &str,
+        text: &str,
+    ) -> Result<Option<RunRequest>, ThreadError> {
+        if self.running {
+            return Err(ThreadError::Running);
+        }
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(ThreadError::EmptyText);
+        }
+        self.check_branchable()?;
+        let thread = &self.pipeline.thread;
+        let i = thread
+            .position(message_id)
+            .ok_or_else(|| BranchError::UnknownMessage(message_id.to_owned()))?;
+        if thread.messages.get(i).map(|m| m.role) != Some(Role::User) {
+            return Err(ThreadError::NotEditable);
+        }
+        let anchor = i
+            .checked_sub(1)
+            .and_then(|j| thread.messages.get(j))
+            .map(|m| m.id.clone());
+        let start = self.run_start_state(message_id);
+        let saved = thread.saved();
+        let mut cut = self
+            .threads
+            .branches
+            .branch(saved, anchor.as_deref(), start)?;
+        cut.messages
+            .push(Message::user(self.env.new_id("msg"), text));
+        self.install(cut, true);
+        Ok(self.start_run(RunOptions::default()))
+    }
+
+    /// Show variant `to` of the fork after `anchor` (`None` = the start): its messages and
+    /// the state at its end.
+    pub fn switch_branch(&mut self, anchor: Option<&str>, to: usize) -> Result<(), ThreadError> {
+        if self.running {
+            return Err(ThreadError::Running);
+        }
+        self.check_branchable()?;
+        let saved = self.pipeline.thread.saved();
+        let restored = self.threads.branches.switch(saved, anchor, to)?;
+        self.install(restored, true);
+        self.save(false);
+        Ok(())
+    }
+
+    /// The switchers of the forks on screen.
+    pub fn switchers(&self) -> Vec<Switcher> {
+        self.threads
+            .branches
+            .switchers(&self.pipeline.thread.messages)
+    }
+}
