@@ -306,18 +306,6 @@ async fn a_new_message_closes_a_pending_call_as_cancelled_by_user() {
     assert!(testid(&card, "frontend-tool-approve").is_none());
 }
 
-#[wasm_bindgen_test]
-async fn answering_a_call_that_is_not_pending_is_refused() {
-    let store = fast_store();
-    let (_container, _root, _handle) = mount_chat(store);
-    settle(&store).await;
-    assert_eq!(
-        store.answer_tool_call("nope", Ok(json!(true))),
-        Err(HitlError::NotPending("nope".to_owned()))
-    );
-    assert!(store.last_request().is_none(), "nothing was sent");
-}
-
 // ---- frontend tools: handlers and the status rule -------------------------------------------
 
 #[wasm_bindgen_test]

@@ -1,0 +1,929 @@
+//! The session layer natively (no browser): the run lifecycle returns the request to send and
+//! ignores what a stopped run still delivers; each flush names exactly the rows, tool calls and
+//! state paths that changed; failures are typed; the human in the loop; threads, branches and
+//! persistence over a `MemoryStore` (reloads, garbage, a full store, two prefixes). These
+//! assertions ran in headless Chromium before the logic left the browser build.
+//!
+//! Runs are played by the demo agent (as a `LocalAgent`) or fed recorded events; the clock and
+//! the ids come from a `TestEnv`.
+
+use std::rc::Rc;
+
+use agui_leptos::demo::DemoAgent;
+use agui_leptos::protocol::resume::ResumeError;
+use agui_leptos::protocol::types::Tool;
+use agui_leptos::protocol::{ProtocolError, RunStatus, WarningKind};
+use agui_leptos::session::hitl::HitlError;
+use agui_leptos::session::storage::MemoryStore;
+use agui_leptos::session::threads::ThreadError;
+use agui_leptos::session::{
+    AgentConfig, LocalAgentRef, Notice, Route, RunFailure, RunRequest, Session, TestEnv,
+    TransportError,
+};
+use agui_leptos::view::tool::ToolStatus;
+use serde_json::{json, Value};
+
+// ---- harness --------------------------------------------------------------------------------
+
+fn demo_config() -> AgentConfig {
+    AgentConfig {
+        local_agent: Some(LocalAgentRef::new(DemoAgent)),
+        ..AgentConfig::default()
+    }
+}
+
+fn with_tools(names: &[&str]) -> AgentConfig {
+    AgentConfig {
+        tools: names
+            .iter()
+            .map(|n| Tool {
+                name: (*n).to_owned(),
+                description: format!("the {n} tool"),
+                parameters: Some(json!({"type": "object", "properties": {}})),
+                metadata: None,
+            })
+            .collect(),
+        ..demo_config()
+    }
+}
+
+fn env() -> Rc<TestEnv> {
+    Rc::new(TestEnv::default())
+}
+
+fn session() -> Session {
+    Session::new(demo_config(), env())
+}
+
+/// Play a request the way the browser does: the local agent's chunks into `push`, then the
+/// end. Returns the number of events delivered.
+fn play(s: &mut Session, req: RunRequest) -> usize {
+    let Route::Local { agent, .. } = &req.route else {
+        panic!("a local route: {:?}", req.route);
+    };
+    let mut n = 0;
+    for chunk in agent.respond(&req.body) {
+        n += s.push(req.generation, &chunk.bytes);
+    }
+    s.end_run(req.generation, Ok(()));
+    n
+}
+
+/// Send `text` and play the run to its end.
+fn turn(s: &mut Session, text: &str) -> RunRequest {
+    let req = s.send(text).expect("a request");
+    play(s, req.clone());
+    req
+}
+
+fn sse(events: &[Value]) -> Vec<u8> {
+    events
+        .iter()
+        .map(|e| format!("data: {e}\n\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// Feed a recorded run (events without the envelope) that finishes with `outcome`.
+fn recorded(s: &mut Session, run: &str, events: &[Value], outcome: Option<Value>) {
+    let g = s.begin_external();
+    let t = s.thread_id().to_owned();
+    let mut all = vec![json!({"type": "RUN_STARTED", "threadId": t, "runId": run})];
+    all.extend(events.iter().cloned());
+    let mut finished = json!({"type": "RUN_FINISHED", "threadId": t, "runId": run});
+    if let Some(o) = outcome {
+        finished["outcome"] = o;
+    }
+    all.push(finished);
+    s.push(g, &sse(&all));
+    s.end_run(g, Ok(()));
+}
+
+fn status(s: &Session) -> &'static str {
+    s.run_view().status.name()
+}
+
+fn texts(s: &Session, role: &str) -> Vec<String> {
+    s.thread()
+        .messages
+        .iter()
+        .filter(|m| m.role.as_str() == role)
+        .map(|m| m.text().into_owned())
+        .collect()
+}
+
+// ---- the run lifecycle ------------------------------------------------------------------
+
+#[test]
+fn a_message_starts_a_run_whose_request_carries_the_history() {
+    let mut s = Session::new(with_tools(&["get_time"]), env());
+    let req = s.send("  use a tool  ").expect("a request");
+    assert!(s.running());
+    assert_eq!(req.body["threadId"], s.thread_id());
+    assert_eq!(req.body["runId"], req.run_id);
+    assert_eq!(
+        req.body["tools"][0]["name"], "get_time",
+        "the advertised tools"
+    );
+    let messages = req.body["messages"].as_array().expect("messages");
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["role"], "user");
+    assert_eq!(messages[0]["content"], "use a tool", "trimmed");
+    play(&mut s, req.clone());
+    assert!(!s.running());
+    assert_eq!(status(&s), "success");
+
+    // A follow-up carries everything before it, with a new run id and the same thread id.
+    let next = s.send("think").expect("a request");
+    assert_eq!(next.body["threadId"], req.body["threadId"]);
+    assert_ne!(next.run_id, req.run_id);
+    let history = next.body["messages"].as_array().expect("messages");
+    assert!(history.len() > 2, "{history:?}");
+    assert!(history.iter().any(|m| m["role"] == "assistant"));
+    assert_eq!(history.last().unwrap()["content"], "think");
+    // Nothing to send: empty text, or a run in flight.
+    assert_eq!(s.send("   "), None);
+    assert_eq!(s.send("again"), None, "a run is in flight");
+}
+
+#[test]
+fn the_route_follows_the_configuration() {
+    let mut s = Session::new(
+        AgentConfig {
+            endpoint: Some("/api/agent".into()),
+            headers: vec![("Authorization".into(), "Bearer x".into())],
+            ..demo_config()
+        },
+        env(),
+    );
+    let req = s.send("hi").expect("a request");
+    assert_eq!(
+        req.route,
+        Route::Http {
+            endpoint: "/api/agent".into(),
+            headers: vec![("Authorization".into(), "Bearer x".into())]
+        },
+        "an endpoint wins over the local agent"
+    );
+}
+
+// Regression: bytes a stopped transport still delivered reached the next run.
+#[test]
+fn a_stopped_run_keeps_what_arrived_and_its_late_bytes_never_reach_the_next() {
+    let mut s = Session::new(demo_config(), env());
+    let first = s.send("plan our Lisbon offsite").expect("a request");
+    let chunks = match &first.route {
+        Route::Local { agent, .. } => agent.respond(&first.body),
+        other => panic!("{other:?}"),
+    };
+    let half = chunks.len() / 2;
+    for c in &chunks[..half] {
+        s.push(first.generation, &c.bytes);
+    }
+    let before = s.thread().messages.clone();
+    s.stop();
+    assert!(!s.running());
+    assert_eq!(status(&s), "cancelled");
+    assert_eq!(s.run_view().error, None, "a stop is not a failure");
+    assert_eq!(s.thread().messages, before, "what arrived stays");
+
+    let second = s.send("think").expect("a request");
+    assert_ne!(second.generation, first.generation);
+    for c in &chunks[half..] {
+        assert_eq!(
+            s.push(first.generation, &c.bytes),
+            0,
+            "stale bytes are ignored"
+        );
+    }
+    s.end_run(first.generation, Err(TransportError::Aborted));
+    assert!(s.running(), "the stale end does not end the new run");
+    play(&mut s, second);
+    assert_eq!(status(&s), "success");
+    assert!(texts(&s, "assistant")
+        .iter()
+        .all(|t| !t.contains("Shortlist")));
+}
+
+#[test]
+fn a_run_that_was_sent_shows_as_running_until_its_events_arrive() {
+    let mut s = session();
+    turn(&mut s, "error");
+    assert_eq!(status(&s), "error");
+    assert!(s.run_view().error.is_some());
+    let req = s.retry().expect("a request");
+    // RUN_STARTED has not arrived: the line says running and the old banner is gone.
+    assert_eq!(status(&s), "running");
+    assert_eq!(s.run_view().error, None);
+    s.stop();
+    let _ = req;
+}
+
+#[test]
+fn failures_are_typed() {
+    // The agent's RUN_ERROR.
+    let mut s = session();
+    turn(&mut s, "error");
+    assert!(matches!(
+        s.run_view().error,
+        Some(RunFailure::Agent { ref message, .. }) if message.contains("unavailable")
+    ));
+
+    // A stream that ends without a terminal event.
+    let mut s = session();
+    turn(&mut s, "drop");
+    assert_eq!(status(&s), "truncated");
+    assert_eq!(s.run_view().error, Some(RunFailure::ConnectionLost));
+
+    // The transport.
+    let mut s = session();
+    let req = s.send("hi").expect("a request");
+    let failure = TransportError::Status {
+        status: 502,
+        body: "bad gateway".into(),
+    };
+    s.end_run(req.generation, Err(failure.clone()));
+    assert_eq!(s.run_view().error, Some(RunFailure::Transport(failure)));
+
+    // A protocol violation: the pipeline's own error, as a value.
+    let mut s = session();
+    let req = s.send("hi").expect("a request");
+    s.push(req.generation, b"data: {not json}\n\n");
+    s.end_run(req.generation, Ok(()));
+    assert!(
+        matches!(
+            s.run_view().error,
+            Some(RunFailure::Protocol(ProtocolError::InvalidJson { .. }))
+        ),
+        "{:?}",
+        s.run_view().error
+    );
+
+    // Neither an endpoint nor a local agent: nothing is sent, and the banner says why.
+    let mut s = Session::new(AgentConfig::default(), env());
+    assert_eq!(s.send("hello"), None);
+    assert!(!s.running());
+    assert_eq!(status(&s), "error");
+    assert_eq!(s.run_view().error, Some(RunFailure::NoAgent));
+    assert_eq!(
+        texts(&s, "user"),
+        ["hello"],
+        "the question is kept for a retry"
+    );
+}
+
+#[test]
+fn retry_drops_the_failed_answer_and_runs_again_with_the_same_history() {
+    let mut s = session();
+    let req = s.send("drop the line").expect("a request");
+    play(&mut s, req.clone());
+    assert_eq!(status(&s), "truncated");
+    assert!(
+        !texts(&s, "assistant").is_empty(),
+        "a partial answer arrived"
+    );
+    let again = s.retry().expect("a request");
+    assert_ne!(again.run_id, req.run_id, "a new run id");
+    assert_eq!(
+        again.body["messages"], req.body["messages"],
+        "the same history: the partial answer is gone"
+    );
+    assert!(texts(&s, "assistant").is_empty());
+}
+
+#[test]
+fn the_request_warnings_reach_the_warnings_list() {
+    // Regression: the warnings of the request (what enforcement changed) were dropped.
+    let mut config = demo_config();
+    config.tools = vec![Tool {
+        name: "get_city".into(),
+        description: "the city".into(),
+        // What `parameters: null` in a page's JS tool becomes.
+        parameters: Some(Value::Null),
+        metadata: None,
+    }];
+    let mut s = Session::new(config, env());
+    let req = s.send("hi").expect("a request");
+    assert!(
+        req.body["tools"][0].get("parameters").is_none(),
+        "null coerced away"
+    );
+    let flush = s.flush();
+    let notices = flush.warnings.expect("the list changed");
+    assert!(
+        notices.iter().any(|n| matches!(n,
+            Notice::Protocol(w) if w.kind == WarningKind::LegacyNull
+                && w.path.as_deref() == Some("/tools/0/parameters"))),
+        "{notices:?}"
+    );
+    // Once per distinct warning, however many runs.
+    play(&mut s, req);
+    turn(&mut s, "think");
+    let count = s
+        .notices()
+        .iter()
+        .filter(|n| matches!(n, Notice::Protocol(w) if w.kind == WarningKind::LegacyNull))
+        .count();
+    assert_eq!(count, 1);
+}
+
+// ---- what a flush names -------------------------------------------------------------------
+
+#[test]
+fn a_flush_names_only_the_row_tool_call_and_state_paths_that_changed() {
+    let mut s = session();
+    for p in ["", "/a", "/a/b", "/c", "/list", "/list/0", "/list/1"] {
+        s.watch_path(p);
+    }
+    let g = s.begin_external();
+    let t = s.thread_id().to_owned();
+    s.push(
+        g,
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": t, "runId": "r"}),
+            json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": {"b": 1}, "c": 2, "list": [1, 2]}}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "t1", "toolCallName": "x", "parentMessageId": "m1"}),
+        ]),
+    );
+    let first = s.flush();
+    assert_eq!(first.rows.as_ref().map(Vec::len), Some(1), "the new row");
+    assert!(first.state_replaced);
+    s.push(
+        g,
+        &sse(&[json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hi"})]),
+    );
+    let f = s.flush();
+    assert_eq!(f.rows, None, "the list did not change");
+    assert_eq!(f.rows_changed, ["m1"]);
+    assert!(f.tools_changed.is_empty() && !f.everything && !f.all_tools);
+    assert!(f.paths.is_empty() && !f.state_changed);
+
+    s.push(
+        g,
+        &sse(&[json!({"type": "TOOL_CALL_ARGS", "toolCallId": "t1", "delta": "{\"q\":"})]),
+    );
+    let f = s.flush();
+    assert_eq!(f.tools_changed, ["t1"], "the call, by id");
+
+    s.push(
+        g,
+        &sse(&[json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/a/b", "value": 5}]})]),
+    );
+    let f = s.flush();
+    let mut paths = f.paths.clone();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            ("".to_owned(), false),
+            ("/a".to_owned(), false),
+            ("/a/b".to_owned(), true)
+        ],
+        "the path, marked changed, and its ancestors; /c is untouched"
+    );
+    assert!(f.state_changed && !f.state_replaced);
+
+    // An insert shifts the rendered elements after it; the old mark is cleared.
+    s.push(
+        g,
+        &sse(&[
+            json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/list/0", "value": 0}]}),
+        ]),
+    );
+    let f = s.flush();
+    let mut paths = f.paths.clone();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            ("".to_owned(), false),
+            ("/a/b".to_owned(), false),
+            ("/list".to_owned(), false),
+            ("/list/0".to_owned(), true),
+            ("/list/1".to_owned(), false)
+        ]
+    );
+    s.end_run(g, Ok(()));
+    let f = s.flush();
+    assert!(f.all_tools, "the end re-reads every card (status)");
+    assert!(f.run.is_some());
+}
+
+// ---- human in the loop ----------------------------------------------------------------------
+
+#[test]
+fn a_frontend_call_waits_for_the_person_and_its_answer_continues_the_run() {
+    let mut s = Session::new(with_tools(&["confirm_payment"]), env());
+    turn(&mut s, "pay the deposit");
+    assert_eq!(status(&s), "success");
+    let pending = s.pending_frontend_calls();
+    assert_eq!(pending.len(), 1, "{pending:?}");
+    let call = pending[0].clone();
+    assert_eq!(call.name, "confirm_payment");
+    assert_eq!(call.args.as_ref().unwrap()["amount"], 480);
+    assert_eq!(
+        s.tool_view(&call.id).map(|v| v.status),
+        Some(ToolStatus::AwaitingInput)
+    );
+    assert!(!s.can_branch(), "no branch while a call waits");
+    let next = s
+        .answer_tool_call(&call.id, Ok(json!({"approved": true})))
+        .expect("answered")
+        .expect("the next run starts by itself");
+    let tail = next.body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(tail["role"], "tool");
+    assert_eq!(tail["toolCallId"], call.id.as_str());
+    assert_eq!(tail["content"], r#"{"approved":true}"#);
+    play(&mut s, next);
+    assert!(s.pending_frontend_calls().is_empty());
+    assert!(s.can_branch());
+}
+
+#[test]
+fn answering_a_call_that_is_not_pending_is_refused() {
+    let mut s = session();
+    assert_eq!(
+        s.answer_tool_call("nope", Ok(json!(true))),
+        Err(HitlError::NotPending("nope".to_owned()))
+    );
+    assert!(s.last_request().is_none(), "nothing was sent");
+}
+
+#[test]
+fn a_new_message_closes_a_pending_call_as_cancelled_by_user() {
+    let mut s = Session::new(with_tools(&["confirm_payment"]), env());
+    turn(&mut s, "pay the deposit");
+    let call = s.pending_frontend_calls()[0].id.clone();
+    let req = s.send("think about it").expect("a request");
+    let messages = req.body["messages"].as_array().unwrap();
+    let tool = messages
+        .iter()
+        .find(|m| m["role"] == "tool" && m["toolCallId"] == call.as_str())
+        .expect("the request answers the pending call");
+    assert_eq!(tool["content"], "cancelled by user");
+    assert_eq!(messages.last().unwrap()["role"], "user");
+}
+
+#[test]
+fn a_handler_is_claimed_once_and_a_call_to_an_unregistered_tool_is_not_ours() {
+    let mut s = Session::new(with_tools(&["get_time"]), env());
+    recorded(
+        &mut s,
+        "run-h",
+        &[
+            json!({"type": "TOOL_CALL_START", "toolCallId": "m1", "toolCallName": "mystery_tool"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "m1"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "h1", "toolCallName": "get_time"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "h1", "delta": "{\"zone\":\"UTC\"}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "h1"}),
+        ],
+        None,
+    );
+    assert_eq!(
+        s.tool_view("m1").map(|v| v.status),
+        Some(ToolStatus::Running)
+    );
+    let pending = s.pending_frontend_calls();
+    assert_eq!(pending.len(), 1, "only the advertised tool's call");
+    assert_eq!(pending[0].args, Ok(json!({"zone": "UTC"})));
+    assert!(s.claim_tool_call("h1"));
+    assert!(!s.claim_tool_call("h1"), "a handler runs once");
+    assert_eq!(
+        s.tool_view("h1").map(|v| v.status),
+        Some(ToolStatus::Running)
+    );
+    let next = s
+        .answer_tool_call("h1", Ok(json!({"time": "12:00"})))
+        .unwrap()
+        .expect("runs on");
+    let messages = next.body["messages"].as_array().unwrap();
+    let other = messages
+        .iter()
+        .find(|m| m["role"] == "tool" && m["toolCallId"] == "m1")
+        .expect("the unanswerable call is closed");
+    assert!(other["content"].as_str().unwrap().contains("not available"));
+}
+
+fn two_interrupts() -> Value {
+    json!({"type": "interrupt", "interrupts": [
+        {"id": "multi-1", "reason": "input_required", "message": "Your name?",
+         "responseSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}},
+        {"id": "multi-2", "reason": "confirmation", "message": "Proceed?"}
+    ]})
+}
+
+fn resume_of(req: &RunRequest) -> Vec<(String, String)> {
+    req.body["resume"]
+        .as_array()
+        .expect("resume")
+        .iter()
+        .map(|r| {
+            (
+                r["interruptId"].as_str().unwrap().to_owned(),
+                r["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn several_interrupts_are_collected_then_sent_together_and_lock_sending() {
+    let mut s = session();
+    recorded(&mut s, "run-m", &[], Some(two_interrupts()));
+    assert_eq!(status(&s), "interrupted");
+    assert_eq!(
+        s.send("something else"),
+        None,
+        "open interrupts lock the composer"
+    );
+    let v0 = s.hitl_version();
+    assert_eq!(
+        s.answer_interrupt("multi-1", json!({"name": "Ada"})),
+        Ok(None),
+        "recorded, not sent"
+    );
+    assert!(s.hitl_version() > v0);
+    assert_eq!(s.interrupt_progress(), (1, 2));
+    assert!(matches!(
+        s.send_answers(),
+        Err(HitlError::Resume(ResumeError::Missing(id))) if id == "multi-2"
+    ));
+    assert_eq!(
+        s.answer_interrupt("multi-2", json!({"approved": true})),
+        Ok(None)
+    );
+    assert_eq!(s.interrupt_progress(), (2, 2));
+    s.clear_interrupt_answer("multi-2");
+    assert_eq!(s.interrupt_progress(), (1, 2), "changed before sending");
+    s.answer_interrupt("multi-2", json!({"approved": true}))
+        .unwrap();
+    let req = s.send_answers().unwrap().expect("the resume");
+    assert_eq!(
+        resume_of(&req),
+        [
+            ("multi-1".to_owned(), "resolved".to_owned()),
+            ("multi-2".to_owned(), "resolved".to_owned())
+        ]
+    );
+    assert_eq!(req.body["resume"][0]["payload"], json!({"name": "Ada"}));
+    assert!(req
+        .body
+        .get("forwardedProps")
+        .is_none_or(|p| p.get("command").is_none()));
+}
+
+#[test]
+fn a_lone_interrupt_resumes_when_answered_and_cancel_all_cancels_everything() {
+    let mut s = session();
+    turn(&mut s, "ask me");
+    let ids: Vec<String> = s
+        .thread()
+        .open_interrupts()
+        .iter()
+        .map(|i| i.id.clone())
+        .collect();
+    assert_eq!(ids.len(), 1);
+    let req = s
+        .answer_interrupt(&ids[0], json!({"travellers": 3}))
+        .unwrap()
+        .expect("a lone interrupt resumes at once");
+    assert_eq!(resume_of(&req), [(ids[0].clone(), "resolved".to_owned())]);
+    play(&mut s, req);
+    assert_eq!(s.state_at("/travellers"), Some(&json!(3)));
+
+    let mut s = session();
+    recorded(&mut s, "run-c", &[], Some(two_interrupts()));
+    s.answer_interrupt("multi-2", json!({"approved": true}))
+        .unwrap();
+    let req = s.cancel_all_interrupts().unwrap().expect("resumes");
+    assert_eq!(
+        resume_of(&req),
+        [
+            ("multi-1".to_owned(), "cancelled".to_owned()),
+            ("multi-2".to_owned(), "cancelled".to_owned())
+        ],
+        "an answer recorded so far is overridden"
+    );
+}
+
+#[test]
+fn an_expired_interrupt_can_only_be_cancelled() {
+    let env = env();
+    let mut s = Session::new(demo_config(), env.clone());
+    let expires = "2020-01-01T00:00:00Z";
+    recorded(
+        &mut s,
+        "run-x",
+        &[],
+        Some(json!({"type": "interrupt", "interrupts": [
+            {"id": "old", "reason": "confirmation", "expiresAt": expires}
+        ]})),
+    );
+    assert!(matches!(
+        s.answer_interrupt("old", json!({"approved": true})),
+        Err(HitlError::Resume(ResumeError::Expired(_)))
+    ));
+    let req = s
+        .cancel_interrupt("old")
+        .unwrap()
+        .expect("cancelling is allowed");
+    assert_eq!(
+        resume_of(&req),
+        [("old".to_owned(), "cancelled".to_owned())]
+    );
+}
+
+#[test]
+fn a_legacy_interrupt_is_also_answered_the_old_way() {
+    let mut s = session();
+    turn(&mut s, "legacy interrupt");
+    let id = s.thread().open_interrupts()[0].id.clone();
+    let req = s
+        .answer_interrupt(&id, json!("May 12"))
+        .unwrap()
+        .expect("resumes");
+    assert_eq!(
+        req.body["forwardedProps"]["command"]["resume"],
+        json!("May 12")
+    );
+    assert_eq!(resume_of(&req), [(id, "resolved".to_owned())]);
+}
+
+#[test]
+fn retry_after_a_failed_resume_sends_the_same_answers_again() {
+    let mut s = session();
+    turn(&mut s, "ask me");
+    let id = s.thread().open_interrupts()[0].id.clone();
+    let req = s
+        .answer_interrupt(&id, json!({"travellers": 4}))
+        .unwrap()
+        .unwrap();
+    s.end_run(
+        req.generation,
+        Err(TransportError::Network("offline".into())),
+    );
+    assert_eq!(s.thread().open_interrupts().len(), 1, "still open (§4.11)");
+    let again = s.retry().expect("the same answers again");
+    assert_eq!(again.body["resume"], req.body["resume"]);
+    assert_ne!(again.run_id, req.run_id);
+}
+
+// ---- threads, branches, storage ---------------------------------------------------------------
+
+const PREFIX: &str = "agui-test";
+
+#[test]
+fn each_thread_keeps_its_own_messages_and_state() {
+    let env = env();
+    let mut s = Session::new(demo_config(), env.clone());
+    turn(&mut s, "plan our Lisbon offsite");
+    env.advance(1_000.0);
+    let a = s.thread_id().to_owned();
+    let a_messages = s.thread().messages.clone();
+    assert_eq!(s.new_thread(), Ok(true));
+    assert_ne!(s.thread_id(), a);
+    assert!(s.thread().messages.is_empty());
+    assert_eq!(s.state_at("/destination"), None, "a fresh state");
+    assert_eq!(s.new_thread(), Ok(false), "an empty thread is reused");
+    turn(&mut s, "think");
+    let b = s.thread_id().to_owned();
+    let list: Vec<String> = s.summaries().into_iter().map(|t| t.id).collect();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0], b, "newest activity first");
+    assert_eq!(s.switch_thread(&a), Ok(true));
+    assert_eq!(s.thread().messages, a_messages);
+    assert_eq!(s.state_at("/destination"), Some(&json!("Lisbon")));
+    assert_eq!(
+        s.switch_thread("nope"),
+        Err(ThreadError::UnknownThread("nope".into()))
+    );
+    let _req = s.send("more").unwrap();
+    assert_eq!(s.switch_thread(&b), Err(ThreadError::Running), "stop first");
+}
+
+#[test]
+fn everything_survives_a_reload_open_interrupts_included() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    turn(&mut s, "use a tool");
+    assert_eq!(s.new_thread(), Ok(true));
+    turn(&mut s, "ask me");
+    let asking = s.thread_id().to_owned();
+    let interrupt = s.thread().open_interrupts()[0].clone();
+    s.rename_thread(&asking, "  The   survey ").unwrap();
+    drop(s);
+
+    // The page reloads: the conversation that was open comes back, asking.
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    assert_eq!(s.thread_id(), asking);
+    assert_eq!(s.thread().open_interrupts(), std::slice::from_ref(&interrupt));
+    assert_eq!(status(&s), "interrupted");
+    let summaries = s.summaries();
+    assert_eq!(summaries.len(), 2);
+    assert!(summaries
+        .iter()
+        .any(|t| t.title == "The survey" && t.renamed));
+    let req = s
+        .answer_interrupt(&interrupt.id, json!({"travellers": 9}))
+        .unwrap()
+        .expect("the resume covers it");
+    assert_eq!(
+        resume_of(&req),
+        [(interrupt.id.clone(), "resolved".to_owned())]
+    );
+    play(&mut s, req);
+
+    // Delete persists too.
+    let other = s
+        .summaries()
+        .into_iter()
+        .find(|t| t.id != asking)
+        .unwrap()
+        .id;
+    s.delete_thread(&other).unwrap();
+    let s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    assert_eq!(s.summaries().len(), 1);
+    assert!(store.peek(&format!("{PREFIX}:thread:{other}")).is_none());
+    assert!(s.notices().is_empty(), "{:?}", s.notices());
+}
+
+#[test]
+fn a_reload_mid_run_keeps_the_question_and_offers_retry() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    let _in_flight = s.send("plan our Lisbon offsite").expect("a request");
+    let id = s.thread_id().to_owned();
+    // The page goes away while the answer streams: what was saved at the start comes back.
+    let mut s = Session::restore(demo_config(), env(), store, PREFIX);
+    assert_eq!(s.thread_id(), id);
+    assert_eq!(texts(&s, "user"), ["plan our Lisbon offsite"]);
+    assert_eq!(status(&s), "truncated", "the run shows as cut off");
+    assert_eq!(s.run_view().error, Some(RunFailure::ConnectionLost));
+    let req = s.retry().expect("and can be retried");
+    play(&mut s, req);
+    assert_eq!(s.state_at("/destination"), Some(&json!("Lisbon")));
+}
+
+#[test]
+fn unreadable_records_are_skipped_moved_aside_and_reported_once() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    turn(&mut s, "use a tool");
+    let good = s.thread_id().to_owned();
+    drop(s);
+    store.put(
+        &format!("{PREFIX}:thread:thread-bad"),
+        "{\"version\": 1, \"id\": ",
+    );
+    store.put(&format!("{PREFIX}:thread:thread-null"), "null");
+    store.put(&format!("{PREFIX}:index"), "\u{1}garbage");
+
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    assert_eq!(s.thread_id(), good, "the readable thread opens");
+    assert_eq!(s.summaries().len(), 1, "only readable threads are listed");
+    let notices = s.notices();
+    let skipped = notices
+        .iter()
+        .filter(|n| matches!(n, Notice::RecordSkipped { .. }))
+        .count();
+    assert_eq!(skipped, 2, "{notices:?}");
+    assert!(notices
+        .iter()
+        .any(|n| matches!(n, Notice::IndexUnreadable(_))));
+    // Kept, not destroyed, and out of the way of the next start.
+    assert!(store
+        .peek(&format!("{PREFIX}:unreadable:thread-bad"))
+        .is_some());
+    assert!(store.peek(&format!("{PREFIX}:thread:thread-bad")).is_none());
+    turn(&mut s, "think");
+    let s = Session::restore(demo_config(), env(), store, PREFIX);
+    assert!(
+        !s.notices()
+            .iter()
+            .any(|n| matches!(n, Notice::RecordSkipped { .. })),
+        "no warning again on the next start"
+    );
+}
+
+#[test]
+fn a_full_or_missing_store_is_a_notice_never_a_crash() {
+    let store = MemoryStore::new();
+    store.fail_writes(Some("QuotaExceededError: the quota has been exceeded"));
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    turn(&mut s, "use a tool");
+    assert!(
+        s.notices().iter().any(|n| matches!(n,
+            Notice::SaveFailed { reason, .. } if reason.starts_with("QuotaExceededError"))),
+        "{:?}",
+        s.notices()
+    );
+    assert!(
+        !s.thread().messages.is_empty(),
+        "the conversation itself is fine"
+    );
+    assert_eq!(s.new_thread(), Ok(true), "threads still work in memory");
+    assert_eq!(s.summaries().len(), 2);
+
+    let blocked = MemoryStore::new();
+    blocked.fail_all(Some("SecurityError: storage is disabled"));
+    let mut s = Session::restore(demo_config(), env(), blocked, PREFIX);
+    assert!(matches!(
+        &s.notices()[..],
+        [Notice::StorageUnavailable(_), ..]
+    ));
+    turn(&mut s, "think");
+    assert_eq!(status(&s), "success");
+}
+
+#[test]
+fn two_prefixes_keep_their_threads_apart() {
+    let store = MemoryStore::new();
+    let mut one = Session::restore(demo_config(), env(), store.clone(), "w1");
+    turn(&mut one, "use a tool");
+    let two = Session::restore(demo_config(), env(), store.clone(), "w2");
+    assert!(
+        two.thread().messages.is_empty(),
+        "widget 2 sees nothing of widget 1"
+    );
+    assert_eq!(two.summaries().len(), 1);
+    let one = Session::restore(demo_config(), env(), store, "w1");
+    assert!(!one.thread().messages.is_empty());
+}
+
+#[test]
+fn regenerate_and_edit_keep_the_old_answers_as_variants() {
+    let mut s = session();
+    turn(&mut s, "think");
+    let first = texts(&s, "assistant");
+    let req = s.regenerate().unwrap().expect("a run");
+    assert_eq!(
+        req.body["messages"].as_array().unwrap().len(),
+        1,
+        "up to the question"
+    );
+    play(&mut s, req);
+    let switchers = s.switchers();
+    assert_eq!(switchers.len(), 1, "{switchers:?}");
+    assert_eq!((switchers[0].current, switchers[0].total), (1, 2));
+    s.switch_branch(switchers[0].anchor.as_deref(), 0).unwrap();
+    assert_eq!(texts(&s, "assistant"), first, "the first answer is back");
+
+    // Edit: the new text is a new message (new id) on a new branch.
+    let question = s.thread().messages[0].id.clone();
+    assert_eq!(
+        s.edit_message(&question, "   "),
+        Err(ThreadError::EmptyText)
+    );
+    let req = s
+        .edit_message(&question, "use a tool")
+        .unwrap()
+        .expect("a run");
+    let messages = req.body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 1);
+    assert_ne!(messages[0]["id"], question.as_str());
+    assert_eq!(messages[0]["content"], "use a tool");
+    play(&mut s, req);
+    assert_eq!(texts(&s, "user"), ["use a tool"]);
+
+    // Branching is refused while anything waits.
+    let _req = s.send("think").unwrap();
+    assert_eq!(s.regenerate(), Err(ThreadError::Running));
+}
+
+#[test]
+fn every_event_of_a_thread_is_in_its_log_and_time_travel_rebuilds_it() {
+    let mut s = session();
+    turn(&mut s, "use a tool");
+    let n = s.log().len();
+    assert!(n > 5, "{n} events logged");
+    let halfway = s.thread_at(n / 2).expect("as of the middle");
+    assert!(halfway.messages.len() <= s.thread().messages.len());
+    assert_eq!(
+        s.thread_at(n).expect("the end").messages,
+        s.thread().messages
+    );
+    assert!(s.flush().log_changed);
+    s.new_thread().unwrap();
+    assert_eq!(s.log().len(), 0, "each thread has its own log");
+}
+
+#[test]
+fn a_stop_after_the_run_started_is_cancelled_and_its_late_end_changes_nothing() {
+    let mut s = session();
+    let req = s.send("use a tool").unwrap();
+    let t = s.thread_id().to_owned();
+    s.push(
+        req.generation,
+        &sse(&[json!({"type": "RUN_STARTED", "threadId": t, "runId": req.run_id})]),
+    );
+    s.stop();
+    s.end_run(req.generation, Ok(()));
+    assert_eq!(s.thread().status(), RunStatus::Cancelled);
+    assert_eq!(s.run_view().error, None);
+}
