@@ -257,6 +257,9 @@ pub enum HeaderError {
     ValueNotString(String),
     /// A value with CR or LF (header injection).
     LineBreak(String),
+    /// A value the Fetch API refuses: another control character, or a character beyond
+    /// ISO-8859-1 (headers are byte strings).
+    BadValue(String),
 }
 
 impl HeaderError {
@@ -268,6 +271,7 @@ impl HeaderError {
             HeaderError::BadName(n) => fill(t.headers_bad_name, &[n]),
             HeaderError::ValueNotString(n) => fill(t.headers_value_not_string, &[n]),
             HeaderError::LineBreak(n) => fill(t.headers_value_line_break, &[n]),
+            HeaderError::BadValue(n) => fill(t.headers_value_invalid, &[n]),
         }
     }
 }
@@ -278,6 +282,18 @@ fn valid_header_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// A header the Fetch API can send: a token name and a value of visible bytes, spaces and
+/// tabs (ISO-8859-1, no control characters).
+pub fn valid_header(name: &str, value: &str) -> bool {
+    valid_header_name(name) && valid_header_value(value)
+}
+
+fn valid_header_value(value: &str) -> bool {
+    !value
+        .chars()
+        .any(|c| (c.is_control() && c != '\t') || u32::from(c) > 0xFF)
 }
 
 /// Parses headers (the `headers` attribute, the settings form): blank, or a JSON object of
@@ -304,6 +320,11 @@ pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, HeaderError> {
             };
             if value.contains(['\r', '\n']) {
                 return Err(HeaderError::LineBreak(name));
+            }
+            // RFC 9110 field-value as the Fetch API takes it: visible bytes, space and tab.
+            // Anything else makes `Headers.set` throw, and must be refused here instead.
+            if !valid_header_value(&value) {
+                return Err(HeaderError::BadValue(name));
             }
             Ok((name, value))
         })

@@ -288,6 +288,8 @@ catalog! {
     headers_bad_name,
     headers_value_not_string,
     headers_value_line_break,
+    /// A header value the browser cannot send; `{}` is the name.
+    headers_value_invalid,
     // messages, branches, reasoning
     versions_label,
     version_previous,
@@ -631,6 +633,7 @@ pub static EN: Strings = Strings {
     headers_bad_name: "“{}” is not a valid header name",
     headers_value_not_string: "The value of header “{}” must be a string",
     headers_value_line_break: "The value of header “{}” contains a line break",
+    headers_value_invalid: "The value of header “{}” has characters a header cannot carry",
     versions_label: "Versions",
     version_previous: "Previous version",
     version_next: "Next version",
@@ -933,6 +936,7 @@ pub static DE: Strings = Strings {
     headers_bad_name: "„{}“ ist kein gültiger Header-Name",
     headers_value_not_string: "Der Wert des Headers „{}“ muss ein String sein",
     headers_value_line_break: "Der Wert des Headers „{}“ enthält einen Zeilenumbruch",
+    headers_value_invalid: "Der Wert des Headers „{}“ enthält Zeichen, die ein Header nicht tragen kann",
     versions_label: "Versionen",
     version_previous: "Vorherige Version",
     version_next: "Nächste Version",

@@ -14,9 +14,7 @@ use std::rc::Rc;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{
-    AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response,
-};
+use web_sys::{AbortController, ReadableStreamDefaultReader, Request, Response};
 
 pub use crate::session::failure::TransportError;
 
@@ -65,6 +63,14 @@ pub fn fetch_abort_handle() -> Result<AbortHandle, TransportError> {
 }
 
 /// POST `body` to `endpoint` and feed the response body to `on_chunk` as it streams in.
+///
+/// The request is built with gloo-net (method, headers, abort signal, body) and its response
+/// read through gloo-net's `Response` (status, content type); the body is read with web-sys's
+/// `ReadableStream` reader, chunk by chunk. The fetch call itself is made here, not with
+/// gloo-net's `send`: that maps a rejected fetch through `unreachable!` when the rejection is
+/// not a JS `Error` — and a page's own fetch wrapper may reject with anything — and a panic
+/// would kill every widget on the page. For the same reason every header is checked before
+/// gloo-net's `Headers::set` (which throws on a value the Fetch API refuses).
 pub async fn run_http(
     endpoint: &str,
     headers: &[(String, String)],
@@ -79,29 +85,35 @@ pub async fn run_http(
             TransportError::Network(js_error(e))
         }
     };
-    let h = Headers::new().map_err(net)?;
-    h.set("Content-Type", "application/json").map_err(net)?;
-    h.set("Accept", "text/event-stream").map_err(net)?;
-    for (k, v) in headers {
-        h.set(k, v).map_err(net)?;
+    let mut request = gloo_net::http::Request::post(endpoint)
+        .header("Content-Type", "application/json")
+        .header("Accept", "text/event-stream");
+    for (name, value) in headers {
+        if !crate::embed::valid_header(name, value) {
+            return Err(TransportError::Network(format!(
+                "header {name:?} cannot be sent"
+            )));
+        }
+        request = request.header(name, value);
     }
-    let init = RequestInit::new();
-    init.set_method("POST");
-    init.set_headers(&h);
-    init.set_body(&JsValue::from_str(body));
     if let AbortHandle::Fetch(c) = abort {
-        init.set_signal(Some(&c.signal()));
+        request = request.abort_signal(Some(&c.signal()));
     }
-    let request = Request::new_with_str_and_init(endpoint, &init).map_err(net)?;
+    let request: Request = request
+        .body(body)
+        .map_err(|e| TransportError::Network(e.to_string()))?
+        .into();
     let window = web_sys::window().ok_or_else(|| TransportError::Network("no window".into()))?;
-    let response: Response = JsFuture::from(window.fetch_with_request(&request))
+    let raw: Response = JsFuture::from(window.fetch_with_request(&request))
         .await
         .map_err(net)?
         .dyn_into()
         .map_err(|v: JsValue| net(v))?;
+    // The same JS object (not `Response.clone()`, which would tee the body).
+    let response = gloo_net::http::Response::from(Clone::clone(&raw));
     let status = response.status();
     if !response.ok() {
-        let text = match response.text() {
+        let text = match raw.text() {
             Ok(p) => JsFuture::from(p)
                 .await
                 .ok()
@@ -114,12 +126,7 @@ pub async fn run_http(
             body: text.chars().take(2000).collect(),
         });
     }
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    let content_type = response.headers().get("content-type").unwrap_or_default();
     if !content_type
         .to_ascii_lowercase()
         .starts_with("text/event-stream")

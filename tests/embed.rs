@@ -113,6 +113,29 @@ fn headers_must_be_an_object_of_safe_strings() {
     );
 }
 
+// Regression: a value the Fetch API refuses (beyond ISO-8859-1, a control character) reached
+// `Headers.set`, which throws — from inside the wasm, in the middle of starting a run.
+#[test]
+fn header_values_are_what_fetch_can_send() {
+    use agui_leptos::embed::HeaderError;
+    assert_eq!(
+        parse_headers(r#"{"X-Ok": "Bearer abc.def\tcafé"}"#).unwrap(),
+        vec![("X-Ok".to_owned(), "Bearer abc.def\tcafé".to_owned())]
+    );
+    assert_eq!(
+        parse_headers(r#"{"X-Check": "✓"}"#),
+        Err(HeaderError::BadValue("X-Check".into()))
+    );
+    assert_eq!(
+        parse_headers(r#"{"X-Nul": "a\u0000b"}"#),
+        Err(HeaderError::BadValue("X-Nul".into()))
+    );
+    assert_eq!(
+        parse_headers(r#"{"X-Bell": "\u0007"}"#),
+        Err(HeaderError::BadValue("X-Bell".into()))
+    );
+}
+
 #[test]
 fn popups_start_closed_and_sidebars_open_unless_told() {
     let starts = |pairs: &[(&str, &str)]| parse(pairs).0.starts_open();

@@ -722,7 +722,10 @@ fn everything_survives_a_reload_open_interrupts_included() {
     // The page reloads: the conversation that was open comes back, asking.
     let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
     assert_eq!(s.thread_id(), asking);
-    assert_eq!(s.thread().open_interrupts(), std::slice::from_ref(&interrupt));
+    assert_eq!(
+        s.thread().open_interrupts(),
+        std::slice::from_ref(&interrupt)
+    );
     assert_eq!(status(&s), "interrupted");
     let summaries = s.summaries();
     assert_eq!(summaries.len(), 2);

@@ -81,6 +81,12 @@ export function stub_restore() {
   if (saved !== null) { globalThis.fetch = saved; saved = null; }
   S = null;
 }
+// A page's own fetch wrapper that rejects with a plain string, not an Error.
+export function stub_reject_with_string() {
+  if (saved === null) saved = globalThis.fetch;
+  S = { requests: [], plans: [] };
+  globalThis.fetch = () => Promise.reject('blocked by the page');
+}
 export function stub_active() { return globalThis.fetch === stubFetch; }
 export function stub_plan(status, contentType, bodyText, abortErrorsBody) {
   S.plans.push({ status, contentType, bodyText, abortErrorsBody });
@@ -113,6 +119,7 @@ export function stub_error(i, message) {
 "#)]
 extern "C" {
     fn stub_install();
+    fn stub_reject_with_string();
     fn stub_restore();
     fn stub_active() -> bool;
     fn stub_plan(status: u16, content_type: &str, body_text: Option<String>, abort_errors: bool);
@@ -460,6 +467,39 @@ async fn a_non_2xx_answer_shows_its_status_and_body() {
     assert!(!store.running.get_untracked());
     assert!(assistant_rows(root).is_empty());
     assert!(testid(root, "retry").is_some(), "Retry is offered");
+}
+
+// Regression guard for gloo-net: its `send` maps a fetch rejection that is not a JS Error with
+// `unreachable!` (a panic kills every widget), and its `Headers::set` throws on a value fetch
+// refuses. Both must end the run as a failure the person sees, and the chat goes on.
+#[wasm_bindgen_test]
+async fn a_fetch_rejected_with_anything_or_a_bad_header_is_a_failure_not_a_dead_page() {
+    let _stub = FetchStub::install();
+    stub_reject_with_string();
+    let m = mount().await;
+    let (root, store) = (&m.root, m.store);
+    store.send("hello?".to_owned());
+    wait_until(&store, "the error banner", || banner_text(root).is_some()).await;
+    assert!(
+        banner_text(root)
+            .unwrap_or_default()
+            .contains("blocked by the page"),
+        "{:?}",
+        banner_text(root)
+    );
+    assert_eq!(run_status(root), "error");
+
+    // A header no browser can carry, set from Rust (the widget's parser refuses it earlier).
+    let mut config = store.config.get_untracked();
+    config.headers = vec![("X-Check".into(), "✓".into())];
+    store.set_config(config);
+    store.retry();
+    wait_until(&store, "the run to end", || !store.running.get_untracked()).await;
+    let banner = banner_text(root).unwrap_or_default();
+    assert!(banner.contains("X-Check"), "{banner}");
+    // Still alive: the composer answers.
+    type_text(root, "still here");
+    assert!(testid(root, "composer-send").is_some());
 }
 
 #[wasm_bindgen_test]
