@@ -13,12 +13,15 @@
 #   - trunk 0.21.14                       (cargo install --locked)
 #   - wasm-bindgen-cli == the wasm-bindgen version in Cargo.lock
 #                                         (cargo install, without --locked)
+#   - wasm-pack 0.15.1                    (cargo install --locked; runs one browser test
+#                                          file with the installed chromedriver/wasm-bindgen)
 #   - wasm-opt from binaryen 132          (npm install -g binaryen@132;
 #                                          never Debian's binaryen 108)
 #   - chromium + chromium-driver          (apt) for the browser tests
 set -euo pipefail
 
 TRUNK_VERSION="0.21.14"
+WASM_PACK_VERSION="0.15.1"
 BINARYEN_VERSION="132"
 
 _setup_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -111,6 +114,17 @@ else
 fi
 _wb_ok || _die "wasm-bindgen on PATH is '$(wasm-bindgen --version 2>&1 || true)', want ${WASM_BINDGEN_VERSION}"
 
+# --- wasm-pack (it must find the wasm-bindgen above and the chromedriver below: it is run
+# with --mode no-install and --chromedriver, so it downloads nothing) ---------------------
+if wasm-pack --version 2>/dev/null | grep -qx "wasm-pack ${WASM_PACK_VERSION}"; then
+    _say "skip: wasm-pack ${WASM_PACK_VERSION} already installed ($(command -v wasm-pack))"
+else
+    _say "install: wasm-pack ${WASM_PACK_VERSION} (cargo install --locked; takes several minutes)"
+    cargo install --locked wasm-pack --version "${WASM_PACK_VERSION}"
+fi
+wasm-pack --version 2>/dev/null | grep -qx "wasm-pack ${WASM_PACK_VERSION}" ||
+    _die "wasm-pack on PATH is '$(wasm-pack --version 2>&1 || true)', want ${WASM_PACK_VERSION}"
+
 # --- wasm-opt (binaryen from npm, never Debian's v108) ----------------------
 _wasm_opt_ok() { "$1" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION}\b"; }
 
@@ -175,6 +189,7 @@ export TRUNK_SKIP_VERSION_CHECK=true
 _say "ready in $((SECONDS - _setup_start))s:" \
     "$(trunk --version)," \
     "$(wasm-bindgen --version)," \
+    "$(wasm-pack --version)," \
     "$(wasm-opt --version | head -n1)," \
     "$(chromium --version 2>/dev/null | head -n1)," \
     "$(chromedriver --version 2>/dev/null | awk '{print $1, $2}')"

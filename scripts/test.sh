@@ -86,6 +86,14 @@ native_test() { cargo test; }
 
 browser_test() { cargo test --target wasm32-unknown-unknown --test "$1"; }
 
+# The same kind of test file through wasm-pack (the user's package set names it): headless
+# Chrome, the installed chromedriver and wasm-bindgen, nothing downloaded.
+WASM_PACK_TEST=web_widget
+wasm_pack_test() {
+    wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER" --mode no-install . \
+        --test "$1"
+}
+
 # NB: stage functions run in a `||` context, where bash ignores `set -e`:
 # check every step explicitly (`|| return`).
 trunk_release() {
@@ -129,7 +137,11 @@ _web_tests=(tests/web_*.rs)
 shopt -u nullglob
 for _t in "${_web_tests[@]}"; do
     _stem="$(basename "$_t" .rs)"
-    stage "browser-test:${_stem}" browser_test "$_stem"
+    if [ "$_stem" = "$WASM_PACK_TEST" ]; then
+        stage "browser-test:${_stem}:wasm-pack" wasm_pack_test "$_stem"
+    else
+        stage "browser-test:${_stem}" browser_test "$_stem"
+    fi
 done
 
 stage trunk-build-release trunk_release

@@ -22,6 +22,7 @@ use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::Reasoning;
 use crate::ui::tool::ToolCard;
 use crate::ui::tr;
+use crate::view::rows::is_last_answer;
 use crate::view::wording;
 
 /// One message of the transcript.
@@ -58,19 +59,6 @@ fn wrap(row: &Row, body: AnyView) -> impl IntoView {
             {body}
         </div>
     }
-}
-
-/// Whether `key` is the last answer of the conversation: an assistant row with no user
-/// message after it. Walks back from the end, so it stops at the first user or assistant row.
-fn is_last_answer(rows: &[Row], key: &str) -> bool {
-    for r in rows.iter().rev() {
-        match r.role {
-            Role::User => return false,
-            Role::Assistant => return r.key == key,
-            _ => {}
-        }
-    }
-    false
 }
 
 /// Under a message: the branch switcher (where variants diverge), Edit (user messages) and

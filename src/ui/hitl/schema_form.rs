@@ -15,7 +15,9 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use crate::store::AgentStore;
 use crate::ui::tr;
-pub use crate::view::form::*;
+use crate::view::form::{
+    choice_label, collect, fmt_num, form_fields, initial_inputs, Field, FieldError, FieldKind,
+};
 
 // ---- the component ---------------------------------------------------------------------------
 
