@@ -970,10 +970,7 @@ fn the_planner_plans_what_the_prompt_asks_for() {
         p.thread.state["budget"],
         json!({"amount": 12000, "currency": "USD"})
     );
-    let text: String = assistant_texts(&p.thread)
-        .into_iter()
-        .map(|(_, t)| t)
-        .collect();
+    let text = all_answers(&p.thread);
     assert!(
         text.contains("8 travellers") && text.contains("$12,000"),
         "{text}"
@@ -998,10 +995,7 @@ fn the_planner_plans_what_the_prompt_asks_for() {
     );
     let venues = p.thread.state["venues"].as_array().expect("venues");
     assert_eq!(venues.len(), 1, "one venue seats 20: {venues:?}");
-    let text: String = assistant_texts(&p.thread)
-        .into_iter()
-        .map(|(_, t)| t)
-        .collect();
+    let text = all_answers(&p.thread);
     assert!(
         text.contains("€30,000") && text.contains("all 20 of you"),
         "{text}"
@@ -1011,10 +1005,7 @@ fn the_planner_plans_what_the_prompt_asks_for() {
     let (_, p) = turn(Thread::new(), "run-huge", "plan an offsite for 40 guests");
     assert_clean(&p);
     assert_eq!(p.thread.state["venues"], json!([]));
-    let text: String = assistant_texts(&p.thread)
-        .into_iter()
-        .map(|(_, t)| t)
-        .collect();
+    let text = all_answers(&p.thread);
     assert!(text.contains("No table for 40"), "{text}");
 }
 
@@ -1044,4 +1035,12 @@ fn trip_requests_are_read_loosely() {
             .budget
             .is_none()
     );
+}
+
+/// Every assistant text of a thread, concatenated.
+fn all_answers(thread: &Thread) -> String {
+    assistant_texts(thread)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect()
 }

@@ -20,14 +20,20 @@ wasm_bindgen_test_configure!(run_in_browser);
 let requests = [];
 let saved = null;
 const sse = (events) => events.map((e) => 'data: ' + JSON.stringify(e) + '\n\n').join('');
-export function install_tool_agent() {
+// Replaces fetch with an agent: `reply(body, r)` gives the response to each request body
+// (`r` = its threadId and runId); every body is recorded.
+function install_agent(reply) {
   requests = [];
   if (saved === null) saved = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     const req = input instanceof Request ? input : new Request(input, init);
     const body = JSON.parse(await req.text());
     requests.push(body);
-    const r = { threadId: body.threadId, runId: body.runId };
+    return reply(body, { threadId: body.threadId, runId: body.runId });
+  };
+}
+export function install_tool_agent() {
+  install_agent((body, r) => {
     const last = body.messages[body.messages.length - 1];
     const events = last.role === 'tool'
       ? [{ type: 'RUN_STARTED', ...r },
@@ -41,18 +47,12 @@ export function install_tool_agent() {
          { type: 'TOOL_CALL_END', toolCallId: 'loc-1' },
          { type: 'RUN_FINISHED', ...r }];
     return new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } });
-  };
+  });
 }
 // A site's own agent: a venue search whose arguments stream in pieces, then a call to a tool
 // the page never registered. The body is a real stream, so the page sees the pieces arrive.
 export function install_site_agent() {
-  requests = [];
-  if (saved === null) saved = globalThis.fetch;
-  globalThis.fetch = async (input, init) => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    const body = JSON.parse(await req.text());
-    requests.push(body);
-    const r = { threadId: body.threadId, runId: body.runId };
+  install_agent((body, r) => {
     const steps = [
       [0, { type: 'RUN_STARTED', ...r }],
       [0, { type: 'TOOL_CALL_START', toolCallId: 'v-1', toolCallName: 'search_venues' }],
@@ -77,7 +77,7 @@ export function install_site_agent() {
       },
     });
     return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
-  };
+  });
 }
 // The page's own card: remembers every toolCall it was given.
 export function define_venue_element() {
