@@ -19,6 +19,9 @@ _setup_t0=$SECONDS
 _setup_secs=$((SECONDS - _setup_t0))
 
 export TRUNK_SKIP_VERSION_CHECK=true
+# wasm-bindgen-test-runner gives a whole test file 20 s by default; the thread and inspector
+# files drive several full demo runs and a loaded CI machine needs more.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 
 # Size budget of the page (README "Size"): gzip -9 bytes of everything `trunk build --release`
 # ships in dist/ but index.html (wasm + JS + CSS). The trunk-build-release stage fails above it.

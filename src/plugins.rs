@@ -15,7 +15,7 @@
 //! - the **agent picker** in the header ([`Plugins::agent_picker`]), for developer pages only:
 //!   it lets whoever uses the page type any endpoint.
 //!
-//! The demo (`crate::demo::ui::plugins`) is registered through exactly this API; the widget's
+//! The demo (`src/demo/ui/`) is registered through exactly this API; the widget's
 //! JS options (`tools`, `renderers`, `suggestions`) build one too.
 //!
 //! ```ignore

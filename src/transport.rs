@@ -70,7 +70,9 @@ pub fn fetch_abort_handle() -> Result<AbortHandle, TransportError> {
 /// gloo-net's `send`: that maps a rejected fetch through `unreachable!` when the rejection is
 /// not a JS `Error` — and a page's own fetch wrapper may reject with anything — and a panic
 /// would kill every widget on the page. For the same reason every header is checked before
-/// gloo-net's `Headers::set` (which throws on a value the Fetch API refuses).
+/// gloo-net's `Headers::set` (which throws on a value the Fetch API refuses). (gloo-net
+/// rebuilds the URL with its query parameters: an endpoint with a query string gets a
+/// trailing `&`, which servers ignore.)
 pub async fn run_http(
     endpoint: &str,
     headers: &[(String, String)],
