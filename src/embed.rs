@@ -15,6 +15,7 @@
 //! | `title`                   | `data-agui-title`       | `title`      | the launcher's and panel's label |
 //! | `speed`                   | `data-agui-speed`       | `speed`      | demo agent playback speed |
 //! | `demo`                    | `data-agui-demo`        | `demo`       | add the built-in demo's cards and agent (a widget without `endpoint` is the demo anyway) |
+//! | `settings`                | `data-agui-settings`    | `settings`   | show the agent picker (always shown in `page` mode) |
 
 use serde_json::Value;
 
@@ -108,6 +109,11 @@ pub struct WidgetOptions {
     pub speed: Option<f64>,
     /// The `demo` attribute: the demo's plug-ins even with an endpoint (the app's page).
     pub demo: bool,
+    /// The `settings` attribute: show the agent picker (endpoint, headers) outside page mode.
+    pub settings: bool,
+    /// Move the keyboard into the composer once mounted (the visitor opened a popup before
+    /// the chat had loaded). Set by the loader, not an attribute.
+    pub focus: bool,
 }
 
 /// The option names, as attributes (kebab-case) and as JS option keys (camelCase).
@@ -123,6 +129,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("title", "title"),
     ("speed", "speed"),
     ("demo", "demo"),
+    ("settings", "settings"),
 ];
 
 /// The `<agui-chat>` attributes a change of which reconfigures a mounted widget.
@@ -183,6 +190,7 @@ impl WidgetOptions {
         }
         o.title = text("title");
         o.demo = get("demo").is_some_and(|v| flag(&v));
+        o.settings = get("settings").is_some_and(|v| flag(&v));
         if let Some(s) = text("speed") {
             match s.parse::<f64>() {
                 Ok(v) if v.is_finite() && v >= 0.0 => o.speed = Some(v),
@@ -206,6 +214,13 @@ impl WidgetOptions {
     /// endpoint at all. A widget pointed at an agent gets only what its page registered.
     pub fn uses_demo(&self) -> bool {
         self.demo || self.endpoint.is_none()
+    }
+
+    /// Whether the agent picker (endpoint and headers) shows: in `page` mode or with the
+    /// `settings` attribute — never because a visitor asked. A widget's endpoint comes from
+    /// its page.
+    pub fn shows_settings(&self) -> bool {
+        self.mode == Mode::Page || self.settings
     }
 
     /// Where this widget saves its conversations: the default prefix plus the thread key

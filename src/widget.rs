@@ -43,7 +43,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowRootMode};
 
 use crate::app::DEFAULT_DEMO_SPEED;
-use crate::embed::{observed_attributes, valid_element_name, Mode, WidgetOptions, OPTIONS};
+use crate::embed::{observed_attributes, valid_element_name, WidgetOptions, OPTIONS};
 use crate::i18n::Locale;
 use crate::plugins::Plugins;
 use crate::protocol::types::Tool;
@@ -312,11 +312,11 @@ fn mount(
     let event_host = host.clone();
     // The page's registrations win over the demo's on a name clash.
     let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
-        Some(demo) => demo()
-            .agent_picker(options.mode == Mode::Page)
-            .merge(page.plugins.clone()),
+        Some(demo) => demo().merge(page.plugins.clone()),
         None => page.plugins.clone(),
-    };
+    }
+    // Where data goes is the page's choice: the picker only where the page asks for it.
+    .agent_picker(options.shows_settings());
     let handle = leptos::mount::mount_to(container, move || {
         let config = AgentConfig {
             endpoint: options.endpoint.clone(),
@@ -347,6 +347,7 @@ fn mount(
                 mode=options.mode
                 controls
                 title=options.title.clone().unwrap_or_default()
+                focus_on_start=options.focus
             />
         }
     });
@@ -683,7 +684,11 @@ fn install_api() {
                 .map_err(|_| JsValue::from_str("AguiChat.mount: expected an element"))?;
             let id = next_id();
             let (options, mut problems, page) = if js_options.is_object() {
-                let (options, mut problems) = options_from_js(&el, &js_options);
+                let (mut options, mut problems) = options_from_js(&el, &js_options);
+                options.focus = js_sys::Reflect::get(&js_options, &"focus".into())
+                    .ok()
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false);
                 let (plugins, more) = plugins_from_js(id, &js_options);
                 problems.extend(more);
                 let page = PagePlugins {
@@ -718,6 +723,33 @@ fn install_api() {
     });
     set(&api, "scan", scan_fn.as_ref());
     scan_fn.forget();
+    // The loader's <agui-chat> (src/loader/agui-chat.js) hands its elements over through these.
+    let connect = Closure::<dyn Fn(HtmlElement, bool)>::new(|el: HtmlElement, open: bool| {
+        if is_mounted(&el) {
+            return;
+        }
+        let (mut options, problems) = options_of(&el, "");
+        if open {
+            options.open = Some(true);
+            options.focus = true;
+        }
+        mount(next_id(), el, options, problems, PagePlugins::default());
+    });
+    set(&api, "_connect", connect.as_ref());
+    connect.forget();
+    let disconnect = Closure::<dyn Fn(HtmlElement)>::new(|el: HtmlElement| {
+        unmount(&el);
+    });
+    set(&api, "_disconnect", disconnect.as_ref());
+    disconnect.forget();
+    let changed = Closure::<dyn Fn(HtmlElement, String)>::new(|el: HtmlElement, attr: String| {
+        reconfigure(&el, &attr);
+    });
+    set(&api, "_changed", changed.as_ref());
+    changed.forget();
+    let state = Closure::<dyn Fn(HtmlElement) -> JsValue>::new(|el: HtmlElement| state_of(&el));
+    set(&api, "_state", state.as_ref());
+    state.forget();
     set(&api, "version", &env!("CARGO_PKG_VERSION").into());
     set(&window, "AguiChat", &api);
 }

@@ -372,3 +372,44 @@ fn the_checker_finds_each_kind_of_problem() {
     "#;
     assert_eq!(problems("good.css", good), Vec::<String>::new());
 }
+
+#[test]
+fn the_loaders_launcher_uses_the_chats_token_values() {
+    // The loader (src/loader/agui-chat.js) draws the launcher before the chat loads, with its
+    // own few lines of CSS: each token it declares must have the value style/tokens.css gives
+    // it, or the launcher would change look when the chat replaces it.
+    let loader = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/loader/agui-chat.js"),
+    )
+    .expect("the loader");
+    let css = loader
+        .split("const CSS = `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("the loader's CSS literal");
+    let tokens = std::fs::read_to_string(style_dir().join("tokens.css")).expect("tokens.css");
+    let reference: std::collections::BTreeMap<String, String> = parse(&tokens)
+        .0
+        .into_iter()
+        .filter(|d| d.prop.starts_with("--agui-"))
+        .map(|d| (d.prop, d.value))
+        .collect();
+    let declared: Vec<Decl> = parse(css)
+        .0
+        .into_iter()
+        .filter(|d| d.prop.starts_with("--agui-"))
+        .collect();
+    assert!(
+        declared.len() >= 10,
+        "the walk found {} tokens",
+        declared.len()
+    );
+    for d in &declared {
+        assert_eq!(
+            reference.get(&d.prop),
+            Some(&d.value),
+            "{} in the loader differs from tokens.css",
+            d.prop
+        );
+    }
+}

@@ -155,3 +155,20 @@ fn widgets_with_different_keys_save_apart() {
     let (b, _) = parse(&[("thread-key", "b")]);
     assert_ne!(a.storage_prefix(), b.storage_prefix());
 }
+
+// Regression (issue 11): visitors of a site saw the agent picker and could point the chat
+// anywhere. It shows in page mode or when the page asks for it.
+#[test]
+fn the_agent_picker_is_the_pages_choice() {
+    assert!(!parse(&[("mode", "popup"), ("endpoint", "/a")])
+        .0
+        .shows_settings());
+    assert!(!parse(&[("mode", "inline")]).0.shows_settings());
+    assert!(parse(&[("mode", "page")]).0.shows_settings());
+    assert!(parse(&[("mode", "popup"), ("settings", "")])
+        .0
+        .shows_settings());
+    assert!(!parse(&[("mode", "popup"), ("settings", "false")])
+        .0
+        .shows_settings());
+}

@@ -47,10 +47,16 @@ pub fn WidgetShell(
     mode: Mode,
     controls: ShellControls,
     #[prop(optional)] title: Option<String>,
+    /// Move the keyboard into the composer once mounted (opened before the chat loaded).
+    #[prop(optional)]
+    focus_on_start: bool,
 ) -> impl IntoView {
     let ShellControls { theme, open } = controls;
     let store = AgentStore::expect();
     let panel = NodeRef::<Div>::new();
+    if focus_on_start {
+        focus_in(panel, r#"[data-testid="composer-input"]"#);
+    }
     let launcher = NodeRef::<Button>::new();
     let collapsible = mode.collapsible();
     let shown = move || !collapsible || open.get();

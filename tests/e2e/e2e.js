@@ -34,7 +34,7 @@ const assistantText = '[data-role=assistant] [data-testid=message-text]';
 
 // Opens a popup widget (no-op on pages without a launcher).
 async function open(p) {
-  await p.waitForSelector('[data-testid=widget], [data-testid=app-root]', { state: 'attached' });
+  await p.waitForSelector('[data-testid=widget], [data-testid=app-root], [data-testid=widget-launcher]', { state: 'attached' });
   const launcher = await p.$('[data-testid=widget-launcher][aria-expanded=false]');
   if (launcher) await launcher.click();
   await p.waitForSelector('[data-testid=composer-input]');
@@ -218,11 +218,43 @@ const exampleChecks = {
   },
 };
 
+// The example host page before anything is opened: the loader draws the launcher, the chat
+// itself loads only when the visitor moves to it (preload="intent").
+const heavy = (url) => /agui-leptos(_bg\.wasm|\.js)$/.test(new URL(url).pathname);
+const lazyChecks = {
+  async 'nothing heavy loads before the launcher is wanted; a hover loads it and the chat works'(p, seen) {
+    await p.waitForSelector('[data-testid=widget-launcher]');
+    await p.waitForTimeout(1500);
+    assert(!seen.some(heavy), 'fetched before any intent: ' + seen.filter(heavy).join(', '));
+    await p.hover('[data-testid=widget-launcher]');
+    await p.waitForFunction(() => window.AguiChat && window.AguiChat._connect, null, { timeout: 15000 });
+    assert(seen.some(heavy), 'the hover loaded the chat');
+    await p.click('[data-testid=widget-launcher]');
+    await p.waitForSelector('[data-testid=composer-input]');
+    await send(p, 'plan our offsite');
+    await waitText(p, '[data-tool-name=search_venues] acme-venue-list', 'Tasca Real');
+  },
+  async 'a click before the chat is here shows it loading, a failed load offers Retry, and Retry opens it'(p) {
+    let fail = true;
+    await p.route('**/agui-leptos_bg.wasm', (r) => (fail ? r.abort() : r.continue()));
+    await p.click('[data-testid=widget-launcher]');
+    await p.waitForSelector('[data-testid=widget-retry]', { timeout: 15000 });
+    const focused = await p.evaluate(() => document.querySelector('agui-chat').shadowRoot.activeElement?.dataset.testid);
+    assert(focused === 'widget-retry', 'the keyboard is on Retry: ' + focused);
+    assert((await p.textContent('[data-testid=widget-loading] [role=alert]')).length > 0, 'the failure is said');
+    fail = false;
+    await p.click('[data-testid=widget-retry]');
+    await p.waitForFunction(() => document.querySelector('agui-chat').shadowRoot.activeElement?.dataset.testid === 'composer-input', null, { timeout: 15000 });
+    assert(await p.$('[data-testid=widget-panel]:not([hidden])'), 'the panel is open');
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
   { name: 'hostile', url: '/hostile/', checks: { ...hostileChecks, ...bareCards, ...checks } },
   { name: 'leptos-app', url: '/leptos-app/', checks: exampleChecks },
+  { name: 'lazy', url: '/embed/', checks: lazyChecks, noOpen: true },
 ];
 
 (async () => {
@@ -238,12 +270,14 @@ const targets = [
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await ctx.newPage();
       const errors = [];
+      const seen = [];
       page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('request', (r) => seen.push(r.url()));
       const label = `[${target.name}] ${name}`;
       try {
         await page.goto(base + target.url);
-        await open(page);
-        await check(page);
+        if (!target.noOpen) await open(page);
+        await check(page, seen);
         assert(errors.length === 0, 'page errors: ' + errors.join('; '));
         console.log('ok   ' + label);
       } catch (e) {
