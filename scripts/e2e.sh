@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 [ -f dist/index.html ] || { echo "[e2e] dist/ missing: run trunk build --release first" >&2; exit 1; }
+[ -f dist/agui-widget_bg.wasm ] || scripts/build-widget.sh
+export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-575000}"
 
 venv=target/e2e-venv
 if [ ! -x "$venv/bin/python" ]; then

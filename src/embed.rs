@@ -185,7 +185,11 @@ impl WidgetOptions {
         if let Some(l) = o.lang.as_deref().filter(|l| Locale::from_tag(l).is_none()) {
             problems.push(format!(
                 "lang: {l:?} is not shipped ({}); the browser's language is used",
-                Locale::ALL.map(Locale::tag).join(", ")
+                Locale::ALL
+                    .iter()
+                    .map(|l| l.tag())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         o.title = text("title");

@@ -16,17 +16,23 @@
 pub enum Locale {
     #[default]
     En,
+    #[cfg(feature = "lang-de")]
     De,
 }
 
 impl Locale {
-    /// Every shipped language.
-    pub const ALL: [Locale; 2] = [Locale::En, Locale::De];
+    /// Every shipped language (the bundle's features say which).
+    #[cfg(feature = "lang-de")]
+    pub const ALL: &'static [Locale] = &[Locale::En, Locale::De];
+    /// Every shipped language (the bundle's features say which).
+    #[cfg(not(feature = "lang-de"))]
+    pub const ALL: &'static [Locale] = &[Locale::En];
 
     /// The BCP 47 tag, for `lang` attributes.
     pub fn tag(self) -> &'static str {
         match self {
             Locale::En => "en",
+            #[cfg(feature = "lang-de")]
             Locale::De => "de",
         }
     }
@@ -36,7 +42,8 @@ impl Locale {
     pub fn from_tag(tag: &str) -> Option<Locale> {
         let primary = tag.trim().split(['-', '_']).next().unwrap_or_default();
         Locale::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|l| l.tag().eq_ignore_ascii_case(primary))
     }
 
@@ -52,6 +59,7 @@ impl Locale {
     pub fn strings(self) -> &'static Strings {
         match self {
             Locale::En => &EN,
+            #[cfg(feature = "lang-de")]
             Locale::De => &DE,
         }
     }
@@ -827,6 +835,7 @@ pub static EN: Strings = Strings {
 };
 
 /// German.
+#[cfg(feature = "lang-de")]
 pub static DE: Strings = Strings {
     widget_open: "Chat öffnen: {}",
     widget_close: "Chat schließen: {}",

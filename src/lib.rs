@@ -10,6 +10,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod embed;
 pub mod event_log;

@@ -9,7 +9,10 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
+    #[cfg(feature = "demo")]
     agui_leptos::widget::start_with_demo(agui_leptos::demo::ui::plugins);
+    #[cfg(not(feature = "demo"))]
+    agui_leptos::widget::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

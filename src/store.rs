@@ -28,11 +28,13 @@ pub use crate::view::run::RunView;
 pub use crate::view::tool::{ToolStatus, ToolView};
 pub use browser::{browser_locale, new_id, BrowserEnv, BrowserStorage};
 
+#[cfg(feature = "inspector")]
 use crate::event_log::{EventLog, LogError};
 use crate::protocol::types::{Message, ResumeEntry};
 use crate::protocol::Thread;
 use crate::session::branches::Switcher;
 use crate::session::{Flush, Route, RunRequest, Session};
+#[cfg(feature = "inspector")]
 use crate::trace::{self, Trace};
 use crate::transport::{self, AbortHandle};
 
@@ -40,6 +42,7 @@ use crate::transport::{self, AbortHandle};
 pub use crate::embed::DEFAULT_STORAGE_PREFIX;
 
 /// The longest pause honoured between two events of a timed replay.
+#[cfg(feature = "inspector")]
 const MAX_REPLAY_GAP_MS: f64 = 10_000.0;
 
 /// The reactive side of the thread list and the branches.
@@ -702,7 +705,11 @@ impl AgentStore {
                 .with(|r| r.interrupts.is_empty() && r.pending_tool_calls.is_empty())
     }
 
-    // ---- the inspector ----------------------------------------------------------------------
+}
+
+/// The event inspector's side (a bundle with the inspector).
+#[cfg(feature = "inspector")]
+impl AgentStore {
 
     /// Read the open thread's log (`None` once the chat is gone).
     pub fn with_log<R>(&self, f: impl FnOnce(&EventLog) -> R) -> Option<R> {

@@ -3,7 +3,8 @@
 //   <script type="module" src="https://your.cdn/agui/agui-chat.js"></script>
 //   <agui-chat endpoint="https://your.agent/api" mode="popup"></agui-chat>
 //
-// It defines <agui-chat> and loads the chat (agui-leptos.js + agui-leptos_bg.wasm, next to this
+// It defines <agui-chat> and loads the chat (agui-widget.js + agui-widget_bg.wasm, the lean
+// bundle, or agui-leptos.js + agui-leptos_bg.wasm when a widget is the demo; next to this
 // script: any origin that serves them with CORS) only when a widget needs it. A popup, or a
 // sidebar that starts collapsed, is drawn here as a launcher button (plain DOM, no framework);
 // `preload` says when the chat loads: `intent` (default: pointer over or focus on the
@@ -59,11 +60,20 @@ let loading = null;
 // The chat's API once loaded (window.AguiChat is this stub until then).
 let api = null;
 
+// Which bundle: the lean widget (agui-widget.js: no demo, no inspector) when every widget on
+// the page talks to its own agent; the app's (agui-leptos.js) when one is the demo (no
+// endpoint, or the `demo` attribute), or where the lean one is not deployed.
+const demoWanted = () => [...document.querySelectorAll('agui-chat, [data-agui-endpoint]')]
+  .some((el) => el.hasAttribute('demo') || el.hasAttribute('data-agui-demo')
+    || !((el.getAttribute('endpoint') || el.getAttribute('data-agui-endpoint')
+      || (el.options && el.options.endpoint) || '').trim()));
+const start = (name) => import(`./${name}.js`)
+  .then((m) => m.default({ module_or_path: new URL(`${name}_bg.wasm`, base) }));
+
 /** Load the chat once; a failed load can be tried again. */
 export function load() {
   if (!loading) {
-    loading = import('./agui-leptos.js')
-      .then((m) => m.default({ module_or_path: new URL('agui-leptos_bg.wasm', base) }))
+    loading = (demoWanted() ? start('agui-leptos') : start('agui-widget').catch(() => start('agui-leptos')))
       .then(() => {
         api = window.AguiChat;
         window.dispatchEvent(new CustomEvent('agui-chat:ready'));

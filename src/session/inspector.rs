@@ -3,14 +3,20 @@
 //! calls that feed the pipeline; time travel and trace export. Recording costs O(the event)
 //! per event like the pipeline.
 
+#[cfg(feature = "inspector")]
 use std::collections::HashMap;
 
+#[cfg(feature = "inspector")]
 use super::Session;
+#[cfg(feature = "inspector")]
 use crate::event_log::{EventLog, LogError, LogLimits};
+#[cfg(feature = "inspector")]
 use crate::protocol::Thread;
+#[cfg(feature = "inspector")]
 use crate::trace;
 
 /// The logs of the session's threads.
+#[cfg(feature = "inspector")]
 #[derive(Default)]
 pub(super) struct Logs {
     logs: HashMap<String, EventLog>,
@@ -20,6 +26,7 @@ pub(super) struct Logs {
     changed: bool,
 }
 
+#[cfg(feature = "inspector")]
 impl Logs {
     /// The log of `thread_id` (created empty on first use).
     pub(super) fn log_mut(&mut self, thread_id: &str) -> &mut EventLog {
@@ -37,6 +44,54 @@ impl Logs {
     pub(super) fn take_changed(&mut self) -> bool {
         std::mem::take(&mut self.changed)
     }
+}
+
+/// A bundle without the inspector records nothing: the bytes go straight to the pipeline.
+#[cfg(not(feature = "inspector"))]
+#[derive(Default)]
+pub(super) struct Logs {
+    none: NoLog,
+}
+
+#[cfg(not(feature = "inspector"))]
+#[derive(Default)]
+pub(super) struct NoLog;
+
+#[cfg(not(feature = "inspector"))]
+impl Logs {
+    pub(super) fn log_mut(&mut self, _thread_id: &str) -> &mut NoLog {
+        &mut self.none
+    }
+
+    pub(super) fn forget(&mut self, _thread_id: &str) {}
+
+    pub(super) fn take_changed(&mut self) -> bool {
+        false
+    }
+}
+
+#[cfg(not(feature = "inspector"))]
+impl NoLog {
+    pub(super) fn begin_run(&mut self, _thread: &crate::protocol::Thread, _now_ms: f64) {}
+
+    pub(super) fn push(
+        &mut self,
+        pipeline: &mut crate::protocol::Pipeline,
+        bytes: &[u8],
+        _now_ms: f64,
+    ) -> Vec<crate::protocol::Delivered> {
+        pipeline.push_bytes(bytes)
+    }
+
+    pub(super) fn finish(
+        &mut self,
+        pipeline: &mut crate::protocol::Pipeline,
+        _now_ms: f64,
+    ) -> Vec<crate::protocol::Delivered> {
+        pipeline.finish()
+    }
+
+    pub(super) fn note_error(&mut self, _error: String, _now_ms: f64) {}
 }
 
 /// Which trace file to write.
@@ -64,6 +119,7 @@ impl TraceFormat {
     }
 }
 
+#[cfg(feature = "inspector")]
 impl Session {
     /// The open thread's log.
     pub fn log(&self) -> &EventLog {

@@ -11,8 +11,6 @@ use crate::plugins::Plugins;
 use crate::store::AgentStore;
 use crate::ui::composer::Composer;
 use crate::ui::error_banner::ErrorBanner;
-use crate::ui::inspector::toggle::InspectorToggle;
-use crate::ui::inspector::Inspector;
 use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
@@ -42,6 +40,7 @@ pub fn Chat() -> impl IntoView {
         .shows_agent_picker()
         .then(|| view! { <EndpointSettings /> });
     let lang = move || store.config.with(|c| c.locale.tag());
+    let (toggle, inspector) = inspector_parts(store);
     view! {
         <div class="agui-root" data-testid="app-root" lang=lang>
             <header class="agui-header">
@@ -54,7 +53,7 @@ pub fn Chat() -> impl IntoView {
                 </div>
                 <div class="agui-header__actions">
                     <WarningsBadge />
-                    <InspectorToggle />
+                    {toggle}
                     {picker}
                 </div>
             </header>
@@ -73,10 +72,30 @@ pub fn Chat() -> impl IntoView {
                         <StatePanel />
                     </aside>
                 </div>
-                <Show when=move || store.inspector_open.get()>
-                    <Inspector />
-                </Show>
+                {inspector}
             </div>
         </div>
     }
+}
+
+/// The inspector's header button and drawer, in a bundle that has the inspector.
+#[cfg(feature = "inspector")]
+fn inspector_parts(store: AgentStore) -> (AnyView, AnyView) {
+    use crate::ui::inspector::toggle::InspectorToggle;
+    use crate::ui::inspector::Inspector;
+    (
+        view! { <InspectorToggle /> }.into_any(),
+        view! {
+            <Show when=move || store.inspector_open.get()>
+                <Inspector />
+            </Show>
+        }
+        .into_any(),
+    )
+}
+
+/// A bundle without the inspector shows neither its button nor its drawer.
+#[cfg(not(feature = "inspector"))]
+fn inspector_parts(_store: AgentStore) -> (AnyView, AnyView) {
+    (().into_any(), ().into_any())
 }

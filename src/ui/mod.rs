@@ -9,6 +9,7 @@ pub mod chat;
 pub mod composer;
 pub mod error_banner;
 pub mod hitl;
+#[cfg(feature = "inspector")]
 pub mod inspector;
 pub mod markdown_view;
 pub mod message;
@@ -26,11 +27,21 @@ use leptos::prelude::*;
 
 /// The chat's stylesheets, in cascade order (compiled in): the widget injects them into each
 /// shadow root, [`crate::app::AgentChat`] next to the chat.
+#[cfg(feature = "inspector")]
 pub const STYLESHEET: &str = concat!(
     include_str!("../../style/tokens.css"),
     include_str!("../../style/app.css"),
     include_str!("../../style/tools.css"),
     include_str!("../../style/inspector.css"),
+    include_str!("../../style/widget.css"),
+);
+/// The chat's stylesheets, in cascade order (a bundle without the inspector has no need of
+/// its sheet).
+#[cfg(not(feature = "inspector"))]
+pub const STYLESHEET: &str = concat!(
+    include_str!("../../style/tokens.css"),
+    include_str!("../../style/app.css"),
+    include_str!("../../style/tools.css"),
     include_str!("../../style/widget.css"),
 );
 

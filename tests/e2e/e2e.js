@@ -9,6 +9,7 @@
 //   node e2e.js http://127.0.0.1:8111
 const { chromium } = require('playwright-core');
 const fs = require('fs');
+const zlib = require('zlib');
 const path = require('path');
 
 const base = process.argv[2] || 'http://127.0.0.1:8111';
@@ -220,7 +221,7 @@ const exampleChecks = {
 
 // The example host page before anything is opened: the loader draws the launcher, the chat
 // itself loads only when the visitor moves to it (preload="intent").
-const heavy = (url) => /agui-leptos(_bg\.wasm|\.js)$/.test(new URL(url).pathname);
+const heavy = (url) => /agui-(leptos|widget)(_bg\.wasm|\.js)$/.test(new URL(url).pathname);
 const lazyChecks = {
   async 'nothing heavy loads before the launcher is wanted; a hover loads it and the chat works'(p, seen) {
     await p.waitForSelector('[data-testid=widget-launcher]');
@@ -229,6 +230,14 @@ const lazyChecks = {
     await p.hover('[data-testid=widget-launcher]');
     await p.waitForFunction(() => window.AguiChat && window.AguiChat._connect, null, { timeout: 15000 });
     assert(seen.some(heavy), 'the hover loaded the chat');
+    // A page whose widget has an endpoint gets the lean bundle, within its budget.
+    const lean = seen.find((u) => u.endsWith('/agui-widget_bg.wasm'));
+    assert(lean && !seen.some((u) => u.endsWith('/agui-leptos_bg.wasm')), 'the lean bundle, not the app\'s: ' + seen.filter(heavy));
+    const budget = Number(process.env.LEAN_BUDGET_GZIP);
+    assert(budget > 0, 'LEAN_BUDGET_GZIP is set (scripts/test.sh)');
+    let bytes = 0;
+    for (const u of seen.filter(heavy)) bytes += zlib.gzipSync(await (await p.request.get(u)).body(), { level: 9 }).length;
+    assert(bytes <= budget, `the lean bundle is ${bytes} B gzip, over its budget ${budget}`);
     await p.click('[data-testid=widget-launcher]');
     await p.waitForSelector('[data-testid=composer-input]');
     await send(p, 'plan our offsite');
@@ -236,7 +245,7 @@ const lazyChecks = {
   },
   async 'a click before the chat is here shows it loading, a failed load offers Retry, and Retry opens it'(p) {
     let fail = true;
-    await p.route('**/agui-leptos_bg.wasm', (r) => (fail ? r.abort() : r.continue()));
+    await p.route('**/*_bg.wasm', (r) => (fail ? r.abort() : r.continue()));
     await p.click('[data-testid=widget-launcher]');
     await p.waitForSelector('[data-testid=widget-retry]', { timeout: 15000 });
     const focused = await p.evaluate(() => document.querySelector('agui-chat').shadowRoot.activeElement?.dataset.testid);

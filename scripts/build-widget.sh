@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The lean widget bundle: what a host page fetches when its chat opens, for a widget pointed at
+# its own agent — no demo agent or cards, no event inspector, English (plus the languages
+# given: `scripts/build-widget.sh de`). Writes dist/agui-widget.js and dist/agui-widget_bg.wasm
+# next to the app's bundle (run after `trunk build --release`, which empties dist/); the
+# loader (agui-chat.js) picks it for pages whose widgets all have an endpoint.
+#
+#   scripts/build-widget.sh [LANG...]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+features=()
+for lang in "$@"; do
+    features+=("lang-${lang}")
+done
+feature_args=(--no-default-features)
+if [ "${#features[@]}" -gt 0 ]; then
+    feature_args+=(--features "$(IFS=,; echo "${features[*]}")")
+fi
+
+# Its own target directory: other features than the app's, so neither build invalidates the
+# other's cache. The release profile and the rustflags (.cargo/config.toml) are the app's.
+target=target/lean
+cargo build --release --target wasm32-unknown-unknown --bin agui-leptos "${feature_args[@]}" \
+    --target-dir "$target"
+mkdir -p dist
+wasm-bindgen --target web --no-typescript --out-dir dist --out-name agui-widget \
+    "$target/wasm32-unknown-unknown/release/agui-leptos.wasm"
+wasm-opt -Oz --strip-producers --strip-target-features \
+    dist/agui-widget_bg.wasm -o dist/agui-widget_bg.wasm
+echo "[build-widget] dist/agui-widget.js, dist/agui-widget_bg.wasm (features: ${features[*]:-none})"
