@@ -704,13 +704,11 @@ impl AgentStore {
                 .run
                 .with(|r| r.interrupts.is_empty() && r.pending_tool_calls.is_empty())
     }
-
 }
 
 /// The event inspector's side (a bundle with the inspector).
 #[cfg(feature = "inspector")]
 impl AgentStore {
-
     /// Read the open thread's log (`None` once the chat is gone).
     pub fn with_log<R>(&self, f: impl FnOnce(&EventLog) -> R) -> Option<R> {
         self.session.try_with_value(|s| f(s.log()))
