@@ -8,7 +8,7 @@ use agui_leptos::i18n::{fill, placeholder_count, split_placeholder, Locale, EN};
 fn every_language_has_every_key_with_a_non_empty_text() {
     let reference: Vec<&str> = EN.entries().iter().map(|(k, _)| *k).collect();
     assert!(reference.len() > 100, "the catalog lists the UI strings");
-    for locale in Locale::ALL {
+    for &locale in Locale::ALL {
         let entries = locale.strings().entries();
         let keys: Vec<&str> = entries.iter().map(|(k, _)| *k).collect();
         assert_eq!(keys, reference, "{locale:?} has the same keys as English");
@@ -21,7 +21,7 @@ fn every_language_has_every_key_with_a_non_empty_text() {
 #[test]
 fn translations_keep_the_placeholders() {
     let english = EN.entries();
-    for locale in Locale::ALL {
+    for &locale in Locale::ALL {
         for ((key, en), (_, text)) in english.iter().zip(locale.strings().entries()) {
             assert_eq!(
                 placeholder_count(text),
@@ -70,7 +70,7 @@ fn locales_are_negotiated_from_language_tags() {
     assert_eq!(Locale::negotiate(["fr-FR", "de-DE", "en"]), Locale::De);
     assert_eq!(Locale::negotiate(["fr-FR", "ja"]), Locale::En);
     assert_eq!(Locale::negotiate([]), Locale::En);
-    for locale in Locale::ALL {
+    for &locale in Locale::ALL {
         assert_eq!(Locale::from_tag(locale.tag()), Some(locale));
     }
 }
