@@ -155,6 +155,7 @@ stage native-build-all-targets native_build_all
 stage native-test native_test
 stage clippy-native cargo clippy --workspace --all-targets -- -D warnings
 stage clippy-wasm32 cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins -- -D warnings
+stage clippy-wasm32-lean cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 
 shopt -s nullglob
 _web_tests=(tests/web_*.rs)

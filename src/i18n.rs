@@ -267,6 +267,10 @@ catalog! {
     err_answer_tool_calls_first,
     // thread list
     threads_label,
+    /// The compact layout's menu button (conversations, inspector, settings).
+    menu_label,
+    /// The compact layout's button that shows the side panels (trip, state).
+    state_toggle,
     thread_new,
     thread_new_title,
     /// A conversation without a user message or a name.
@@ -617,6 +621,8 @@ pub static EN: Strings = Strings {
     err_tool_not_pending: "tool call '{}' is not waiting for an answer",
     err_answer_tool_calls_first: "answer the pending tool call(s) first: {}",
     threads_label: "Conversations",
+    menu_label: "Menu",
+    state_toggle: "State",
     thread_new: "+ New",
     thread_new_title: "Start a new conversation",
     thread_untitled: "New conversation",
@@ -921,6 +927,8 @@ pub static DE: Strings = Strings {
     err_tool_not_pending: "der Werkzeugaufruf „{}“ wartet nicht auf eine Antwort",
     err_answer_tool_calls_first: "beantworten Sie zuerst die offenen Werkzeugaufrufe: {}",
     threads_label: "Unterhaltungen",
+    menu_label: "Menü",
+    state_toggle: "Zustand",
     thread_new: "+ Neu",
     thread_new_title: "Neue Unterhaltung beginnen",
     thread_untitled: "Neue Unterhaltung",

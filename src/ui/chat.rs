@@ -15,9 +15,13 @@ use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
 use crate::ui::thread_list::ThreadList;
-use crate::ui::tr;
 use crate::ui::transcript::Transcript;
 use crate::ui::warnings::WarningsBadge;
+use crate::ui::{focus_in, tr};
+use crate::view::state::is_empty_state;
+
+const MENU: &str = r#"[data-testid="chat-menu"]"#;
+const STATE_TOGGLE: &str = r#"[data-testid="state-toggle"]"#;
 
 /// The name in the chat's header, when an embedder gives one (the widget's `title`).
 #[derive(Clone)]
@@ -41,8 +45,55 @@ pub fn Chat() -> impl IntoView {
         .then(|| view! { <EndpointSettings /> });
     let lang = move || store.config.with(|c| c.locale.tag());
     let (toggle, inspector) = inspector_parts(store);
+    // The compact layout (containers under 560px, style/app.css) folds the header's actions
+    // into a menu and shows the thread list and the side column as drawers.
+    let menu = RwSignal::new(false);
+    let threads = RwSignal::new(false);
+    let side = RwSignal::new(false);
+    let has_state = Memo::new(move |_| {
+        store.state_changes.track();
+        store.state_version.track();
+        store.with_state("", |v| !is_empty_state(v))
+    });
+    // Opening a conversation closes the drawer it was picked from.
+    let active = store.threads().active;
+    Effect::new(move |before: Option<String>| {
+        let now = active.get();
+        if before.is_some_and(|b| b != now) {
+            threads.set(false);
+        }
+        now
+    });
+    // Opening moves the keyboard into what opened; Escape closes it and returns the keyboard
+    // to the button that opens it again.
+    let root = NodeRef::<leptos::html::Div>::new();
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let (m, t, s) = (
+            menu.get_untracked(),
+            threads.get_untracked(),
+            side.get_untracked(),
+        );
+        if ev.key() == "Escape" && !ev.default_prevented() && (m || t || s) {
+            ev.stop_propagation();
+            menu.set(false);
+            threads.set(false);
+            side.set(false);
+            let back = if s && !m && !t { STATE_TOGGLE } else { MENU };
+            focus_in(root, back);
+        }
+    };
+    let open_attr = |s: RwSignal<bool>| move || s.get().then_some("open");
     view! {
-        <div class="agui-root" data-testid="app-root" lang=lang>
+        <div
+            class="agui-root"
+            data-testid="app-root"
+            lang=lang
+            data-menu=open_attr(menu)
+            data-threads=open_attr(threads)
+            data-side=open_attr(side)
+            on:keydown=on_key
+            node_ref=root
+        >
             <header class="agui-header">
                 <div class="agui-header__brand">
                     <span class="agui-header__logo" aria-hidden="true"></span>
@@ -51,11 +102,54 @@ pub fn Chat() -> impl IntoView {
                 <div class="agui-header__status">
                     <RunStatusLine />
                 </div>
-                <div class="agui-header__actions">
+                <button
+                    type="button"
+                    class="agui-button agui-button--ghost agui-header__compact agui-header__state"
+                    data-testid="state-toggle"
+                    hidden=move || !has_state.get()
+                    aria-expanded=move || side.get().to_string()
+                    on:click=move |_| {
+                        side.update(|s| *s = !*s);
+                        if side.get_untracked() {
+                            focus_in(root, r#"[data-testid="side-close"]"#);
+                        }
+                    }
+                >
+                    {move || tr(store).state_toggle}
+                </button>
+                <div class="agui-header__actions" data-testid="header-actions">
+                    <button
+                        type="button"
+                        class="agui-button agui-button--ghost agui-header__compact"
+                        data-testid="threads-toggle"
+                        aria-expanded=move || threads.get().to_string()
+                        on:click=move |_| {
+                            menu.set(false);
+                            threads.update(|t| *t = !*t);
+                            focus_in(root, if threads.get_untracked() { ".agui-threads" } else { MENU });
+                        }
+                    >
+                        {move || tr(store).threads_label}
+                    </button>
                     <WarningsBadge />
                     {toggle}
                     {picker}
                 </div>
+                <button
+                    type="button"
+                    class="agui-button agui-button--ghost agui-header__compact agui-header__menu"
+                    data-testid="chat-menu"
+                    aria-expanded=move || menu.get().to_string()
+                    aria-label=move || tr(store).menu_label
+                    on:click=move |_| {
+                        menu.update(|m| *m = !*m);
+                        if menu.get_untracked() {
+                            focus_in(root, r#"[data-testid="threads-toggle"]"#);
+                        }
+                    }
+                >
+                    <span aria-hidden="true">"☰"</span>
+                </button>
             </header>
             <div class="agui-body">
                 <ThreadList />
@@ -68,6 +162,17 @@ pub fn Chat() -> impl IntoView {
                         </div>
                     </main>
                     <aside class="agui-side" data-testid="chat-side" aria-label=move || tr(store).side_label>
+                        <button
+                            type="button"
+                            class="agui-button agui-button--ghost agui-header__compact agui-side__close"
+                            data-testid="side-close"
+                            on:click=move |_| {
+                                side.set(false);
+                                focus_in(root, STATE_TOGGLE);
+                            }
+                        >
+                            {move || tr(store).dismiss}
+                        </button>
                         {panels}
                         <StatePanel />
                     </aside>

@@ -63,3 +63,20 @@ pub fn tr_ctx() -> &'static Strings {
 pub fn tr_now(store: AgentStore) -> &'static Strings {
     store.config.with_untracked(|c| c.locale.strings())
 }
+
+/// Moves the keyboard to the first element under `root` that matches `selector`, on the next
+/// frame (after the change that shows it has rendered).
+pub(crate) fn focus_in(root: NodeRef<leptos::html::Div>, selector: &str) {
+    let selector = selector.to_owned();
+    request_animation_frame(move || {
+        // The widget may be gone by the next frame.
+        if let Some(el) = root
+            .try_get_untracked()
+            .flatten()
+            .and_then(|p| p.query_selector(&selector).ok().flatten())
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}

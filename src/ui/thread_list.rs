@@ -54,7 +54,7 @@ pub fn ThreadList() -> impl IntoView {
     });
 
     view! {
-        <nav class="agui-threads" data-testid="thread-list" aria-label=move || tr(store).threads_label>
+        <nav class="agui-threads" data-testid="thread-list" tabindex="-1" aria-label=move || tr(store).threads_label>
             <div class="agui-threads__head">
                 <h2 class="agui-threads__heading">{move || tr(store).threads_label}</h2>
                 <button

@@ -11,34 +11,18 @@
 use leptos::ev::KeyboardEvent;
 use leptos::html::{Button, Div};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::embed::{Mode, Theme};
 use crate::i18n::fill;
 use crate::store::AgentStore;
 use crate::ui::chat::{Chat, ChatTitle};
-use crate::ui::tr;
+use crate::ui::{focus_in, tr};
 
 /// What the host can change on a mounted widget without remounting it.
 #[derive(Clone, Copy)]
 pub struct ShellControls {
     pub theme: RwSignal<Theme>,
     pub open: RwSignal<bool>,
-}
-
-fn focus_in(panel: NodeRef<Div>, selector: &str) {
-    let selector = selector.to_owned();
-    request_animation_frame(move || {
-        // The widget may be gone by the next frame.
-        if let Some(el) = panel
-            .try_get_untracked()
-            .flatten()
-            .and_then(|p| p.query_selector(&selector).ok().flatten())
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = el.focus();
-        }
-    });
 }
 
 /// The widget frame. `panel_id` must be unique in its shadow root.
