@@ -12,28 +12,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 [ -f dist/agui-widget_bg.wasm ] || scripts/build-widget.sh
 export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-575000}"
 
-venv=target/e2e-venv
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-fi
-if ! "$venv/bin/python" -c 'import ag_ui, fastapi, uvicorn' 2>/dev/null; then
-    echo "[e2e] pip install -r tests/e2e/requirements.txt"
-    "$venv/bin/pip" install -q -r tests/e2e/requirements.txt
-fi
-if [ ! -d tests/e2e/node_modules/playwright-core ]; then
-    echo "[e2e] npm install (playwright-core; the browser is Debian's chromium)"
-    (cd tests/e2e && npm install --no-audit --no-fund --silent)
-fi
+# shellcheck source=scripts/e2e-env.sh
+. scripts/e2e-env.sh
 
 port="${E2E_PORT:-8111}"
 # The example Leptos app (the crate as a library), a debug build: it is checked, not measured.
 echo "[e2e] trunk build examples/leptos-app"
 (cd examples/leptos-app && trunk build) || exit 1
-"$venv/bin/python" tests/e2e/server.py --dist dist --port "$port" --idle 300 --example target/leptos-app-dist &
-server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 1 50); do
-    "$venv/bin/python" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:${port}/index.html', timeout=1)" 2>/dev/null && break
-    sleep 0.2
-done
+serve "$port" --idle 300 --example target/leptos-app-dist
 node tests/e2e/e2e.js "http://127.0.0.1:${port}"

@@ -16,7 +16,7 @@ use web_sys::HtmlElement;
 
 use crate::plugins::Plugins;
 use crate::store::{AgentConfig, AgentStore};
-use crate::ui::chat::{Chat, ChatTitle};
+use crate::ui::chat::{Chat, ChatTitle, OwnsPage};
 use crate::ui::STYLESHEET;
 
 /// Local agent playback speed when nothing says otherwise (its own timing).
@@ -38,12 +38,19 @@ pub fn AgentChat(
     /// The name in the chat's header.
     #[prop(optional, into)]
     title: Option<String>,
+    /// The chat is the page's main content: its conversation column becomes the page's `main`
+    /// landmark (otherwise a region named by the title, beside the app's own `main`).
+    #[prop(optional)]
+    page: bool,
     /// Put the chat's stylesheet beside it (`false` when the page ships `STYLESHEET` itself).
     #[prop(default = true)]
     styles: bool,
 ) -> impl IntoView {
     if let Some(title) = title {
         provide_context(ChatTitle(title));
+    }
+    if page {
+        provide_context(OwnsPage);
     }
     let store = match storage_prefix {
         Some(prefix) => AgentStore::restore(config, &prefix),

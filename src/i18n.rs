@@ -324,6 +324,8 @@ catalog! {
     reasoning_encrypted,
     // markdown
     copy_code_label,
+    /// A markdown table's scroll region (it scrolls sideways when wider than the message).
+    table_label,
     copy,
     copied,
     task_done,
@@ -667,6 +669,7 @@ pub static EN: Strings = Strings {
     reasoning_thought: "Thought",
     reasoning_encrypted: "Reasoning (encrypted)",
     copy_code_label: "Copy code",
+    table_label: "Table",
     copy: "Copy",
     copied: "Copied",
     task_done: "done",
@@ -973,6 +976,7 @@ pub static DE: Strings = Strings {
     reasoning_thought: "Nachgedacht",
     reasoning_encrypted: "Denkprozess (verschlüsselt)",
     copy_code_label: "Code kopieren",
+    table_label: "Tabelle",
     copy: "Kopieren",
     copied: "Kopiert",
     task_done: "erledigt",

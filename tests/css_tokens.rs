@@ -413,3 +413,107 @@ fn the_loaders_launcher_uses_the_chats_token_values() {
         );
     }
 }
+
+/// `light-dark(#light, #dark)` of a colour token, as two (r, g, b) triples.
+fn light_dark(
+    reference: &std::collections::BTreeMap<String, String>,
+    token: &str,
+) -> [[f64; 3]; 2] {
+    let value = reference
+        .get(token)
+        .unwrap_or_else(|| panic!("{token} is not in tokens.css"));
+    let inner = value
+        .strip_prefix("light-dark(")
+        .and_then(|v| v.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{token}: {value} is not light-dark(#…, #…)"));
+    let hex = |s: &str| -> [f64; 3] {
+        let s = s.trim().strip_prefix('#').filter(|h| h.len() == 6);
+        let s = s.unwrap_or_else(|| panic!("{token}: {value} is not two #rrggbb colours"));
+        [0, 2, 4].map(|i| f64::from(u8::from_str_radix(&s[i..i + 2], 16).expect("hex")) / 255.0)
+    };
+    let (light, dark) = inner.split_once(',').expect("two colours");
+    [hex(light), hex(dark)]
+}
+
+/// WCAG 2 contrast ratio of two sRGB colours.
+fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
+    let lum = |c: [f64; 3]| {
+        let f = |v: f64| {
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2])
+    };
+    let (x, y) = (lum(a), lum(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn text_colours_meet_wcag_aa_on_the_backgrounds_they_are_used_on() {
+    // Every (text, background) pair the stylesheets put together, in both themes: 4.5:1 (WCAG
+    // AA for text under 18pt). The axe-core audit of the e2e suite checks the rendered pages;
+    // this catches a token change before a browser is involved.
+    const SURFACES: &[&str] = &[
+        "--agui-color-bg",
+        "--agui-color-surface",
+        "--agui-color-surface-muted",
+    ];
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for text in [
+        "--agui-color-text",
+        "--agui-color-text-muted",
+        "--agui-color-text-subtle",
+        "--agui-color-accent",
+        "--agui-color-success",
+        "--agui-color-warning",
+        "--agui-color-danger",
+        "--agui-color-info",
+    ] {
+        pairs.extend(SURFACES.iter().map(|s| (text, *s)));
+    }
+    pairs.extend([
+        ("--agui-color-accent", "--agui-color-accent-soft"),
+        ("--agui-color-success", "--agui-color-success-soft"),
+        ("--agui-color-warning", "--agui-color-warning-soft"),
+        ("--agui-color-danger", "--agui-color-danger-soft"),
+        ("--agui-color-accent-contrast", "--agui-color-accent"),
+        ("--agui-color-user-text", "--agui-color-user-bubble"),
+        ("--agui-color-text", "--agui-color-code-bg"),
+        ("--agui-color-code-block-text", "--agui-color-code-block-bg"),
+        (
+            "--agui-color-code-block-muted",
+            "--agui-color-code-block-bar",
+        ),
+        ("--agui-color-venue-star", "--agui-color-surface"),
+        ("--agui-color-json-key", "--agui-color-surface"),
+        ("--agui-color-json-string", "--agui-color-surface"),
+        ("--agui-color-json-number", "--agui-color-surface"),
+        ("--agui-color-json-bool", "--agui-color-surface"),
+    ]);
+    let tokens = std::fs::read_to_string(style_dir().join(TOKENS)).expect("tokens.css");
+    let reference: std::collections::BTreeMap<String, String> = parse(&tokens)
+        .0
+        .into_iter()
+        .map(|d| (d.prop, d.value))
+        .collect();
+    let mut low = Vec::new();
+    for (text, background) in pairs {
+        let (t, b) = (
+            light_dark(&reference, text),
+            light_dark(&reference, background),
+        );
+        for (theme, i) in [("light", 0), ("dark", 1)] {
+            let ratio = contrast(t[i], b[i]);
+            if ratio < 4.5 {
+                low.push(format!("{theme}: {text} on {background} is {ratio:.2}:1"));
+            }
+        }
+    }
+    assert!(low.is_empty(), "under 4.5:1:\n{}", low.join("\n"));
+    // The measure itself: black on white is 21:1, a colour on itself 1:1.
+    assert!((contrast([0.0; 3], [1.0; 3]) - 21.0).abs() < 1e-9);
+    assert!((contrast([0.5; 3], [0.5; 3]) - 1.0).abs() < 1e-9);
+}

@@ -203,6 +203,18 @@ async fn gfm_renders_as_dom() {
     assert!(text_of(&code).contains("println!(\"hi\");"));
     assert!(text_of(&code_block).contains("rust"));
     assert!(q(&code_block, r#"[data-testid="copy-code"]"#).is_some());
+    // Both scroll sideways when they are wider than the answer: the keyboard can reach them.
+    assert_eq!(
+        q(&code_block, "pre").and_then(|p| p.get_attribute("tabindex")),
+        Some("0".to_owned())
+    );
+    let table = q(&md, ".agui-md__table-wrap").expect("table wrap");
+    assert_eq!(table.get_attribute("tabindex").as_deref(), Some("0"));
+    assert_eq!(table.get_attribute("role").as_deref(), Some("region"));
+    assert!(!table
+        .get_attribute("aria-label")
+        .unwrap_or_default()
+        .is_empty());
 
     // Quote, strikethrough, strong.
     let quote = q(&md, "blockquote").expect("blockquote");

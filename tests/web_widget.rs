@@ -432,6 +432,15 @@ async fn js_api_mounts_with_a_frontend_tool_whose_answer_goes_back_to_the_agent(
 }
 
 #[wasm_bindgen_test]
+async fn in_page_mode_the_conversation_is_the_main_landmark() {
+    let el = element(&[("mode", "page"), ("speed", "0")]);
+    leptos::task::tick().await;
+    let column = testid(&frame(&el), "chat-main").unwrap();
+    assert_eq!(column.get_attribute("role").as_deref(), Some("main"));
+    el.remove();
+}
+
+#[wasm_bindgen_test]
 async fn popup_opens_from_the_launcher_and_escape_closes_it() {
     let el = element(&[("mode", "popup"), ("title", "Acme")]);
     leptos::task::tick().await;
@@ -442,6 +451,11 @@ async fn popup_opens_from_the_launcher_and_escape_closes_it() {
         .unwrap();
     let panel = testid(&root, "widget-panel").unwrap();
     assert!(panel.has_attribute("hidden"), "starts closed");
+    // A widget leaves the host page its single `main`: its column is a region named by it.
+    let column = testid(&root, "chat-main").unwrap();
+    assert_eq!(column.get_attribute("role").as_deref(), Some("region"));
+    assert_eq!(column.get_attribute("aria-label").as_deref(), Some("Acme"));
+    assert!(q_all(&root, "main, [role=main]").is_empty());
     assert_eq!(
         launcher.get_attribute("aria-expanded").as_deref(),
         Some("false")

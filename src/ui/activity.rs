@@ -219,6 +219,7 @@ pub fn ActivityCard(
                 <div
                     class="agui-activity__progress"
                     role="progressbar"
+                    aria-label=title
                     aria-valuemin="0"
                     aria-valuemax="100"
                     aria-valuenow=move || percent().unwrap_or(0).to_string()

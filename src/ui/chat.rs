@@ -27,11 +27,23 @@ const STATE_TOGGLE: &str = r#"[data-testid="state-toggle"]"#;
 #[derive(Clone)]
 pub struct ChatTitle(pub String);
 
+/// Given in context when the chat is the page (the widget's `page` mode): its main column is
+/// then the page's `main` landmark. Elsewhere it is a named region, so a host page keeps its
+/// own single `main`.
+#[derive(Clone, Copy)]
+pub struct OwnsPage;
+
 /// The whole chat. Needs an [`crate::store::AgentStore`] in context, and takes the page's
 /// [`Plugins`] from context (none when absent).
 #[component]
 pub fn Chat() -> impl IntoView {
     let title = use_context::<ChatTitle>().map_or_else(|| "agui-leptos".to_owned(), |t| t.0);
+    let main_role = if use_context::<OwnsPage>().is_some() {
+        "main"
+    } else {
+        "region"
+    };
+    let main_label = title.clone();
     let store = AgentStore::expect();
     let plugins = Plugins::use_plugins();
     plugins.install(store);
@@ -154,13 +166,18 @@ pub fn Chat() -> impl IntoView {
             <div class="agui-body">
                 <ThreadList />
                 <div class="agui-layout">
-                    <main class="agui-main" data-testid="chat-main">
+                    <div
+                        class="agui-main"
+                        data-testid="chat-main"
+                        role=main_role
+                        aria-label=main_label
+                    >
                         <Transcript />
                         <div class="agui-main__footer">
                             <ErrorBanner />
                             <Composer />
                         </div>
-                    </main>
+                    </div>
                     <aside class="agui-side" data-testid="chat-side" aria-label=move || tr(store).side_label>
                         <button
                             type="button"

@@ -50,6 +50,7 @@ pub fn suggestion_chips(store: AgentStore, suggestions: &[Suggestion]) -> Option
         return None;
     }
     let locked = locked_by_interrupts(store);
+    let busy = move || store.running.get() || locked.get();
     let chips: Vec<_> = suggestions
         .iter()
         .cloned()
@@ -62,8 +63,14 @@ pub fn suggestion_chips(store: AgentStore, suggestions: &[Suggestion]) -> Option
                         class="agui-chip"
                         data-testid="suggestion"
                         title=hint
-                        disabled=move || store.running.get() || locked.get()
-                        on:click=move |_| store.send(prompt.clone())
+                        // aria-disabled, not disabled: the chips stay reachable by the keyboard
+                        // (the list scrolls sideways on a narrow composer).
+                        aria-disabled=move || busy().then_some("true")
+                        on:click=move |_| {
+                            if !busy() {
+                                store.send(prompt.clone());
+                            }
+                        }
                     >
                         {label}
                     </button>

@@ -259,7 +259,7 @@ fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> 
         })
         .collect();
     view! {
-        <div class="agui-md__table-wrap">
+        <div class="agui-md__table-wrap" tabindex="0" role="region" aria-label=move || tr_ctx().table_label>
             <table class="agui-md__table">
                 <thead>
                     <tr>{head}</tr>
@@ -292,7 +292,7 @@ fn code_block(lang: Option<String>, code: String) -> AnyView {
                     {move || if copied.get() { tr_ctx().copied } else { tr_ctx().copy }}
                 </button>
             </div>
-            <pre class="agui-code__pre">
+            <pre class="agui-code__pre" tabindex="0">
                 <code class=class>{code}</code>
             </pre>
         </div>

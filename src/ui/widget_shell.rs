@@ -15,7 +15,7 @@ use leptos::prelude::*;
 use crate::embed::{Mode, Theme};
 use crate::i18n::fill;
 use crate::store::AgentStore;
-use crate::ui::chat::{Chat, ChatTitle};
+use crate::ui::chat::{Chat, ChatTitle, OwnsPage};
 use crate::ui::{focus_in, tr};
 
 /// What the host can change on a mounted widget without remounting it.
@@ -63,6 +63,9 @@ pub fn WidgetShell(
             close();
         }
     };
+    if mode == Mode::Page {
+        provide_context(OwnsPage);
+    }
     if let Some(t) = title.clone().filter(|t| !t.is_empty()) {
         provide_context(ChatTitle(t));
     }

@@ -1,7 +1,9 @@
 // End-to-end: the built app in real Chromium (Playwright, Debian's chromium) against a real
 // AG-UI server written with the official Python SDK (server.py). The same checks run on three
 // pages: the app itself, the example host page (examples/embed: one script, one
-// `<agui-chat mode="popup">`) and a host page with hostile CSS (hostile.html). The chat lives
+// `<agui-chat mode="popup">`) and a host page with hostile CSS (hostile.html); then the example
+// Leptos app, the lazy start, an inline page (inline.html), the compact layout and an axe-core
+// audit of every state the suite visits for it (0 violations above minor). The chat lives
 // in a shadow root: Playwright's selectors pierce open shadow roots. Each check is
 // independent; a failing check saves a screenshot under target/e2e/ and makes the process exit
 // non-zero.
@@ -299,6 +301,73 @@ const compactChecks = (panel) => ({
   },
 });
 
+// An outside audit: axe-core in every state below, 0 serious or critical violations (the
+// full report of each state is written to target/e2e/axe-*.json).
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+async function audit(p, label) {
+  // Let transitions (fades, the typing dots) settle: contrast is measured on what stays.
+  await p.waitForTimeout(400);
+  if (!(await p.evaluate(() => !!window.axe))) await p.addScriptTag({ content: axeSource });
+  const r = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  fs.writeFileSync(path.join(shots, `axe-${label}.json`), JSON.stringify(r.violations, null, 1));
+  const bad = r.violations.filter((v) => v.impact !== 'minor');
+  const say = (v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ` + v.nodes.slice(0, 3)
+    .map((n) => JSON.stringify(n.target) + ' ' + (n.failureSummary || '').split('\n').slice(1, 2).join(''))
+    .join('; ');
+  assert(bad.length === 0, `axe, ${label}: ` + bad.map(say).join(' | '));
+}
+const auditChecks = (theme) => ({
+  async 'the empty chat'(p) { await audit(p, `${theme}-empty`); },
+  async 'after the planner run'(p) {
+    await send(p, 'Plan a Lisbon offsite for 8 people, under $12,000');
+    await waitStatus(p, 'success');
+    await audit(p, `${theme}-planner`);
+  },
+  async 'after the markdown showcase (tables, code, a held-back image)'(p) {
+    await send(p, 'Show me markdown');
+    await waitStatus(p, 'success');
+    await p.waitForSelector('.agui-md__image-load');
+    await audit(p, `${theme}-markdown`);
+  },
+});
+const auditAgent = (theme) => ({
+  async 'with an interrupt form open'(p) {
+    await send(p, 'ask me something');
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+    await audit(p, `${theme}-interrupt`);
+  },
+  async 'after a run against the agent'(p) {
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    await audit(p, `${theme}-agent`);
+  },
+});
+const auditPopup = {
+  async 'the host page, closed'(p) {
+    await p.waitForSelector('[data-testid=widget-launcher]');
+    await audit(p, 'popup-closed');
+  },
+  async 'the open popup, after a run'(p) {
+    await open(p);
+    await audit(p, 'popup-open');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    await audit(p, 'popup-run');
+  },
+};
+
+// A page with the chat inline (tests/e2e/inline.html): it starts at once, on the lean bundle.
+const inlineChecks = {
+  async 'starts without a click on the lean bundle, works, and passes the audit'(p, seen) {
+    await p.waitForSelector('[data-testid=composer-input]', { timeout: 15000 });
+    assert(!(await p.$('[data-testid=widget-launcher]')), 'inline has no launcher');
+    assert(seen.some((u) => u.endsWith('/agui-widget_bg.wasm')), 'the lean bundle: ' + seen.filter(heavy));
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    await audit(p, 'inline-run');
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
@@ -307,6 +376,13 @@ const targets = [
   { name: 'lazy', url: '/embed/', checks: lazyChecks, noOpen: true },
   { name: 'compact-popup', url: '/embed/', checks: compactChecks('[data-testid=widget-panel]') },
   { name: 'phone', url: '/?endpoint=/agent', checks: compactChecks('[data-testid=widget-panel]'), viewport: { width: 390, height: 844 } },
+  { name: 'axe-light', url: '/', checks: auditChecks('light') },
+  { name: 'axe-dark', url: '/', checks: auditChecks('dark'), colorScheme: 'dark' },
+  { name: 'axe-agent', url: '/?endpoint=/agent', checks: auditAgent('light') },
+  { name: 'axe-agent-dark', url: '/?endpoint=/agent&theme=dark', checks: auditAgent('dark') },
+  { name: 'axe-popup', url: '/embed/', checks: auditPopup, noOpen: true },
+  { name: 'inline', url: '/inline/', checks: inlineChecks, noOpen: true },
+  { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
 ];
 
 (async () => {
@@ -319,7 +395,10 @@ const targets = [
   let failed = 0;
   for (const target of targets.filter((t) => !only || only.includes(t.name))) {
     for (const [name, check] of Object.entries(target.checks)) {
-      const ctx = await browser.newContext({ viewport: target.viewport || { width: 1280, height: 900 } });
+      const ctx = await browser.newContext({
+        viewport: target.viewport || { width: 1280, height: 900 },
+        colorScheme: target.colorScheme || 'light',
+      });
       const page = await ctx.newPage();
       const errors = [];
       const seen = [];

@@ -3,7 +3,12 @@
 only on the request. It also serves the built app (`dist/`) so the page and the agent share an
 origin. Listens on 127.0.0.1 only and stops itself after `--idle` seconds without a request.
 
-    python server.py --dist ../../dist --port 8111 [--idle 120] [--example DIR]
+    python server.py --dist ../../dist --port 8111 [--idle 120] [--example DIR] [--gzip]
+
+`--gzip` (the time-to-interactive benchmark) serves `dist/` gzip-compressed, compressed once at
+first request as a CDN's precompressed files would be, so the throttled network carries what
+a production host sends. Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
+preload links for the lean bundle to its head).
 
 Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
@@ -18,7 +23,9 @@ Scripts, chosen by the last user message (or by what the request answers):
 
 import argparse
 import asyncio
+import gzip
 import json
+import mimetypes
 import os
 import threading
 import time
@@ -44,7 +51,7 @@ from ag_ui.core import (
 )
 from ag_ui.encoder import EventEncoder
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 LAST_REQUEST = {"at": time.monotonic()}
@@ -123,7 +130,7 @@ def script(inp: RunAgentInput, body: dict):
     yield finished
 
 
-def make_app(dist: str, example: str | None) -> FastAPI:
+def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastAPI:
     app = FastAPI()
 
     @app.post("/agent")
@@ -154,17 +161,49 @@ def make_app(dist: str, example: str | None) -> FastAPI:
     def page(path: str) -> HTMLResponse:
         # The host pages embed <agui-chat> without an endpoint (= the demo agent); here they
         # talk to this server instead.
+        LAST_REQUEST["at"] = time.monotonic()
         with open(path, encoding="utf-8") as f:
             html = f.read()
         return HTMLResponse(html.replace("<agui-chat ", '<agui-chat endpoint="/agent" '))
 
     @app.get("/embed/")
-    def embed():
-        return page(os.path.join(dist, "embed", "index.html"))
+    def embed(preload: str = ""):
+        html = page(os.path.join(dist, "embed", "index.html"))
+        if preload in ("none", "intent", "idle", "eager"):
+            html = HTMLResponse(html.body.decode().replace("<agui-chat ", f'<agui-chat preload="{preload}" '))
+        return html
 
     @app.get("/hostile/")
     def hostile():
         return page(os.path.join(here, "hostile.html"))
+
+    @app.get("/inline/")
+    def inline(hints: bool = False):
+        # `?hints=1`: the page also tells the browser about the bundle up front.
+        html = page(os.path.join(here, "inline.html"))
+        if hints:
+            links = ('<link rel="modulepreload" href="../agui-widget.js" />'
+                     '<link rel="preload" as="fetch" crossorigin href="../agui-widget_bg.wasm" />')
+            html = HTMLResponse(html.body.decode().replace("</head>", links + "</head>"))
+        return html
+
+    if gzip_static:
+        root = os.path.realpath(dist)
+        packed: dict[str, bytes] = {}
+
+        @app.get("/{name:path}")
+        def compressed(name: str):
+            LAST_REQUEST["at"] = time.monotonic()
+            full = os.path.realpath(os.path.join(root, name))
+            if os.path.isdir(full):
+                full = os.path.join(full, "index.html")
+            if not full.startswith(root + os.sep) or not os.path.isfile(full):
+                return Response(status_code=404)
+            if full not in packed:
+                with open(full, "rb") as f:
+                    packed[full] = gzip.compress(f.read(), compresslevel=9)
+            kind = mimetypes.guess_type(full)[0] or "application/octet-stream"
+            return Response(packed[full], media_type=kind, headers={"content-encoding": "gzip"})
 
     if example:
         # The example Leptos app (examples/leptos-app, built by trunk).
@@ -179,6 +218,7 @@ def main():
     ap.add_argument("--example", default=None)
     ap.add_argument("--port", type=int, default=8111)
     ap.add_argument("--idle", type=float, default=120.0)
+    ap.add_argument("--gzip", action="store_true")
     args = ap.parse_args()
 
     def watchdog():
@@ -187,7 +227,7 @@ def main():
         os._exit(0)
 
     threading.Thread(target=watchdog, daemon=True).start()
-    uvicorn.run(make_app(args.dist, args.example), host="127.0.0.1", port=args.port, log_level="warning")
+    uvicorn.run(make_app(args.dist, args.example, args.gzip), host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ mod app {
                     plugins=plugins.clone()
                     storage_prefix="weather-desk"
                     title="Weather desk"
+                    page=true
                 />
             }
         });

@@ -121,9 +121,9 @@ fn venue_card(v: Venue) -> impl IntoView {
     view! {
         <li class="agui-venue-card" data-testid="venue-card">
             <div class="agui-venue-card__top">
-                <h4 class="agui-venue-card__name" data-testid="venue-name">
+                <h3 class="agui-venue-card__name" data-testid="venue-name">
                     {if v.name.is_empty() { t.venue_unnamed.to_owned() } else { v.name }}
-                </h4>
+                </h3>
                 {rating.map(|(text, label)| view! {
                     <span class="agui-venue-card__rating" aria-label=label>{text}</span>
                 })}

@@ -1,0 +1,88 @@
+//! The stylesheet minifier `build.rs` runs (`build/css_min.rs`): what it removes, what it
+//! must keep, and that on the real stylesheets it only drops comments, whitespace and `;`
+//! before `}`.
+
+#[path = "../build/css_min.rs"]
+mod css_min;
+
+use css_min::minify;
+
+#[test]
+fn drops_comments_and_the_spaces_around_braces_semicolons_and_commas() {
+    let css = "/* head */\n.a,\n.b  {\n  color: red; /* why */\n  margin: 0 auto;\n}\n";
+    assert_eq!(minify(css), ".a,.b{color: red;margin: 0 auto}");
+}
+
+#[test]
+fn keeps_what_changes_meaning() {
+    // A descendant combinator before a pseudo-class, spaces inside values and calc().
+    assert_eq!(
+        minify(".x :focus-visible { width: calc(100% - 2px); }"),
+        ".x :focus-visible{width: calc(100% - 2px)}"
+    );
+    assert_eq!(minify(".a > .b ~ .c {}"), ".a > .b ~ .c{}");
+    assert_eq!(
+        minify("@media (max-width: 40em) and (hover: none) { .a { b: c } }"),
+        "@media (max-width: 40em) and (hover: none){.a{b: c}}"
+    );
+    // Strings are copied as they are, comment markers and escaped quotes included.
+    assert_eq!(
+        minify(".q::before { content: \"a ;  /* b */ , \\\" }\"; }"),
+        ".q::before{content: \"a ;  /* b */ , \\\" }\"}"
+    );
+    assert_eq!(minify("a{content:'x  y'}"), "a{content:'x  y'}");
+    // An unterminated comment or string ends the text without a panic.
+    assert_eq!(minify("a{b:c} /* open"), "a{b:c}");
+    assert_eq!(minify("a{content:\"open"), "a{content:\"open");
+}
+
+/// Comments out, then every whitespace character out, then `;}` as `}`: what the minifier
+/// may change, and nothing else (valid for stylesheets whose strings hold no whitespace,
+/// comment markers or `;}`, as ours).
+fn skeleton(css: &str) -> String {
+    let mut s = String::new();
+    let mut rest = css;
+    while let Some(start) = rest.find("/*") {
+        s.push_str(&rest[..start]);
+        rest = rest[start + 2..]
+            .find("*/")
+            .map_or("", |end| &rest[start + 2 + end + 2..]);
+    }
+    s.push_str(rest);
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    s.replace(";}", "}")
+}
+
+#[test]
+fn the_real_stylesheets_keep_every_rule_and_get_smaller_and_minifying_twice_changes_nothing() {
+    for name in ["tokens", "app", "tools", "inspector", "widget"] {
+        let css = std::fs::read_to_string(format!("style/{name}.css")).expect("stylesheet");
+        let min = minify(&css);
+        assert_eq!(skeleton(&min), skeleton(&css), "{name}.css lost something");
+        assert!(
+            min.len() * 100 < css.len() * 90,
+            "{name}.css: {} → {} bytes",
+            css.len(),
+            min.len()
+        );
+        assert_eq!(minify(&min), min, "{name}.css: not a fixed point");
+        assert_eq!(
+            min.matches('{').count(),
+            css.matches('{').count() - skeleton_comment_braces(&css),
+            "{name}.css: the rule count changed"
+        );
+    }
+}
+
+/// Braces inside comments (the comparison above counts the rules outside them).
+fn skeleton_comment_braces(css: &str) -> usize {
+    let mut n = 0;
+    let mut rest = css;
+    while let Some(start) = rest.find("/*") {
+        let body = &rest[start + 2..];
+        let end = body.find("*/").unwrap_or(body.len());
+        n += body[..end].matches('{').count();
+        rest = &body[(end + 2).min(body.len())..];
+    }
+    n
+}
