@@ -112,7 +112,7 @@ class AguiChatElement extends HTMLElement {
     this.drawLauncher();
     if (preload === 'idle') {
       const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-      const later = () => idle(() => load().catch(() => {}), { timeout: 5000 });
+      const later = () => idle(() => this.preload(), { timeout: 5000 });
       if (document.readyState === 'complete') later();
       else window.addEventListener('load', later, { once: true });
     }
@@ -156,12 +156,31 @@ class AguiChatElement extends HTMLElement {
     b.setAttribute('aria-expanded', 'false');
     b.setAttribute('aria-label', openText + title);
     b.append(document.createElement('i'));
-    const intent = () => { load().catch(() => {}); };
+    const intent = () => this.preload();
     b.addEventListener('pointerenter', intent, { once: true });
     b.addEventListener('focus', intent, { once: true });
+    // A press in progress keeps this button (swapping it would swallow the click).
+    const press = (on) => () => { this.pressing = on; };
+    b.addEventListener('pointerdown', press(true));
+    b.addEventListener('keydown', press(true));
+    b.addEventListener('pointerleave', press(false));
+    b.addEventListener('blur', press(false));
     b.addEventListener('click', () => this.opening(b));
     root.replaceChildren(style, b);
     this.launcher = b;
+  }
+
+  /** Load the chat before it is asked for, and mount it closed once loaded, so the click
+   *  only opens it — unless a press is under way or the loading panel is already open (its
+   *  click mounts it open). The keyboard stays on the launcher. */
+  preload() {
+    load().then(() => {
+      if (this.mounted || this.panel || this.pressing || !this.isConnected) return;
+      const focused = this.shadowRoot.activeElement === this.launcher;
+      this.start(false).then(() => {
+        if (focused) this.shadowRoot.querySelector('[data-testid=widget-launcher]')?.focus();
+      });
+    }, () => {});
   }
 
   /** A click before the chat is here: a panel that says so, with the focus in it. */

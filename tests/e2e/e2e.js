@@ -38,8 +38,8 @@ const assistantText = '[data-role=assistant] [data-testid=message-text]';
 // Opens a popup widget (no-op on pages without a launcher).
 async function open(p) {
   await p.waitForSelector('[data-testid=widget], [data-testid=app-root], [data-testid=widget-launcher]', { state: 'attached' });
-  const launcher = await p.$('[data-testid=widget-launcher][aria-expanded=false]');
-  if (launcher) await launcher.click();
+  const closed = '[data-testid=widget-launcher][aria-expanded=false]';
+  if (await p.$(closed)) await p.click(closed);
   await p.waitForSelector('[data-testid=composer-input]');
 }
 
@@ -232,6 +232,8 @@ const lazyChecks = {
     await p.hover('[data-testid=widget-launcher]');
     await p.waitForFunction(() => window.AguiChat && window.AguiChat._connect, null, { timeout: 15000 });
     assert(seen.some(heavy), 'the hover loaded the chat');
+    // Loaded before the click, it is mounted closed: the click only opens it.
+    await p.waitForSelector('[data-testid=widget-panel][hidden]', { state: 'attached', timeout: 15000 });
     // A page whose widget has an endpoint gets the lean bundle, within its budget.
     const lean = seen.find((u) => u.endsWith('/agui-widget_bg.wasm'));
     assert(lean && !seen.some((u) => u.endsWith('/agui-leptos_bg.wasm')), 'the lean bundle, not the app\'s: ' + seen.filter(heavy));
@@ -247,6 +249,16 @@ const lazyChecks = {
     await p.waitForSelector('[data-testid=composer-input]');
     await send(p, 'plan our offsite');
     await waitText(p, '[data-tool-name=search_venues] acme-venue-list', 'Tasca Real');
+  },
+  async 'a keyboard visitor: focus loads it, the focus stays on the launcher, Enter opens it in the composer'(p, seen) {
+    await p.waitForSelector('[data-testid=widget-launcher]');
+    const active = () => p.evaluate(() => document.querySelector('agui-chat').shadowRoot.activeElement?.dataset.testid);
+    await p.focus('[data-testid=widget-launcher]');
+    await p.waitForSelector('[data-testid=widget-panel][hidden]', { state: 'attached', timeout: 15000 });
+    assert(seen.some(heavy), 'the focus loaded the chat');
+    assert((await active()) === 'widget-launcher', 'the keyboard is still on the launcher: ' + (await active()));
+    await p.keyboard.press('Enter');
+    await p.waitForFunction(() => document.querySelector('agui-chat').shadowRoot.activeElement?.dataset.testid === 'composer-input', null, { timeout: 5000 });
   },
   async 'a click before the chat is here shows it loading, a failed load offers Retry, and Retry opens it'(p) {
     let fail = true;
