@@ -16,6 +16,13 @@
 //! | `speed`                   | `data-agui-speed`       | `speed`      | demo agent playback speed |
 //! | `demo`                    | `data-agui-demo`        | `demo`       | add the built-in demo's cards and agent (a widget without `endpoint` is the demo anyway) |
 //! | `settings`                | `data-agui-settings`    | `settings`   | show the agent picker (always shown in `page` mode) |
+//! | `url-options`             | `data-agui-url-options` | `urlOptions` | let the page's URL set these options (empty: all of [`URL_OPTIONS`]); absent = the URL sets nothing |
+//! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
+//!
+//! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
+//! page's): the URL is read only with `url-options`, never for headers, mode, storage or the
+//! allow-list; an endpoint from the URL is sent no headers from the page; an endpoint must be
+//! http(s) (or relative), and the transport refuses one outside `allowed-endpoints`.
 
 use serde_json::Value;
 
@@ -111,6 +118,8 @@ pub struct WidgetOptions {
     pub demo: bool,
     /// The `settings` attribute: show the agent picker (endpoint, headers) outside page mode.
     pub settings: bool,
+    /// The `allowed-endpoints` attribute: origins or URL prefixes runs may go to (`None`: any).
+    pub allowed_endpoints: Option<Vec<String>>,
     /// Move the keyboard into the composer once mounted (the visitor opened a popup before
     /// the chat had loaded). Set by the loader, not an attribute.
     pub focus: bool,
@@ -130,7 +139,13 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("speed", "speed"),
     ("demo", "demo"),
     ("settings", "settings"),
+    ("url-options", "urlOptions"),
+    ("allowed-endpoints", "allowedEndpoints"),
 ];
+
+/// What a page's URL may set, with `url-options`: never headers, the mode, where
+/// conversations are saved, the allow-list or the URL options themselves.
+pub const URL_OPTIONS: &[&str] = &["endpoint", "theme", "lang", "speed", "inspector"];
 
 /// The `<agui-chat>` attributes a change of which reconfigures a mounted widget.
 pub fn observed_attributes() -> Vec<&'static str> {
@@ -195,11 +210,72 @@ impl WidgetOptions {
         o.title = text("title");
         o.demo = get("demo").is_some_and(|v| flag(&v));
         o.settings = get("settings").is_some_and(|v| flag(&v));
+        o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
         if let Some(s) = text("speed") {
             match s.parse::<f64>() {
                 Ok(v) if v.is_finite() && v >= 0.0 => o.speed = Some(v),
                 _ => problems.push(format!("speed: not a non-negative number: {s:?}")),
             }
+        }
+        (o, problems)
+    }
+
+    /// Parses options from the element (`attr`) and, where the element's `url-options`
+    /// allows it, from the page's URL parameters (`param`). An endpoint from the URL must be
+    /// http(s) or relative (else the attribute's stays) and gets no headers from the page.
+    pub fn parse_with_url(
+        attr: impl Fn(&str) -> Option<String>,
+        param: impl Fn(&str) -> Option<String>,
+    ) -> (WidgetOptions, Vec<String>) {
+        let mut problems = Vec::new();
+        let from_url: Vec<&str> = match attr("url-options") {
+            None => Vec::new(),
+            Some(v) if v.trim().is_empty() || v.trim().eq_ignore_ascii_case("true") => {
+                URL_OPTIONS.to_vec()
+            }
+            Some(v) if !flag(&v) => Vec::new(),
+            Some(v) => v
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|n| !n.is_empty())
+                .filter_map(|n| {
+                    let known = URL_OPTIONS.iter().find(|u| u.eq_ignore_ascii_case(n));
+                    if known.is_none() {
+                        problems.push(format!(
+                            "url-options: {n:?} cannot come from the URL ({})",
+                            URL_OPTIONS.join(", ")
+                        ));
+                    }
+                    known.copied()
+                })
+                .collect(),
+        };
+        let url_endpoint = from_url
+            .contains(&"endpoint")
+            .then(|| param("endpoint"))
+            .flatten()
+            .map(|e| e.trim().to_owned())
+            .filter(|e| !e.is_empty());
+        let url_endpoint = match url_endpoint {
+            Some(e) if !has_http_scheme(&e) => {
+                problems.push(format!(
+                    "endpoint: {:?} from the URL is not an http(s) URL; ignored",
+                    e.chars().take(80).collect::<String>()
+                ));
+                None
+            }
+            e => e,
+        };
+        let (mut o, more) = WidgetOptions::parse(|name| match name {
+            "endpoint" if url_endpoint.is_some() => url_endpoint.clone(),
+            "endpoint" => attr(name),
+            _ if from_url.contains(&name) => param(name).or_else(|| attr(name)),
+            _ => attr(name),
+        });
+        problems.extend(more);
+        if url_endpoint.is_some() && !o.headers.is_empty() {
+            o.headers.clear();
+            problems
+                .push("headers: not sent to an endpoint that came from the page's URL".to_owned());
         }
         (o, problems)
     }
@@ -235,6 +311,72 @@ impl WidgetOptions {
             Some(key) => format!("{DEFAULT_STORAGE_PREFIX}:w:{key}"),
         }
     }
+}
+
+/// Whether `url` is an http(s) URL or a relative one (no scheme), as the browser's URL parser
+/// reads it: tabs and newlines inside are dropped and leading controls and spaces ignored, so
+/// `"java\tscript:"` is the `javascript:` it would be.
+pub fn has_http_scheme(url: &str) -> bool {
+    let cleaned: String = url
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .take(64)
+        .collect();
+    let scheme_end = cleaned.find(|c: char| !(c.is_ascii_alphanumeric() || "+-.".contains(c)));
+    match scheme_end {
+        Some(end) if end > 0 && cleaned[end..].starts_with(':') => {
+            let scheme = cleaned[..end].to_ascii_lowercase();
+            !scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                || scheme == "http"
+                || scheme == "https"
+        }
+        _ => true,
+    }
+}
+
+/// The entries of an `allowed-endpoints` value: whitespace- or comma-separated, or a JSON
+/// array of strings (a JS option). At most 64 entries of 2,000 characters are kept.
+pub fn endpoint_list(text: &str) -> Vec<String> {
+    let items: Vec<String> = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(v)) => v
+            .into_iter()
+            .filter_map(|s| s.as_str().map(str::to_owned))
+            .collect(),
+        _ => text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .map(str::to_owned)
+            .collect(),
+    };
+    items
+        .into_iter()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty() && s.len() <= 2000)
+        .take(64)
+        .collect()
+}
+
+/// An endpoint as the browser's URL parser resolved it: its origin (`https://agent.example`)
+/// and path (`/api/agui`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target<'a> {
+    pub origin: &'a str,
+    pub path: &'a str,
+}
+
+/// Whether `target` is one of `allowed` (resolved the same way): the same origin, and a path
+/// equal to the entry's or below it (`/api` allows `/api` and `/api/run`, not `/apix`).
+pub fn endpoint_allowed(target: Target, allowed: &[Target]) -> bool {
+    allowed.iter().any(|a| {
+        let base = a.path.trim_end_matches('/');
+        a.origin == target.origin
+            && (base.is_empty()
+                || target.path == base
+                || target
+                    .path
+                    .strip_prefix(base)
+                    .is_some_and(|rest| rest.starts_with('/')))
+    })
 }
 
 /// A valid custom element name (HTML's "valid custom element name", ASCII subset): starts

@@ -200,6 +200,10 @@ catalog! {
     error_network,
     /// Banner: the answer had no body to stream.
     error_no_body,
+    /// Banner: the endpoint is not http(s); `{}` is the endpoint.
+    error_endpoint_scheme,
+    /// Banner: the endpoint is outside the page's `allowed-endpoints`; `{}` is the endpoint.
+    error_endpoint_not_allowed,
     /// A transport stopped by the person.
     error_stopped,
     /// Warning: no browser storage; `{}` is the browser's reason.
@@ -590,6 +594,8 @@ pub static EN: Strings = Strings {
     error_not_sse: "the agent answered with content type {}, not text/event-stream",
     error_network: "network error: {}",
     error_no_body: "network error: response has no body",
+    error_endpoint_scheme: "Not sent: {} is not an http(s) address.",
+    error_endpoint_not_allowed: "Not sent: this page does not allow the endpoint {}.",
     error_stopped: "stopped",
     notice_storage_unavailable: "Conversations will not survive a reload: browser storage is unavailable ({}).",
     notice_record_unreadable: "A saved conversation could not be read ({}): {}",
@@ -897,6 +903,8 @@ pub static DE: Strings = Strings {
     error_not_sse: "Der Agent antwortete mit dem Inhaltstyp {} statt text/event-stream",
     error_network: "Netzwerkfehler: {}",
     error_no_body: "Netzwerkfehler: Die Antwort hat keinen Inhalt",
+    error_endpoint_scheme: "Nicht gesendet: {} ist keine http(s)-Adresse.",
+    error_endpoint_not_allowed: "Nicht gesendet: Diese Seite erlaubt den Endpunkt {} nicht.",
     error_stopped: "angehalten",
     notice_storage_unavailable: "Unterhaltungen überstehen kein Neuladen: Der Browserspeicher ist nicht verfügbar ({}).",
     notice_record_unreadable: "Eine gespeicherte Unterhaltung konnte nicht gelesen werden ({}): {}",

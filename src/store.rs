@@ -391,7 +391,14 @@ impl AgentStore {
                     store.end_for(generation, result);
                 });
             }
-            Route::Http { endpoint, headers } => {
+            Route::Http {
+                endpoint,
+                headers,
+                allowed,
+            } => {
+                if let Err(e) = transport::check_endpoint(&endpoint, allowed.as_deref()) {
+                    return store.end_for(generation, Err(e));
+                }
                 let handle = match transport::fetch_abort_handle() {
                     Ok(h) => h,
                     Err(e) => return store.end_for(generation, Err(e)),

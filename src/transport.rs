@@ -16,6 +16,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, Request, Response};
 
+use crate::embed::{endpoint_allowed, Target};
+use crate::session::failure::EndpointRefusal;
 pub use crate::session::failure::TransportError;
 
 /// Stops a running transport (Stop button).
@@ -60,6 +62,49 @@ pub fn fetch_abort_handle() -> Result<AbortHandle, TransportError> {
     AbortController::new()
         .map(AbortHandle::Fetch)
         .map_err(|e| TransportError::Network(js_error(e)))
+}
+
+/// Whether a run may go to `endpoint`: resolved against the page's address by the browser's
+/// URL parser, it must be http(s) and, with the page's `allowed-endpoints`, inside one of them
+/// (`crate::embed::endpoint_allowed`). Checked before every run, wherever the endpoint came
+/// from (attribute, URL, settings form, JS).
+pub fn check_endpoint(endpoint: &str, allowed: Option<&[String]>) -> Result<(), TransportError> {
+    let refused = |reason| TransportError::Refused {
+        endpoint: endpoint.to_owned(),
+        reason,
+    };
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let resolve = |u: &str| web_sys::Url::new_with_base(u, &base).ok();
+    let url = resolve(endpoint).ok_or_else(|| refused(EndpointRefusal::Scheme))?;
+    if !matches!(url.protocol().as_str(), "http:" | "https:") {
+        return Err(refused(EndpointRefusal::Scheme));
+    }
+    let Some(allowed) = allowed else {
+        return Ok(());
+    };
+    let entries: Vec<(String, String)> = allowed
+        .iter()
+        .filter_map(|a| resolve(a))
+        .map(|a| (a.origin(), a.pathname()))
+        .collect();
+    let targets: Vec<Target> = entries
+        .iter()
+        .map(|(origin, path)| Target { origin, path })
+        .collect();
+    let (origin, path) = (url.origin(), url.pathname());
+    if endpoint_allowed(
+        Target {
+            origin: &origin,
+            path: &path,
+        },
+        &targets,
+    ) {
+        Ok(())
+    } else {
+        Err(refused(EndpointRefusal::NotAllowed))
+    }
 }
 
 /// POST `body` to `endpoint` and feed the response body to `on_chunk` as it streams in.

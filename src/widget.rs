@@ -218,19 +218,22 @@ fn mount_from_attributes(el: HtmlElement, prefix: &str) {
 /// (`?endpoint=/api/agent&speed=4&theme=dark&inspector`), which win.
 fn options_of(el: &HtmlElement, prefix: &str) -> (WidgetOptions, Vec<String>) {
     let attr = |name: &str| el.get_attribute(&format!("{prefix}{name}"));
-    let page = attr("mode").is_some_and(|m| m.trim().eq_ignore_ascii_case("page"));
-    let params = page
-        .then(|| {
-            let href = web_sys::window()?.location().href().ok()?;
-            Some(web_sys::Url::new(&href).ok()?.search_params())
-        })
-        .flatten();
-    WidgetOptions::parse(|name| {
-        params
-            .as_ref()
-            .and_then(|p| p.get(name))
-            .or_else(|| attr(name))
-    })
+    // The page's URL is read only when the element lets it (`url-options`).
+    let params = attr("url-options").and_then(|_| {
+        let href = web_sys::window()?.location().href().ok()?;
+        Some(web_sys::Url::new(&href).ok()?.search_params())
+    });
+    WidgetOptions::parse_with_url(attr, |name| params.as_ref().and_then(|p| p.get(name)))
+}
+
+/// `obj[key]` when `obj` has it as its own property: options never come from the prototype
+/// chain (a polluted `Object.prototype.endpoint` must not redirect `mount()`).
+fn own(obj: &JsValue, key: &str) -> Option<JsValue> {
+    let o = obj.dyn_ref::<js_sys::Object>()?;
+    if !js_sys::Object::has_own(o, &JsValue::from_str(key)) {
+        return None;
+    }
+    js_sys::Reflect::get(obj, &key.into()).ok()
 }
 
 /// Options from a JS object (`{endpoint, headers, mode, threadKey, …}`); what it leaves out
@@ -238,7 +241,7 @@ fn options_of(el: &HtmlElement, prefix: &str) -> (WidgetOptions, Vec<String>) {
 fn options_from_js(el: &HtmlElement, obj: &JsValue) -> (WidgetOptions, Vec<String>) {
     WidgetOptions::parse(|attr| {
         let key = OPTIONS.iter().find(|(a, _)| *a == attr).map(|(_, k)| *k)?;
-        let v = js_sys::Reflect::get(obj, &key.into()).ok()?;
+        let v = own(obj, key).unwrap_or(JsValue::UNDEFINED);
         if v.is_undefined() || v.is_null() {
             el.get_attribute(attr)
         } else if let Some(b) = v.as_bool() {
@@ -321,6 +324,7 @@ fn mount(
         let config = AgentConfig {
             endpoint: options.endpoint.clone(),
             headers: options.headers.clone(),
+            allowed_endpoints: options.allowed_endpoints.clone(),
             demo_speed: options.speed.unwrap_or(DEFAULT_DEMO_SPEED),
             locale: options
                 .lang
@@ -505,11 +509,7 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
 fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
     let mut plugins = Plugins::new();
     let mut problems = Vec::new();
-    let field = |k: &str| {
-        js_sys::Reflect::get(obj, &k.into())
-            .ok()
-            .filter(|v| !v.is_undefined() && !v.is_null())
-    };
+    let field = |k: &str| own(obj, k).filter(|v| !v.is_undefined() && !v.is_null());
     if let Some(list) = field("tools") {
         plugins = tools_from_js(id, &list, plugins, &mut problems);
     }
@@ -520,7 +520,7 @@ fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
         match list.dyn_ref::<js_sys::Array>() {
             Some(list) => {
                 for item in list.iter() {
-                    let get = |k: &str| js_sys::Reflect::get(&item, &k.into()).ok();
+                    let get = |k: &str| own(&item, k);
                     match item.as_string().or_else(|| get("prompt")?.as_string()) {
                         Some(prompt) => {
                             let hint = get("hint").and_then(|h| h.as_string());
@@ -551,7 +551,7 @@ fn tools_from_js(
         return plugins;
     };
     for item in list.iter() {
-        let get = |k: &str| js_sys::Reflect::get(&item, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let get = |k: &str| own(&item, k).unwrap_or(JsValue::UNDEFINED);
         let Some(name) = get("name").as_string().filter(|n| !n.is_empty()) else {
             problems.push("tools: a tool without a name".to_owned());
             continue;
@@ -685,8 +685,7 @@ fn install_api() {
             let id = next_id();
             let (options, mut problems, page) = if js_options.is_object() {
                 let (mut options, mut problems) = options_from_js(&el, &js_options);
-                options.focus = js_sys::Reflect::get(&js_options, &"focus".into())
-                    .ok()
+                options.focus = own(&js_options, "focus")
                     .and_then(|v| v.as_bool())
                     .unwrap_or(false);
                 let (plugins, more) = plugins_from_js(id, &js_options);

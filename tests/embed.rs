@@ -2,7 +2,10 @@
 
 use std::collections::HashMap;
 
-use agui_leptos::embed::{parse_headers, Mode, Theme, WidgetOptions, DEFAULT_STORAGE_PREFIX};
+use agui_leptos::embed::{
+    endpoint_allowed, endpoint_list, has_http_scheme, parse_headers, Mode, Target, Theme,
+    WidgetOptions, DEFAULT_STORAGE_PREFIX,
+};
 
 fn parse(pairs: &[(&str, &str)]) -> (WidgetOptions, Vec<String>) {
     let map: HashMap<String, String> = pairs
@@ -171,4 +174,228 @@ fn the_agent_picker_is_the_pages_choice() {
     assert!(!parse(&[("mode", "popup"), ("settings", "false")])
         .0
         .shows_settings());
+}
+
+/// Attributes `attrs` on the element, `url` the page's query parameters.
+fn parse_url(attrs: &[(&str, &str)], url: &[(&str, &str)]) -> (WidgetOptions, Vec<String>) {
+    let map = |pairs: &[(&str, &str)]| -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let (attrs, url) = (map(attrs), map(url));
+    WidgetOptions::parse_with_url(|n| attrs.get(n).cloned(), |n| url.get(n).cloned())
+}
+
+const AUTH: (&str, &str) = ("headers", r#"{"Authorization":"Bearer secret"}"#);
+
+// Regression (issue 12.1): in page mode every URL parameter won on its own, so
+// `/?endpoint=https://evil.example/agui` sent the page's auth header (and the restored
+// conversation) to that server.
+#[test]
+fn the_url_configures_nothing_unless_the_page_lets_it() {
+    let attrs = [("mode", "page"), ("endpoint", "/agent"), AUTH];
+    let evil = [
+        ("endpoint", "https://evil.example/agui"),
+        ("headers", r#"{"X":"y"}"#),
+        ("mode", "popup"),
+        ("thread-key", "other"),
+        ("theme", "dark"),
+    ];
+    let (o, problems) = parse_url(&attrs, &evil);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(o.endpoint.as_deref(), Some("/agent"));
+    assert_eq!(
+        o.headers,
+        vec![("Authorization".into(), "Bearer secret".into())]
+    );
+    assert_eq!(
+        (o.mode, o.theme, o.thread_key),
+        (Mode::Page, Theme::Auto, None)
+    );
+}
+
+#[test]
+fn an_endpoint_from_the_url_gets_no_headers_and_the_url_never_sets_headers_mode_or_storage() {
+    let attrs = [
+        ("mode", "page"),
+        ("endpoint", "/agent"),
+        AUTH,
+        ("url-options", ""),
+    ];
+    let url = [
+        ("endpoint", "https://other.example/agui"),
+        ("headers", r#"{"X":"y"}"#),
+        ("mode", "popup"),
+        ("thread-key", "other"),
+        ("allowed-endpoints", "https://other.example"),
+        ("theme", "dark"),
+        ("lang", "de"),
+    ];
+    let (o, problems) = parse_url(&attrs, &url);
+    assert_eq!(o.endpoint.as_deref(), Some("https://other.example/agui"));
+    assert!(
+        o.headers.is_empty(),
+        "the page's auth must not go to a URL's endpoint"
+    );
+    assert!(
+        problems.iter().any(|p| p.starts_with("headers:")),
+        "{problems:?}"
+    );
+    assert_eq!(
+        (o.mode, o.thread_key, o.allowed_endpoints),
+        (Mode::Page, None, None)
+    );
+    assert_eq!((o.theme, o.lang.as_deref()), (Theme::Dark, Some("de")));
+    // The same page without a URL endpoint keeps its headers.
+    let (o, _) = parse_url(&attrs, &[("theme", "dark")]);
+    assert_eq!(o.headers.len(), 1);
+    assert_eq!(o.endpoint.as_deref(), Some("/agent"));
+}
+
+#[test]
+fn url_options_can_name_what_the_url_may_set() {
+    let attrs = [
+        ("endpoint", "/agent"),
+        AUTH,
+        ("url-options", "theme, lang mode"),
+    ];
+    let (o, problems) = parse_url(
+        &attrs,
+        &[
+            ("endpoint", "/elsewhere"),
+            ("theme", "dark"),
+            ("mode", "popup"),
+        ],
+    );
+    assert_eq!(
+        o.endpoint.as_deref(),
+        Some("/agent"),
+        "endpoint was not named"
+    );
+    assert_eq!(o.headers.len(), 1);
+    assert_eq!((o.theme, o.mode), (Theme::Dark, Mode::Inline));
+    assert!(
+        problems.iter().any(|p| p.contains("\"mode\"")),
+        "{problems:?}"
+    );
+    let (o, _) = parse_url(
+        &[("url-options", "false"), ("endpoint", "/a")],
+        &[("endpoint", "/b")],
+    );
+    assert_eq!(o.endpoint.as_deref(), Some("/a"));
+}
+
+#[test]
+fn an_endpoint_from_the_url_must_be_http() {
+    let attrs = [("endpoint", "/agent"), ("url-options", "")];
+    for bad in [
+        "data:text/event-stream,data: {}",
+        "javascript:alert(1)",
+        "JavaScript:alert(1)",
+        " java\tscr\nipt:alert(1)",
+        "blob:https://x/1",
+        "\u{1}data:,x",
+    ] {
+        let (o, problems) = parse_url(&attrs, &[("endpoint", bad)]);
+        assert_eq!(
+            o.endpoint.as_deref(),
+            Some("/agent"),
+            "{bad:?} must be ignored"
+        );
+        assert!(
+            problems.iter().any(|p| p.starts_with("endpoint:")),
+            "{bad:?}"
+        );
+    }
+    for good in [
+        "/api/agui",
+        "https://a.example/x",
+        "HTTP://a.example",
+        "//a.example/x",
+        "agui?x=a:b",
+    ] {
+        let (o, _) = parse_url(&attrs, &[("endpoint", good)]);
+        assert_eq!(o.endpoint.as_deref(), Some(good));
+    }
+    assert!(has_http_scheme("relative/path:with-colon-later"));
+    assert!(!has_http_scheme("vbscript:x"));
+}
+
+#[test]
+fn allowed_endpoints_are_read_from_a_list_or_a_js_array_and_match_by_origin_and_path() {
+    assert_eq!(
+        parse(&[("allowed-endpoints", " https://a.example  /api/agui,/b ")])
+            .0
+            .allowed_endpoints,
+        Some(vec![
+            "https://a.example".into(),
+            "/api/agui".into(),
+            "/b".into()
+        ])
+    );
+    assert_eq!(
+        endpoint_list(r#"["https://a.example/x", " "]"#),
+        vec!["https://a.example/x"]
+    );
+    assert_eq!(
+        endpoint_list(&"a ".repeat(1000)).len(),
+        64,
+        "a bounded list"
+    );
+    assert_eq!(parse(&[]).0.allowed_endpoints, None);
+
+    let t = |origin, path| Target { origin, path };
+    let allowed = [
+        t("https://a.example", "/"),
+        t("https://b.example", "/api/agui"),
+    ];
+    assert!(endpoint_allowed(
+        t("https://a.example", "/anything"),
+        &allowed
+    ));
+    assert!(endpoint_allowed(
+        t("https://b.example", "/api/agui"),
+        &allowed
+    ));
+    assert!(endpoint_allowed(
+        t("https://b.example", "/api/agui/run"),
+        &allowed
+    ));
+    assert!(!endpoint_allowed(
+        t("https://b.example", "/api/aguix"),
+        &allowed
+    ));
+    assert!(!endpoint_allowed(
+        t("https://b.example", "/other"),
+        &allowed
+    ));
+    assert!(!endpoint_allowed(
+        t("https://evil.example", "/api/agui"),
+        &allowed
+    ));
+    assert!(
+        !endpoint_allowed(t("http://a.example", "/"), &allowed),
+        "the scheme is the origin's"
+    );
+    assert!(
+        !endpoint_allowed(t("https://a.example", "/"), &[]),
+        "an empty list allows nothing"
+    );
+}
+
+// The loader defines <agui-chat> and observes its attributes: every option must be in its list,
+// or a change of it (an allow-list, say) would not reach the mounted chat.
+#[test]
+fn the_loader_observes_every_option() {
+    let loader = std::fs::read_to_string("src/loader/agui-chat.js").expect("the loader");
+    let start = loader.find("const OBSERVED = [").expect("OBSERVED") + 18;
+    let list = &loader[start..start + loader[start..].find("];").expect("end")];
+    for name in agui_leptos::embed::observed_attributes() {
+        assert!(
+            list.contains(&format!("'{name}'")),
+            "the loader does not observe {name}"
+        );
+    }
 }

@@ -275,3 +275,28 @@ fn a_run_cut_off_by_a_reload_is_restored_as_truncated() {
     }
     assert_eq!(Thread::from_saved(saved).status(), RunStatus::Truncated);
 }
+
+// Regression (issue 12.8): a huge year or offset overflowed i64 (a panic in debug builds,
+// garbage in release), and the interrupt was saved and re-read on every reload.
+#[test]
+fn agent_supplied_timestamps_never_overflow() {
+    use agui_leptos::protocol::resume::parse_iso8601_ms;
+    for hostile in [
+        "99999999999999999-01-01",
+        "9223372036854775807-12-31T23:59:59Z",
+        "2026-01-01T00:00:00+9999999999999999:00",
+        "2026-01-01T00:00:00-99:99",
+        "2026-01-01T00:00:00.5e300Z",
+        "2026-01-01T00:00:00.NaNZ",
+        "2026-01-01T999999999999999999999:00:00Z",
+    ] {
+        assert_eq!(parse_iso8601_ms(hostile), None, "{hostile:?}");
+    }
+    // Ordinary ones still parse, fractions and offsets included.
+    assert_eq!(parse_iso8601_ms("1970-01-01T00:00:01.5Z"), Some(1500.0));
+    assert_eq!(parse_iso8601_ms("1970-01-01T01:00:00+01:00"), Some(0.0));
+    assert!(
+        parse_iso8601_ms("275760-09-13").is_some(),
+        "six-digit years are ISO-8601 too"
+    );
+}

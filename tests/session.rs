@@ -161,7 +161,8 @@ fn the_route_follows_the_configuration() {
         req.route,
         Route::Http {
             endpoint: "/api/agent".into(),
-            headers: vec![("Authorization".into(), "Bearer x".into())]
+            headers: vec![("Authorization".into(), "Bearer x".into())],
+            allowed: None,
         },
         "an endpoint wins over the local agent"
     );

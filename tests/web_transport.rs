@@ -1043,3 +1043,50 @@ async fn retry_after_a_failed_resume_resends_the_same_answers() {
     assert!(assistant_text(root).contains("Three it is."));
     assert!(assistant_text(root).contains("How many are coming?"));
 }
+
+// Issue 12.1: every run's endpoint is checked where it is sent, whoever set it (attribute,
+// URL, the agent picker, JS), with the browser's own URL parser.
+#[wasm_bindgen_test]
+fn the_transport_refuses_non_http_endpoints_and_those_outside_the_allow_list() {
+    use agui_leptos::session::EndpointRefusal;
+    use agui_leptos::transport::{check_endpoint, TransportError};
+    let reason =
+        |endpoint: &str, allowed: Option<&[String]>| match check_endpoint(endpoint, allowed) {
+            Ok(()) => None,
+            Err(TransportError::Refused { reason, .. }) => Some(reason),
+            Err(e) => panic!("{e}"),
+        };
+    for bad in [
+        "data:text/event-stream,x",
+        "javascript:alert(1)",
+        " java\tscript:x",
+        "blob:x",
+    ] {
+        assert_eq!(reason(bad, None), Some(EndpointRefusal::Scheme), "{bad:?}");
+    }
+    assert_eq!(reason("/api/agui", None), None);
+    assert_eq!(reason("https://agent.example/x", None), None);
+    let allowed = ["/api".to_owned(), "https://agent.example".to_owned()];
+    assert_eq!(reason("/api/agui", Some(&allowed)), None);
+    assert_eq!(
+        reason("https://agent.example/deep/path", Some(&allowed)),
+        None
+    );
+    for outside in [
+        "/apix",
+        "/other",
+        "https://evil.example/api",
+        "//evil.example/api",
+    ] {
+        assert_eq!(
+            reason(outside, Some(&allowed)),
+            Some(EndpointRefusal::NotAllowed),
+            "{outside:?}"
+        );
+    }
+    // userinfo does not change the origin the browser would connect to.
+    assert_eq!(
+        reason("https://agent.example@evil.example/", Some(&allowed)),
+        Some(EndpointRefusal::NotAllowed)
+    );
+}

@@ -109,6 +109,15 @@ export function mount_with_tool(el, calls) {
               handler: async (args) => { calls.push(args); return { city: 'Lisbon' }; } }],
   });
 }
+// A polluted prototype, then a mount with empty options; the pollution is taken back.
+export function mount_polluted(el) {
+  const keys = { mode: 'popup', endpoint: 'https://evil.example/agui', title: 'Evil',
+                 tools: [{ name: 'steal', handler: () => 1 }] };
+  Object.assign(Object.prototype, keys);
+  try { return window.AguiChat.mount(el, {}); } finally {
+    for (const k of Object.keys(keys)) delete Object.prototype[k];
+  }
+}
 export function press(el, key) {
   el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
 }
@@ -129,6 +138,7 @@ extern "C" {
     fn mount_with_tool(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
     fn listen(el: &HtmlElement, names: js_sys::Array) -> js_sys::Array;
     fn press(el: &Element, key: &str);
+    fn mount_polluted(el: &HtmlElement) -> JsValue;
 }
 
 /// The app's binary does this: the widget side of the page, with the demo as a plug-in for
@@ -666,4 +676,26 @@ async fn a_page_renderer_element_gets_the_live_call_and_bad_names_are_refused() 
     let warnings = testid(&root, "warnings-count").expect("the bad names are reported");
     assert_eq!(text_of(&warnings).trim(), "2");
     host.remove();
+}
+
+// Regression (issue 12.10): JS options were read with `Reflect.get`, so a polluted
+// `Object.prototype` (`endpoint`, `mode`, `tools`…) reconfigured every `mount()`.
+#[wasm_bindgen_test]
+async fn js_options_are_read_from_the_object_itself_never_its_prototype() {
+    start();
+    let el: HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    el.style().set_property("height", "400px").unwrap();
+    document().body().unwrap().append_child(&el).unwrap();
+    mount_polluted(&el);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    let widget = testid(&root, "widget").expect("mounted");
+    assert_eq!(widget.get_attribute("data-mode").as_deref(), Some("inline"));
+    assert!(testid(&root, "widget-launcher").is_none(), "not a popup");
+    assert!(!text_of(&root).contains("Evil"));
+    el.remove();
 }

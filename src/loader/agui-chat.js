@@ -18,7 +18,7 @@
 //   window.AguiChat.mount(el, { … });        // works before the load too, and starts it
 const base = import.meta.url;
 const OBSERVED = ['endpoint', 'headers', 'mode', 'theme', 'inspector', 'thread-key', 'lang',
-  'open', 'title', 'speed', 'demo', 'settings', 'preload'];
+  'open', 'title', 'speed', 'demo', 'settings', 'preload', 'url-options', 'allowed-endpoints'];
 const TEXT = {
   en: ['Open chat: ', 'Loading the chat…', 'The chat could not be loaded.', 'Retry', 'Chat'],
   de: ['Chat öffnen: ', 'Der Chat wird geladen…', 'Der Chat konnte nicht geladen werden.',

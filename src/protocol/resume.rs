@@ -197,8 +197,10 @@ pub fn remaining_ms(interrupt: &Interrupt, now_ms: f64) -> Option<f64> {
 /// `±hh:mm` offset, or a date alone) to milliseconds since the Unix epoch.
 pub fn parse_iso8601_ms(s: &str) -> Option<f64> {
     let s = s.trim();
+    // At most six digits per field (ISO-8601's widest year): every sum below stays far from
+    // i64's range, whatever an agent sends.
     let num = |t: &str| -> Option<i64> {
-        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        if t.is_empty() || t.len() > 6 || !t.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
         t.parse().ok()
@@ -222,6 +224,9 @@ pub fn parse_iso8601_ms(s: &str) -> Option<f64> {
         let mut parts = off.get(1..)?.split(':');
         let oh = num(parts.next()?)?;
         let om = parts.next().map(num).unwrap_or(Some(0))?;
+        if oh > 23 || om > 59 {
+            return None;
+        }
         (t, sign * (oh * 60 + om))
     } else {
         (rest, 0)
@@ -231,7 +236,10 @@ pub fn parse_iso8601_ms(s: &str) -> Option<f64> {
     let mi = num(t.next()?)?;
     let sec_text = t.next().unwrap_or("0");
     let (sec, frac) = match sec_text.split_once('.') {
-        Some((a, b)) => (num(a)?, format!("0.{b}").parse::<f64>().ok()?),
+        Some((a, b)) if !b.is_empty() && b.len() <= 9 && b.bytes().all(|c| c.is_ascii_digit()) => {
+            (num(a)?, format!("0.{b}").parse::<f64>().ok()?)
+        }
+        Some(_) => return None,
         None => (num(sec_text)?, 0.0),
     };
     if h > 23 || mi > 59 || sec > 60 {

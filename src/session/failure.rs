@@ -20,6 +20,21 @@ pub enum TransportError {
     NoBody,
     #[error("stopped")]
     Aborted,
+    /// The endpoint is not one the page allows: not http(s), or outside `allowed-endpoints`.
+    #[error("the endpoint {endpoint:?} is refused: {reason:?}")]
+    Refused {
+        endpoint: String,
+        reason: EndpointRefusal,
+    },
+}
+
+/// Why a run's endpoint was refused before anything was sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndpointRefusal {
+    /// Not an http(s) URL (`data:`, `javascript:`, `blob:`…) or not a URL at all.
+    Scheme,
+    /// Outside the page's `allowed-endpoints`.
+    NotAllowed,
 }
 
 /// Why the last run ended badly.

@@ -28,7 +28,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 pub use env::{Env, TestEnv};
-pub use failure::{Notice, RunFailure, TransportError};
+pub use failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 pub use local::{LocalAgent, LocalAgentRef, TimedChunk};
 
 use crate::i18n::Locale;
@@ -52,6 +52,9 @@ pub struct AgentConfig {
     pub local_agent: Option<LocalAgentRef>,
     /// Extra request headers (auth).
     pub headers: Vec<(String, String)>,
+    /// The only endpoints runs may go to (origins or URL prefixes; `None`: any). The
+    /// transport checks every run against it, whoever set the endpoint.
+    pub allowed_endpoints: Option<Vec<String>>,
     /// Local agent playback speed (1.0 = its own timing; larger is faster; 0 = instant).
     pub demo_speed: f64,
     /// Frontend tools advertised in `RunAgentInput.tools` (executed in the browser).
@@ -69,6 +72,7 @@ impl Default for AgentConfig {
             endpoint: None,
             local_agent: None,
             headers: Vec::new(),
+            allowed_endpoints: None,
             demo_speed: 0.0,
             tools: Vec::new(),
             legacy_resume: false,
@@ -93,6 +97,8 @@ pub enum Route {
     Http {
         endpoint: String,
         headers: Vec<(String, String)>,
+        /// The page's `allowed-endpoints` ([`AgentConfig::allowed_endpoints`]).
+        allowed: Option<Vec<String>>,
     },
     /// Played by a local agent at `speed`.
     Local { agent: LocalAgentRef, speed: f64 },
@@ -570,6 +576,7 @@ impl Session {
             (Some(endpoint), _) => Route::Http {
                 endpoint: endpoint.clone(),
                 headers: self.config.headers.clone(),
+                allowed: self.config.allowed_endpoints.clone(),
             },
             (None, Some(agent)) => Route::Local {
                 agent: agent.clone(),

@@ -11,7 +11,7 @@ use std::fmt;
 use crate::i18n::{fill, Strings, EN};
 use crate::protocol::resume::ResumeError;
 use crate::session::branches::BranchError;
-use crate::session::failure::{Notice, RunFailure, TransportError};
+use crate::session::failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 use crate::session::hitl::HitlError;
 use crate::session::threads::ThreadError;
 
@@ -46,6 +46,13 @@ pub fn transport_error(t: &Strings, e: &TransportError) -> String {
         TransportError::Network(message) => fill(t.error_network, &[message]),
         TransportError::NoBody => t.error_no_body.to_owned(),
         TransportError::Aborted => t.error_stopped.to_owned(),
+        TransportError::Refused { endpoint, reason } => fill(
+            match reason {
+                EndpointRefusal::Scheme => t.error_endpoint_scheme,
+                EndpointRefusal::NotAllowed => t.error_endpoint_not_allowed,
+            },
+            &[&endpoint.chars().take(200).collect::<String>()],
+        ),
     }
 }
 

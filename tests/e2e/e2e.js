@@ -380,6 +380,45 @@ const inlineChecks = {
   },
 };
 
+// Crafted links to a page-mode chat that has its own agent and an auth header (server.py's
+// /linked/). What reached the other server: GET /elsewhere.
+const elsewhere = async (p) => (await p.request.get(base + '/elsewhere')).json();
+const linkChecks = {
+  async 'without url-options a link configures nothing'(p) {
+    const before = (await elsewhere(p)).length;
+    await p.goto(base + '/linked/?endpoint=/elsewhere&theme=dark&mode=popup');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    assert((await elsewhere(p)).length === before, 'the link re-pointed the chat');
+    assert((await p.getAttribute('[data-testid=widget]', 'data-theme')) !== 'dark', 'the link set the theme');
+  },
+  async 'with url-options the link\'s endpoint is used, without the page\'s headers'(p) {
+    const before = (await elsewhere(p)).length;
+    await p.goto(base + '/linked/?optin=1&endpoint=/elsewhere');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    const hits = await elsewhere(p);
+    assert(hits.length === before + 1, 'one run went to the link\'s endpoint: ' + hits.length);
+    assert(!('x-api-key' in hits[hits.length - 1]), 'the page\'s header went along: ' + JSON.stringify(hits[hits.length - 1]));
+  },
+  async 'allowed-endpoints refuses the link\'s endpoint; a data: URL is never used'(p) {
+    const before = (await elsewhere(p)).length;
+    await p.goto(base + '/linked/?optin=1&allow=/agent&endpoint=/elsewhere');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'error');
+    const banner = await p.textContent('[data-testid=error-banner]');
+    assert(banner.includes('does not allow'), 'banner: ' + banner);
+    assert((await elsewhere(p)).length === before, 'a refused endpoint was sent to');
+    const fake = 'data:text/event-stream,' + encodeURIComponent('data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n');
+    const runs = async () => (await (await p.request.get(base + '/requests')).json()).length;
+    const earlier = await runs();
+    await p.goto(base + '/linked/?optin=1&endpoint=' + encodeURIComponent(fake));
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    assert((await runs()) === earlier + 1, 'the run went to the page\'s own agent');
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
@@ -394,6 +433,7 @@ const targets = [
   { name: 'axe-agent-dark', url: '/?endpoint=/agent&theme=dark', checks: auditAgent('dark') },
   { name: 'axe-popup', url: '/embed/', checks: auditPopup, noOpen: true },
   { name: 'inline', url: '/inline/', checks: inlineChecks, noOpen: true },
+  { name: 'links', url: '/linked/', checks: linkChecks, noOpen: true },
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
 ];
 

@@ -7,7 +7,10 @@ origin. Listens on 127.0.0.1 only and stops itself after `--idle` seconds withou
 
 `--gzip` (the time-to-interactive benchmark) serves `dist/` gzip-compressed, compressed once at
 first request as a CDN's precompressed files would be, so the throttled network carries what
-a production host sends. Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
+a production host sends. `/linked/` is a page-mode chat with an auth header for the
+URL-configuration checks (`?optin=1` adds `url-options`, `?allow=…` `allowed-endpoints`);
+`POST /elsewhere` is the same agent, recording the headers it was sent (`GET /elsewhere`).
+Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
 preload links for the lean bundle to its head).
 
 Scripts, chosen by the last user message (or by what the request answers):
@@ -56,6 +59,9 @@ from fastapi.staticfiles import StaticFiles
 
 LAST_REQUEST = {"at": time.monotonic()}
 REQUESTS = []
+# What reached /elsewhere (a server a crafted link would point the chat at): each request's
+# headers, lower-cased names.
+ELSEWHERE = []
 
 
 def text_events(message_id, text, pause):
@@ -133,6 +139,16 @@ def script(inp: RunAgentInput, body: dict):
 def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastAPI:
     app = FastAPI()
 
+    @app.post("/elsewhere")
+    async def elsewhere(req: Request):
+        ELSEWHERE.append({k.lower(): v for k, v in req.headers.items()})
+        return await agent(req)
+
+    @app.get("/elsewhere")
+    def elsewhere_hits():
+        LAST_REQUEST["at"] = time.monotonic()
+        return ELSEWHERE
+
     @app.post("/agent")
     async def agent(req: Request):
         LAST_REQUEST["at"] = time.monotonic()
@@ -176,6 +192,14 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastA
     @app.get("/hostile/")
     def hostile():
         return page(os.path.join(here, "hostile.html"))
+
+    @app.get("/linked/")
+    def linked(optin: bool = False, allow: str = ""):
+        # A page-mode chat with an auth header; `optin` adds `url-options`, `allow` an
+        # `allowed-endpoints` list. The e2e suite visits it with crafted `?endpoint=`s.
+        html = page(os.path.join(here, "linked.html")).body.decode()
+        extra = (" url-options" if optin else "") + (f' allowed-endpoints="{allow}"' if allow else "")
+        return HTMLResponse(html.replace("<agui-chat ", "<agui-chat" + extra + " "))
 
     @app.get("/inline/")
     def inline(hints: bool = False):
