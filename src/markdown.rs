@@ -26,6 +26,10 @@
 //!   word of the info string are kept, so the value is safe in a class name.
 //! * No `unwrap`, `expect` or panicking indexing: any input, including every prefix of a
 //!   document that is still streaming, parses without panicking.
+//! * **Nesting is bounded**: beyond [`MAX_NESTING`] quotes, lists, items and inline spans
+//!   inside each other, deeper containers are flattened into their parent (their content
+//!   kept), so every recursive walk of the tree — clone, drop, rendering — stays within a
+//!   fixed depth whatever an agent sends (`"> "` × 4,000 is a 32-deep quote).
 //!
 //! Syntax: CommonMark plus the GFM extensions tables, task lists and strikethrough. Footnotes,
 //! math, heading attributes, smart punctuation and the like are off.
@@ -60,9 +64,16 @@
 //! Cost: each push parses the tail; each candidate line (a non-blank line after a blank line)
 //! parses the open segment once more; each finished segment is parsed once. So the work is
 //! O(appended text + size of the open segment) per push, independent of the message length —
-//! as long as the message has blank lines between its blocks, which agent output does. A single
-//! huge block (one 100 KB paragraph, a long fenced code block or table, a long list) is one
-//! segment and is re-parsed whole on every push while it streams.
+//! as long as the message has blank lines between its blocks, which agent output does.
+//!
+//! **Code files stream in O(their size).** A fence at column 0 (after a blank line, a
+//! paragraph or a confirmed block start — the parser is asked once) closes the segment before
+//! it; while it is open, no line inside is a candidate and the tail is that code block, extended
+//! by each delta instead of re-parsed (the last, partial line is asked of the parser only when
+//! it could close the fence). When its closing fence arrives the block is parsed once, checked
+//! to be exactly what the tail showed, and becomes a finished segment. Inside HTML blocks that
+//! run across blank lines (`<pre>`, `<script>`, comments…) no line is a candidate either. Still
+//! re-parsed whole on every push: one huge paragraph, table, list or HTML block (one segment).
 //!
 //! ## Where the result may differ from [`parse`] of the whole text
 //!
@@ -212,6 +223,10 @@ fn options() -> Options {
 
 /// Parse a whole markdown document into blocks (GFM: tables, task lists, strikethrough;
 /// footnotes off). Never panics.
+/// How many containers (quotes, lists, list items, emphasis, strong, strikethrough, links)
+/// may nest; deeper ones are flattened into their parent.
+pub const MAX_NESTING: usize = 32;
+
 pub fn parse(source: &str) -> Vec<Block> {
     let mut builder = Builder::default();
     for event in Parser::new_ext(source, options()) {
@@ -286,6 +301,15 @@ enum Frame {
 }
 
 impl Frame {
+    /// Whether this frame becomes a level of nesting in the tree.
+    fn nests(&self) -> bool {
+        match self {
+            Frame::Quote(_) | Frame::List { .. } | Frame::Item { .. } => true,
+            Frame::Span { span, .. } => !matches!(span, Span::Plain),
+            _ => false,
+        }
+    }
+
     fn inline_content(&mut self) -> Option<&mut Vec<Inline>> {
         match self {
             Frame::Paragraph { content, .. }
@@ -301,6 +325,8 @@ impl Frame {
 struct Builder {
     root: Vec<Block>,
     stack: Vec<Frame>,
+    /// How many frames of `stack` nest ([`Frame::nests`]).
+    nesting: usize,
 }
 
 fn push_inline_merged(content: &mut Vec<Inline>, inline: Inline) {
@@ -522,7 +548,33 @@ impl Builder {
             | Tag::DefinitionListDefinition
             | Tag::MetadataBlock(_) => Frame::Group(Vec::new()),
         };
+        self.push(frame);
+    }
+
+    /// Pushes `frame`, flattened when it would nest deeper than [`MAX_NESTING`]: a block
+    /// container becomes a group and a span plain (both splice their content into the parent).
+    fn push(&mut self, frame: Frame) {
+        let frame = match frame {
+            f if !f.nests() => f,
+            f if self.nesting < MAX_NESTING => {
+                self.nesting += 1;
+                f
+            }
+            Frame::Span { .. } => Frame::Span {
+                span: Span::Plain,
+                content: Vec::new(),
+            },
+            _ => Frame::Group(Vec::new()),
+        };
         self.stack.push(frame);
+    }
+
+    fn pop(&mut self) -> Option<Frame> {
+        let frame = self.stack.pop()?;
+        if frame.nests() {
+            self.nesting = self.nesting.saturating_sub(1);
+        }
+        Some(frame)
     }
 
     fn end(&mut self, tag: TagEnd) {
@@ -545,7 +597,7 @@ impl Builder {
             other if is_block_end(&other) => self.close_implicit(),
             _ => {}
         }
-        if let Some(frame) = self.stack.pop() {
+        if let Some(frame) = self.pop() {
             self.finish_frame(frame);
         }
     }
@@ -553,7 +605,7 @@ impl Builder {
     /// Closes an implicit paragraph on top of the stack, if any.
     fn close_implicit(&mut self) {
         if let Some(Frame::Paragraph { implicit: true, .. }) = self.stack.last() {
-            if let Some(frame) = self.stack.pop() {
+            if let Some(frame) = self.pop() {
                 self.finish_frame(frame);
             }
         }
@@ -565,7 +617,7 @@ impl Builder {
             .last_mut()
             .is_some_and(|f| f.inline_content().is_some());
         if !has {
-            self.stack.push(Frame::Paragraph {
+            self.push(Frame::Paragraph {
                 implicit: true,
                 content: Vec::new(),
             });
@@ -691,7 +743,7 @@ impl Builder {
     }
 
     fn finish(mut self) -> Vec<Block> {
-        while let Some(frame) = self.stack.pop() {
+        while let Some(frame) = self.pop() {
             self.finish_frame(frame);
         }
         self.root
@@ -709,6 +761,100 @@ impl Builder {
 /// reference definition). Once a segment is finished, its `Vec` never changes and
 /// [`finished_len`](Self::finished_len) only grows, so the UI renders `finished()[n..]` for the
 /// new `n..finished_len()` and re-renders only [`tail`](Self::tail) on each update.
+/// A fenced code block open at the top level of the open segment (see [`IncrementalMarkdown`]).
+#[derive(Debug, Clone)]
+struct Fence {
+    /// '`' or '~', and how many opened it.
+    ch: u8,
+    len: usize,
+    /// Where its content starts (after the opening line).
+    content_start: usize,
+    lang: Option<String>,
+    /// The open segment is this block alone and its tail is built without the parser.
+    fast: bool,
+}
+
+/// The line (without its `\n`) as an opening fence (up to 3 spaces of indentation): its
+/// indentation, character, length and info string.
+fn opening_fence(line: &str) -> Option<(usize, u8, usize, &str)> {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    let line = body;
+    let ch = *line.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = line.bytes().take_while(|&b| b == ch).count();
+    let info = line.get(len..)?;
+    (indent <= 3 && len >= 3 && !(ch == b'`' && info.contains('`')))
+        .then_some((indent, ch, len, info))
+}
+
+/// Whether the parser ends `fence`'s content before `line` (`complete`: the line's `\n` has
+/// arrived; else it is the text's last, partial line): a closing fence, or — at the end of
+/// the text — a line of up to three spaces. The parser decides, on the fence and this line
+/// alone (O(the line)); only lines that could be either are asked.
+fn ends_fence(line: &str, fence: &Fence, complete: bool) -> bool {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    let candidate = indent <= 3
+        && (body.bytes().take_while(|&b| b == fence.ch).count() >= fence.len
+            || (!complete && body.is_empty()));
+    if !candidate {
+        return false;
+    }
+    let mut probe = String::with_capacity(fence.len + line.len() + 2);
+    probe.extend(std::iter::repeat_n(char::from(fence.ch), fence.len));
+    probe.push('\n');
+    probe.push_str(line);
+    if complete {
+        probe.push('\n');
+    }
+    matches!(parse(&probe).as_slice(), [Block::CodeBlock { code, .. }] if code.is_empty())
+}
+
+/// The end marker of an HTML block of CommonMark kinds 1–5 (`<pre>`, `<script>`, `<style>`,
+/// `<textarea>`, comments, `<?`, `<!X`, CDATA) that `line` starts, if it does. These run
+/// across blank lines until the marker.
+fn html_block_end(line: &str) -> Option<&'static str> {
+    let body = line.trim_start_matches(' ');
+    if line.len() - body.len() > 3 || !body.starts_with('<') {
+        return None;
+    }
+    let lower: String = body
+        .chars()
+        .take(12)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    for tag in ["script", "pre", "style", "textarea"] {
+        if let Some(rest) = lower.strip_prefix('<').and_then(|r| r.strip_prefix(tag)) {
+            if rest.is_empty() || rest.starts_with([' ', '\t', '>', '\r']) {
+                return Some(match tag {
+                    "script" => "</script>",
+                    "pre" => "</pre>",
+                    "style" => "</style>",
+                    _ => "</textarea>",
+                });
+            }
+        }
+    }
+    if lower.starts_with("<!--") {
+        Some("-->")
+    } else if lower.starts_with("<?") {
+        Some("?>")
+    } else if lower.starts_with("<![cdata[") {
+        Some("]]>")
+    } else if lower
+        .get(2..3)
+        .is_some_and(|c| c.bytes().all(|b| b.is_ascii_alphabetic()))
+        && lower.starts_with("<!")
+    {
+        Some(">")
+    } else {
+        None
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct IncrementalMarkdown {
     text: String,
@@ -723,6 +869,14 @@ pub struct IncrementalMarkdown {
     finished: Vec<Vec<Block>>,
     tail: Vec<Block>,
     bytes_parsed: usize,
+    /// A top-level fenced code block is open: no line inside starts a block.
+    fence: Option<Fence>,
+    /// An HTML block of kinds 1–5 is open (its end marker): no line inside starts a block.
+    html_end: Option<&'static str>,
+    /// Since the open segment started, a line could have opened a container, a table or HTML
+    /// (indented, `>`, a list marker, `|`, `<`…): a fence there may belong to it, so it gets
+    /// no fast path. Cleared where the parser confirms a top-level block starts.
+    uncertain: bool,
 }
 
 fn is_blank(line: &str) -> bool {
@@ -742,9 +896,70 @@ impl IncrementalMarkdown {
         }
         self.text.push_str(delta);
         self.scan_lines();
+        if self.fast_tail() {
+            return;
+        }
         let tail = parse(self.text.get(self.seg_start..).unwrap_or_default());
         self.bytes_parsed += self.text.len().saturating_sub(self.seg_start);
         self.tail = tail;
+    }
+
+    /// While the open segment is one top-level fenced code block, its tail is that block with
+    /// the content so far — extended by what arrived, not re-parsed — so a long code file
+    /// streams in O(its size). The last line, still partial, is content unless it would close
+    /// the fence or is up to three spaces (as [`parse`] of the text so far reads it).
+    fn fast_tail(&mut self) -> bool {
+        let Some(fence) = self.fence.as_ref().filter(|f| f.fast) else {
+            return false;
+        };
+        let last_line = self
+            .text
+            .rfind('\n')
+            .map_or(0, |i| i + 1)
+            .max(fence.content_start);
+        let partial = self.text.get(last_line..).unwrap_or_default();
+        let end = if !partial.is_empty() && ends_fence(partial, fence, false) {
+            last_line
+        } else {
+            self.text.len()
+        };
+        let Some(content) = self.text.get(fence.content_start..end) else {
+            return false;
+        };
+        // The parser rewrites `\r\n` and NUL in code: such a block takes the parser's path.
+        // The tail already holds this block (same language) up to some point: extend it.
+        let same = |lang: &Option<String>| *lang == fence.lang;
+        let seen = match self.tail.as_slice() {
+            [Block::CodeBlock { lang, code }]
+                if same(lang) && content.starts_with(code.as_str()) =>
+            {
+                code.len()
+            }
+            _ => 0,
+        };
+        if content
+            .get(seen..)
+            .is_none_or(|new| new.contains(['\r', '\0']))
+        {
+            return false;
+        }
+        match self.tail.as_mut_slice() {
+            [Block::CodeBlock { lang, code }]
+                if same(lang) && content.starts_with(code.as_str()) =>
+            {
+                code.push_str(content.get(code.len()..).unwrap_or_default());
+            }
+            [Block::CodeBlock { lang, code }] if same(lang) && code.starts_with(content) => {
+                code.truncate(content.len());
+            }
+            _ => {
+                self.tail = vec![Block::CodeBlock {
+                    lang: fence.lang.clone(),
+                    code: content.to_owned(),
+                }];
+            }
+        }
+        true
     }
 
     /// Replace the whole text (e.g. a snapshot changed it): if `text` starts with what was fed,
@@ -816,7 +1031,47 @@ impl IncrementalMarkdown {
             };
             let line_start = self.scan_pos;
             let line_end = line_start + newline + 1;
-            let blank = is_blank(rest.get(..newline).unwrap_or_default());
+            let line = rest.get(..newline).unwrap_or_default().to_owned();
+            let line = line.as_str();
+            let blank = is_blank(line);
+            // Inside a fence or a long HTML block no line starts a block: no parser call.
+            if let Some(fence) = self.fence.as_mut() {
+                // The parser rewrites `\r\n` and NUL in code: such a block keeps the parser.
+                fence.fast &= !line.contains(['\r', '\0']);
+                let fence = fence.clone();
+                if ends_fence(line, &fence, true) {
+                    let content = self.text.get(fence.content_start..line_start);
+                    if fence.fast {
+                        // The block is complete: it is the segment, parsed once — and checked
+                        // to be this block alone, as the fast tail showed it.
+                        let segment =
+                            parse(self.text.get(self.seg_start..line_end).unwrap_or_default());
+                        self.bytes_parsed += line_end.saturating_sub(self.seg_start);
+                        let same = matches!(segment.as_slice(),
+                            [Block::CodeBlock { lang, code }]
+                                if *lang == fence.lang && Some(code.as_str()) == content);
+                        if same {
+                            self.finished.push(segment);
+                            self.tail.clear();
+                            self.seg_start = line_end;
+                            self.seg_has_content = false;
+                        }
+                    }
+                    self.fence = None;
+                }
+                self.prev_blank = false;
+                self.scan_pos = line_end;
+                continue;
+            }
+            if let Some(end) = self.html_end {
+                if line.to_ascii_lowercase().contains(end) {
+                    self.html_end = None;
+                }
+                self.prev_blank = blank;
+                self.seg_has_content |= !blank;
+                self.scan_pos = line_end;
+                continue;
+            }
             if !blank
                 && self.prev_blank
                 && self.seg_has_content
@@ -831,6 +1086,66 @@ impl IncrementalMarkdown {
                 self.bytes_parsed += line_start.saturating_sub(self.seg_start);
                 self.finished.push(segment);
                 self.seg_start = line_start;
+            }
+            if self.seg_start == line_start {
+                // The line starts the open segment: a top-level block starts here.
+                self.uncertain = false;
+            }
+            if let Some((indent, ch, len, info)) = opening_fence(line) {
+                let lang = code_lang(info);
+                // The lang as the parser would read it: no escapes or entities in its word.
+                let plain_lang = info.split_whitespace().next().is_none_or(|w| {
+                    w.chars().all(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-' | '.' | '#')
+                    })
+                });
+                // The fence line alone, as the parser reads it, is this block.
+                let alone = matches!(parse(line).as_slice(),
+                    [Block::CodeBlock { lang: l, code }] if *l == lang && code.is_empty());
+                let mut fast = indent == 0
+                    && plain_lang
+                    && alone
+                    && !self.uncertain
+                    && !line.contains(['\r', '\0']);
+                if fast && line_start > self.seg_start {
+                    // …and the parser agrees a top-level block starts on it.
+                    fast = self.starts_top_level_block(line_start, line_end);
+                }
+                if fast && line_start > self.seg_start {
+                    // A fence at column 0 ends whatever came before it (a paragraph, a list,
+                    // a quote): that is final.
+                    let segment = parse(
+                        self.text
+                            .get(self.seg_start..line_start)
+                            .unwrap_or_default(),
+                    );
+                    self.bytes_parsed += line_start.saturating_sub(self.seg_start);
+                    self.finished.push(segment);
+                    self.seg_start = line_start;
+                }
+                self.fence = Some(Fence {
+                    ch,
+                    len,
+                    content_start: line_end,
+                    lang,
+                    fast,
+                });
+            } else if let Some(end) = html_block_end(line) {
+                let after_start = line.get(1..).unwrap_or_default().to_ascii_lowercase();
+                if !after_start.contains(end) {
+                    self.html_end = Some(end);
+                }
+            }
+            if !blank && self.fence.is_none() {
+                let first = line.chars().next().unwrap_or(' ');
+                if first.is_whitespace()
+                    || first.is_ascii_digit()
+                    || matches!(first, '>' | '-' | '*' | '+' | '<' | '|' | '=' | '_')
+                    || line.contains('|')
+                    || self.html_end.is_some()
+                {
+                    self.uncertain = true;
+                }
             }
             if !blank {
                 self.seg_has_content = true;

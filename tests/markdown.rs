@@ -2,6 +2,7 @@
 //! (raw HTML is text, URL allow-lists), incremental parsing (split-independence, stable finished
 //! segments, fences never split, linear work) and no panics on any prefix.
 
+use agui_leptos::markdown;
 use agui_leptos::markdown::{parse, Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
 use proptest::prelude::*;
 
@@ -1018,4 +1019,149 @@ proptest! {
             prop_assert_eq!(whole.blocks(), parse(&doc));
         }
     }
+}
+
+/// The nesting depth of a tree (containers inside containers).
+fn nesting(blocks: &[Block]) -> usize {
+    fn inline(i: &Inline) -> usize {
+        match i {
+            Inline::Emphasis(c) | Inline::Strong(c) | Inline::Strikethrough(c) => {
+                1 + c.iter().map(inline).max().unwrap_or(0)
+            }
+            Inline::Link { content, .. } => 1 + content.iter().map(inline).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+    fn block(b: &Block) -> usize {
+        match b {
+            Block::Quote(inner) => 1 + nesting(inner),
+            Block::List { items, .. } => {
+                2 + items.iter().map(|i| nesting(&i.blocks)).max().unwrap_or(0)
+            }
+            Block::Paragraph(c) | Block::Heading { content: c, .. } => {
+                c.iter().map(inline).max().unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+    blocks.iter().map(block).max().unwrap_or(0)
+}
+
+// Regression (issue 12.4): 8 KB of "> " or "- * " nested thousands of containers; cloning,
+// dropping or rendering the tree overflowed wasm's 1 MiB stack (and a saved message did it
+// again on every reload). Run on a 256 KiB stack, a quarter of wasm's.
+#[test]
+fn hostile_nesting_is_flattened_beyond_the_cap_and_keeps_the_text() {
+    let inputs = [
+        format!("{}deep", "> ".repeat(4000)),
+        format!("{}deep", "- * ".repeat(2000)),
+        format!("{}deep", "1. > ".repeat(1500)),
+        format!(
+            "{}deep{}",
+            "*a **b ~~c [d".repeat(300),
+            "](https://x.example)~~** *".repeat(300)
+        ),
+    ];
+    let worker = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            for input in inputs {
+                let blocks = markdown::parse(&input);
+                let copy = blocks.clone();
+                assert!(
+                    nesting(&copy) <= markdown::MAX_NESTING + 1,
+                    "{}",
+                    nesting(&copy)
+                );
+                assert!(format!("{copy:?}").contains("deep"), "the text is kept");
+                let mut inc = markdown::IncrementalMarkdown::new();
+                for piece in input.as_bytes().chunks(997) {
+                    inc.push(&String::from_utf8_lossy(piece));
+                }
+                assert!(nesting(&inc.blocks()) <= markdown::MAX_NESTING + 1);
+                drop((blocks, copy, inc));
+            }
+        })
+        .expect("a thread");
+    worker.join().expect("no stack overflow, no panic");
+}
+
+#[test]
+fn ordinary_nesting_is_untouched() {
+    let src = "> a\n> > b\n> > - c\n> >   - d **e *f*  g**\n";
+    let blocks = markdown::parse(src);
+    assert_eq!(nesting(&blocks), 8);
+}
+
+/// A coding agent's file: `lines` lines of code with blank lines between functions, in a
+/// fence after a sentence.
+fn code_file(lines: usize) -> String {
+    let mut doc = String::from("Here is the file:\n```rust\n");
+    for i in 0..lines {
+        if i % 8 == 7 {
+            doc.push('\n');
+        } else {
+            doc.push_str(&format!("    let value_{i} = compute({i}, \"text\");\n"));
+        }
+    }
+    doc.push_str("```\n\nThat is all.\n");
+    doc
+}
+
+// Regression (issue 12.5): inside a fenced code block with blank lines every candidate line
+// re-parsed the whole open segment and every push the whole tail (a 40 KB fence handed ~56 MB
+// to pulldown-cmark). A 100 KB file now streams in O(its size).
+#[test]
+fn a_long_code_fence_streams_in_linear_parser_work() {
+    let doc = code_file(2_800);
+    assert!(doc.len() > 100_000, "{}", doc.len());
+    let mut md = IncrementalMarkdown::new();
+    let mut at = 0;
+    let mut n = 0u64;
+    while at < doc.len() {
+        // Deltas of 20–60 bytes, as a model streams tokens.
+        n = n
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut end = (at + 20 + (n >> 59) as usize * 3).min(doc.len());
+        while !doc.is_char_boundary(end) {
+            end += 1;
+        }
+        md.push(&doc[at..end]);
+        at = end;
+    }
+    assert_eq!(md.blocks(), parse(&doc));
+    let ratio = md.bytes_parsed() as f64 / doc.len() as f64;
+    assert!(
+        ratio <= 3.0,
+        "{} bytes parsed for {} ({ratio:.1}×)",
+        md.bytes_parsed(),
+        doc.len()
+    );
+    // And the code block's tail is the block so far at every step (spot checks).
+    let mut md = IncrementalMarkdown::new();
+    for (i, piece) in doc.as_bytes().chunks(4_001).enumerate() {
+        md.push(std::str::from_utf8(piece).expect("ascii"));
+        let seen = &doc[..((i + 1) * 4_001).min(doc.len())];
+        assert_eq!(md.blocks(), parse(seen), "after {} bytes", seen.len());
+    }
+}
+
+// Inside a long <pre> or comment with blank lines no line is asked whether it starts a block.
+#[test]
+fn a_long_html_block_with_blank_lines_asks_no_candidate_lines() {
+    let mut doc = String::from("<pre>\n");
+    for i in 0..400 {
+        doc.push_str(&format!("row {i}\n\n"));
+    }
+    doc.push_str("</pre>\n\nafter\n");
+    let mut md = IncrementalMarkdown::new();
+    md.push(&doc);
+    assert_eq!(md.blocks(), parse(&doc));
+    assert!(
+        md.bytes_parsed() <= 3 * doc.len(),
+        "{} bytes parsed for {}",
+        md.bytes_parsed(),
+        doc.len()
+    );
 }
