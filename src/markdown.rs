@@ -377,11 +377,13 @@ fn is_block_end(tag: &TagEnd) -> bool {
 
 fn code_lang(info: &str) -> Option<String> {
     let word = info.split_whitespace().next()?;
-    let lang: String = word
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-' | '.' | '#'))
-        .collect();
+    let lang: String = word.chars().filter(|&c| is_lang_char(c)).collect();
     (!lang.is_empty()).then_some(lang)
+}
+
+/// The characters a code block's language keeps (safe in a class name).
+fn is_lang_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-' | '.' | '#')
 }
 
 fn non_empty(s: &str) -> Option<String> {
@@ -912,11 +914,9 @@ impl IncrementalMarkdown {
         let Some(fence) = self.fence.as_ref().filter(|f| f.fast) else {
             return false;
         };
-        let last_line = self
-            .text
-            .rfind('\n')
-            .map_or(0, |i| i + 1)
-            .max(fence.content_start);
+        // Every line before `scan_pos` is complete: the partial one starts there (no search
+        // back through a long line on every push).
+        let last_line = self.scan_pos.max(fence.content_start);
         let partial = self.text.get(last_line..).unwrap_or_default();
         let end = if !partial.is_empty() && ends_fence(partial, fence, false) {
             last_line
@@ -1078,14 +1078,7 @@ impl IncrementalMarkdown {
                 && line_start > self.seg_start
                 && self.starts_top_level_block(line_start, line_end)
             {
-                let segment = parse(
-                    self.text
-                        .get(self.seg_start..line_start)
-                        .unwrap_or_default(),
-                );
-                self.bytes_parsed += line_start.saturating_sub(self.seg_start);
-                self.finished.push(segment);
-                self.seg_start = line_start;
+                self.close_segment(line_start);
             }
             if self.seg_start == line_start {
                 // The line starts the open segment: a top-level block starts here.
@@ -1094,11 +1087,10 @@ impl IncrementalMarkdown {
             if let Some((indent, ch, len, info)) = opening_fence(line) {
                 let lang = code_lang(info);
                 // The lang as the parser would read it: no escapes or entities in its word.
-                let plain_lang = info.split_whitespace().next().is_none_or(|w| {
-                    w.chars().all(|c| {
-                        c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-' | '.' | '#')
-                    })
-                });
+                let plain_lang = info
+                    .split_whitespace()
+                    .next()
+                    .is_none_or(|w| w.chars().all(is_lang_char));
                 // The fence line alone, as the parser reads it, is this block.
                 let alone = matches!(parse(line).as_slice(),
                     [Block::CodeBlock { lang: l, code }] if *l == lang && code.is_empty());
@@ -1114,14 +1106,7 @@ impl IncrementalMarkdown {
                 if fast && line_start > self.seg_start {
                     // A fence at column 0 ends whatever came before it (a paragraph, a list,
                     // a quote): that is final.
-                    let segment = parse(
-                        self.text
-                            .get(self.seg_start..line_start)
-                            .unwrap_or_default(),
-                    );
-                    self.bytes_parsed += line_start.saturating_sub(self.seg_start);
-                    self.finished.push(segment);
-                    self.seg_start = line_start;
+                    self.close_segment(line_start);
                 }
                 self.fence = Some(Fence {
                     ch,
@@ -1153,6 +1138,14 @@ impl IncrementalMarkdown {
             self.prev_blank = blank;
             self.scan_pos = line_end;
         }
+    }
+
+    /// Finishes the open segment where `at` starts: parsed once, it never changes again.
+    fn close_segment(&mut self, at: usize) {
+        let segment = parse(self.text.get(self.seg_start..at).unwrap_or_default());
+        self.bytes_parsed += at.saturating_sub(self.seg_start);
+        self.finished.push(segment);
+        self.seg_start = at;
     }
 
     /// Whether parsing the open segment up to `line_end` puts the start of its last top-level
