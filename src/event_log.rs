@@ -136,7 +136,7 @@ impl Splice {
             thread.append(m.clone());
         }
         if let Some(state) = &self.state {
-            thread.state = state.clone();
+            thread.set_state(state.clone());
         }
     }
 

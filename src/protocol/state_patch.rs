@@ -9,8 +9,19 @@
 //! object (serde_json's `remove` is a `swap_remove` with `preserve_order`, which also reorders
 //! keys on a successful `remove`).
 //!
-//! Cost: O(the patch) plus the size of each object a `remove` touches; nothing is cloned but
-//! the values the operations carry (and the source of a `copy`).
+//! **Budgets** ([`Limits`]): a document (the state, one activity's content) stays within
+//! [`MAX_DEPTH`] levels of nesting and [`MAX_BYTES`] of approximate JSON size ([`measure`]).
+//! An operation that would go past either fails (`TooDeep` / `TooLarge`) and the patch rolls
+//! back like any other failure; a `copy` source is measured — with the budget as the cap —
+//! before it is cloned, so `copy "" → /cN` (which doubles the document per operation) or
+//! `copy /a → /a/a` (which doubles its depth) stop at the budget instead of exhausting wasm's
+//! memory or stack. Within [`MAX_DEPTH`], every recursive walk of a document (clone, drop,
+//! compare, serialise, reload through serde's 128-level parser) is safe.
+//!
+//! Cost: O(the patch) plus the size of each value an operation writes, overwrites or removes
+//! (what cloning and dropping them costs anyway); a `move` deeper into the document also
+//! measures the moved value's depth. The document's own size is carried between patches by
+//! the caller (`size`), never re-measured per patch.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -41,6 +52,92 @@ pub enum PatchErrorKind {
     /// An activity's content must stay an object; the patch made it something else.
     #[error("the patched content is not an object")]
     NotAnObject,
+    /// The document would nest deeper than this many levels.
+    #[error("the document would nest deeper than {0} levels")]
+    TooDeep(usize),
+    /// The document would be larger than this many bytes (approximate JSON size).
+    #[error("the document would be larger than {0} bytes")]
+    TooLarge(usize),
+}
+
+/// Default nesting budget of a patched document: half of serde_json's parse limit (128), so a
+/// saved state always reloads inside the record that wraps it.
+pub const MAX_DEPTH: usize = 64;
+/// Default size budget of a patched document (approximate JSON bytes, see [`measure`]).
+pub const MAX_BYTES: usize = 8 * 1024 * 1024;
+
+/// The budgets of one document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Levels of nesting (a scalar is 0, `{}` or `[]` is 1, `{"a": []}` is 2).
+    pub max_depth: usize,
+    /// Approximate JSON size in bytes ([`measure`]).
+    pub max_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: MAX_DEPTH,
+            max_bytes: MAX_BYTES,
+        }
+    }
+}
+
+impl Limits {
+    /// No budget (for measuring what is already held).
+    pub const NONE: Limits = Limits {
+        max_depth: usize::MAX,
+        max_bytes: usize::MAX,
+    };
+}
+
+/// A value's `(approximate JSON size, depth)`, walking iteratively (no recursion) and stopping
+/// as soon as either passes `limits`: `Err(TooLarge | TooDeep)`. The size is the JSON text's
+/// length with every scalar counted at least 8 bytes (closer to what it takes in memory):
+/// strings `len + 2`, numbers 8, containers 2, each element a comma more, each key
+/// `len + 3` more (quotes, colon). [`apply`] keeps the carried size equal to it.
+pub fn measure(v: &Value, limits: Limits) -> Result<(usize, usize), PatchErrorKind> {
+    let mut bytes = 0usize;
+    let mut depth = 0usize;
+    let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
+    while let Some((v, level)) = stack.pop() {
+        let add = match v {
+            Value::String(s) => s.len().saturating_add(2).max(8),
+            Value::Array(items) => {
+                stack.extend(items.iter().map(|x| (x, level + 1)));
+                items.len().saturating_add(2)
+            }
+            Value::Object(map) => {
+                stack.extend(map.values().map(|x| (x, level + 1)));
+                map.keys()
+                    .fold(2, |n: usize, k| n.saturating_add(k.len() + 4))
+            }
+            _ => 8,
+        };
+        if v.is_array() || v.is_object() {
+            depth = depth.max(level + 1);
+            if depth > limits.max_depth {
+                return Err(PatchErrorKind::TooDeep(limits.max_depth));
+            }
+        }
+        bytes = bytes.saturating_add(add);
+        if bytes > limits.max_bytes {
+            return Err(PatchErrorKind::TooLarge(limits.max_bytes));
+        }
+    }
+    Ok((bytes, depth))
+}
+
+/// The size [`measure`] gives a value already held (no budget).
+pub fn size_of(v: &Value) -> usize {
+    measure(v, Limits::NONE).map_or(usize::MAX, |(bytes, _)| bytes)
+}
+
+/// The number of reference tokens of a JSON pointer (`""` 0, `/a` 1, `/a/b` 2): the levels
+/// of containers above the value it names.
+fn tokens(path: &str) -> usize {
+    path.bytes().filter(|b| *b == b'/').count()
 }
 
 /// A patch that could not be applied: which operation (its index and name), at which JSON
@@ -100,11 +197,23 @@ pub fn paths(patch: &Patch) -> Vec<String> {
         .collect()
 }
 
-/// Apply a patch atomically: every operation, or none (see the module docs).
-pub fn apply(doc: &mut Value, patch: &Patch) -> Result<(), PatchError> {
+/// Apply a patch atomically within `limits`: every operation, or none (see the module docs).
+/// `size` is the document's [`measure`]d size, carried by the caller from patch to patch
+/// (`None`: measured now, once); it is updated on success and left alone on failure.
+pub fn apply(
+    doc: &mut Value,
+    patch: &Patch,
+    limits: Limits,
+    size: &mut Option<usize>,
+) -> Result<(), PatchError> {
     let mut journal = Vec::with_capacity(patch.len());
+    let mut bytes = size.unwrap_or_else(|| size_of(doc));
     for (n, op) in patch.iter().enumerate() {
-        if let Err(kind) = apply_op(doc, op, &mut journal) {
+        let mut budget = Budget {
+            limits,
+            bytes: &mut bytes,
+        };
+        if let Err(kind) = apply_op(doc, op, &mut journal, &mut budget) {
             while let Some(step) = journal.pop() {
                 undo(doc, step);
             }
@@ -116,7 +225,58 @@ pub fn apply(doc: &mut Value, patch: &Patch) -> Result<(), PatchError> {
             });
         }
     }
+    *size = Some(bytes);
     Ok(())
+}
+
+/// The running size of the document being patched, against its limits.
+struct Budget<'a> {
+    limits: Limits,
+    bytes: &'a mut usize,
+}
+
+impl Budget<'_> {
+    /// Check that `value` fits at `path` (depth and the size left); its size.
+    fn fits(&self, path: &str, value: &Value) -> Result<usize, K> {
+        let limits = Limits {
+            max_depth: self.limits.max_depth.saturating_sub(tokens(path)),
+            max_bytes: self.limits.max_bytes,
+        };
+        measure(value, limits)
+            .map(|(bytes, _)| bytes)
+            .map_err(|e| match e {
+                K::TooDeep(_) => K::TooDeep(self.limits.max_depth),
+                other => other,
+            })
+    }
+
+    /// Account for `added` bytes written and `gone` bytes they replaced.
+    fn swap(&mut self, added: usize, gone: usize) -> Result<(), K> {
+        let after = self.bytes.saturating_sub(gone).saturating_add(added);
+        if after > self.limits.max_bytes {
+            return Err(K::TooLarge(self.limits.max_bytes));
+        }
+        *self.bytes = after;
+        Ok(())
+    }
+}
+
+/// What an `add` changed in size beyond its value: `(the new slot, what it overwrote)`.
+fn added_cost(added: &Added) -> (usize, usize) {
+    match added {
+        Added::NewKey(_, key) => (key.len() + 4, 0),
+        Added::Inserted(..) => (1, 0),
+        Added::Overwrote(_, old) => (0, size_of(old)),
+    }
+}
+
+/// What a removed slot took beyond its value (see [`measure`]: a key, its quotes, colon and
+/// comma; an element's comma).
+fn slot_cost(slot: &Slot) -> usize {
+    match slot {
+        Slot::Key(_, key, _) => key.len() + 4,
+        Slot::Index(..) => 1,
+    }
 }
 
 /// Where a removed value sat.
@@ -147,27 +307,42 @@ enum Undo {
 
 use PatchErrorKind as K;
 
-fn apply_op(doc: &mut Value, op: &PatchOperation, journal: &mut Vec<Undo>) -> Result<(), K> {
+fn apply_op(
+    doc: &mut Value,
+    op: &PatchOperation,
+    journal: &mut Vec<Undo>,
+    budget: &mut Budget,
+) -> Result<(), K> {
     use PatchOperation as P;
     match op {
         P::Add(o) => {
-            let added = add_at(doc, o.path.as_str(), o.value.clone()).map_err(|(e, _)| e)?;
+            let path = o.path.as_str();
+            let bytes = budget.fits(path, &o.value)?;
+            let added = add_at(doc, path, o.value.clone()).map_err(|(e, _)| e)?;
+            let (slot, gone) = added_cost(&added);
+            let result = budget.swap(bytes.saturating_add(slot), gone);
             journal.push(Undo::Added(added));
+            result?;
         }
         P::Remove(o) => {
             let (slot, old) = remove_at(doc, o.path.as_str())?;
+            let gone = size_of(&old).saturating_add(slot_cost(&slot));
+            *budget.bytes = budget.bytes.saturating_sub(gone);
             journal.push(Undo::Removed(slot, old));
         }
         P::Replace(o) => {
+            let bytes = budget.fits(o.path.as_str(), &o.value)?;
             let target = doc.pointer_mut(o.path.as_str()).ok_or(K::PathNotFound)?;
             let old = std::mem::replace(target, o.value.clone());
+            let result = budget.swap(bytes, size_of(&old));
             journal.push(Undo::Replaced(o.path.as_str().to_owned(), old));
+            result?;
         }
         P::Move(o) => {
             let (from, path) = (o.from.as_str(), o.path.as_str());
-            if doc.pointer(from).is_none() {
+            let Some(value) = doc.pointer(from) else {
                 return Err(K::FromNotFound);
-            }
+            };
             if from == path {
                 return Ok(());
             }
@@ -177,9 +352,17 @@ fn apply_op(doc: &mut Value, op: &PatchOperation, journal: &mut Vec<Undo>) -> Re
             {
                 return Err(K::MoveIntoItself);
             }
+            if tokens(path) > tokens(from) {
+                budget.fits(path, value)?;
+            }
             let (slot, value) = remove_at(doc, from)?;
             match add_at(doc, path, value) {
-                Ok(added) => journal.push(Undo::Moved(added, slot)),
+                Ok(added) => {
+                    let (new_slot, gone) = added_cost(&added);
+                    let result = budget.swap(new_slot, gone.saturating_add(slot_cost(&slot)));
+                    journal.push(Undo::Moved(added, slot));
+                    result?;
+                }
                 Err((e, value)) => {
                     put_back(doc, slot, value);
                     return Err(e);
@@ -187,12 +370,16 @@ fn apply_op(doc: &mut Value, op: &PatchOperation, journal: &mut Vec<Undo>) -> Re
             }
         }
         P::Copy(o) => {
-            let value = doc
-                .pointer(o.from.as_str())
-                .cloned()
-                .ok_or(K::FromNotFound)?;
-            let added = add_at(doc, o.path.as_str(), value).map_err(|(e, _)| e)?;
+            let source = doc.pointer(o.from.as_str()).ok_or(K::FromNotFound)?;
+            // Measured against the budget before anything is cloned.
+            let path = o.path.as_str();
+            let bytes = budget.fits(path, source)?;
+            let value = source.clone();
+            let added = add_at(doc, path, value).map_err(|(e, _)| e)?;
+            let (slot, gone) = added_cost(&added);
+            let result = budget.swap(bytes.saturating_add(slot), gone);
             journal.push(Undo::Added(added));
+            result?;
         }
         P::Test(o) => {
             if doc.pointer(o.path.as_str()) != Some(&o.value) {

@@ -60,8 +60,12 @@ pub fn touched_paths(
     for p in changed {
         let mut cur = p.as_str();
         touched.insert(cur.to_owned());
+        // Ancestors are looked up, and only the rendered ones copied: O(the path's length ×
+        // its depth), within the state's depth budget.
         while let Some(parent) = parent_pointer(cur) {
-            touched.insert(parent.to_owned());
+            if watched.contains(parent) && !touched.contains(parent) {
+                touched.insert(parent.to_owned());
+            }
             cur = parent;
         }
         let prefix = format!("{p}/");

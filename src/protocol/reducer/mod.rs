@@ -27,6 +27,7 @@ use serde_json::Value;
 use super::error::{Warning, WarningKind};
 use super::event::{Event, EventKind};
 use super::partial_json::PartialJson;
+use super::state_patch;
 use super::types::{Content, Interrupt, Message, Object, Role, TokenUsage, ToolCall};
 
 /// How a run ended (or that it has not).
@@ -241,6 +242,14 @@ pub struct Thread {
     index: HashMap<String, usize>,
     /// tool call id → index of the first assistant message holding it.
     tool_index: HashMap<String, usize>,
+    /// The budgets of the state and of each activity's content (spec digest §4.6; see
+    /// [`super::state_patch::Limits`]). A snapshot or patch that would pass them is refused
+    /// with a warning and changes nothing.
+    pub patch_limits: state_patch::Limits,
+    /// The state's measured size, carried from patch to patch (`None`: measure on the next).
+    state_size: Option<usize>,
+    /// The same per activity message id.
+    activity_sizes: HashMap<String, usize>,
 }
 
 fn merge_md(target: &mut Option<Object>, md: &Option<Object>) {
@@ -270,6 +279,12 @@ impl Thread {
         t.reindex_from(0);
         t.sync_tool_args(&HashMap::new());
         t
+    }
+
+    /// Replace the state (time travel, a restored thread): its size is measured afresh.
+    pub fn set_state(&mut self, state: Value) {
+        self.state = state;
+        self.state_size = None;
     }
 
     /// The current (last) run.
@@ -366,6 +381,7 @@ impl Thread {
     }
 
     fn reindex_from(&mut self, from: usize) {
+        self.activity_sizes.clear();
         self.index.retain(|_, i| *i < from);
         self.tool_index.retain(|_, i| *i < from);
         for (i, m) in self.messages.iter().enumerate().skip(from) {
@@ -493,6 +509,7 @@ impl Thread {
 
     fn push_message(&mut self, m: Message) -> usize {
         let i = self.messages.len();
+        self.activity_sizes.remove(&m.id);
         self.index.entry(m.id.clone()).or_insert(i);
         if m.role == Role::Assistant {
             for c in m.tool_calls.iter().flatten() {
@@ -554,10 +571,7 @@ impl Thread {
             K::ToolCallArgs(e) => self.tool_call_args(e, cx),
             K::ToolCallEnd(e) => self.tool_call_end(&e.tool_call_id, cx),
             K::ToolCallResult(e) => self.tool_call_result(e, cx),
-            K::StateSnapshot(e) => {
-                self.state = e.snapshot.clone();
-                Change::StateReplaced
-            }
+            K::StateSnapshot(e) => self.state_snapshot(&e.snapshot, cx),
             K::StateDelta(e) => self.state_delta(&e.delta, cx),
             K::ActivitySnapshot(e) => self.activity_snapshot(e, cx),
             K::ActivityDelta(e) => self.activity_delta(e, cx),

@@ -10,6 +10,21 @@ use crate::protocol::state_patch::{self, PatchError, PatchErrorKind};
 use crate::protocol::types::{Content, Message, Object, Role};
 
 impl Thread {
+    pub(super) fn state_snapshot(&mut self, snapshot: &Value, cx: Cx) -> Change {
+        match state_patch::measure(snapshot, self.patch_limits) {
+            Ok((bytes, _)) => {
+                self.state = snapshot.clone();
+                self.state_size = Some(bytes);
+                Change::StateReplaced
+            }
+            Err(kind) => {
+                let message = format!("STATE_SNAPSHOT refused (state unchanged): {kind}");
+                let e = snapshot_error(kind);
+                self.warn(WarningKind::StatePatch(e), cx.t, message)
+            }
+        }
+    }
+
     pub(super) fn state_delta(&mut self, ops: &[Value], cx: Cx) -> Change {
         let patch = match state_patch::parse(ops) {
             Ok(p) => p,
@@ -18,7 +33,8 @@ impl Thread {
                 return self.warn(WarningKind::StatePatch(e), cx.t, message);
             }
         };
-        match state_patch::apply(&mut self.state, &patch) {
+        let limits = self.patch_limits;
+        match state_patch::apply(&mut self.state, &patch, limits, &mut self.state_size) {
             Ok(()) => Change::StatePatched(state_patch::paths(&patch)),
             Err(e) => {
                 let message = format!("Failed to apply state patch (state unchanged): {e}");
@@ -29,17 +45,34 @@ impl Thread {
 
     pub(super) fn activity_snapshot(&mut self, a: &ActivitySnapshot, cx: Cx) -> Change {
         let replace = a.replace.unwrap_or(true);
+        let content = Value::Object(a.content.clone());
+        let bytes = match state_patch::measure(&content, self.patch_limits) {
+            Ok((bytes, _)) => bytes,
+            Err(kind) => {
+                let message = format!("ACTIVITY_SNAPSHOT refused (content unchanged): {kind}");
+                let e = snapshot_error(kind);
+                return self.warn(WarningKind::ActivityPatch(e), cx.t, message);
+            }
+        };
+        let Value::Object(content) = content else {
+            return Change::Nothing;
+        };
         let mut fresh = Message::new(a.message_id.clone(), Role::Activity);
         fresh.activity_type = Some(a.activity_type.clone());
-        fresh.content = Some(Content::Object(a.content.clone()));
+        fresh.content = Some(Content::Object(content));
         fresh.subagent_run_id = cx.owner.clone();
         let Some(i) = self.position(&a.message_id) else {
             merge_md(&mut fresh.metadata, cx.md);
-            return Change::Appended(self.push_message(fresh));
+            let i = self.push_message(fresh);
+            self.activity_sizes.insert(a.message_id.clone(), bytes);
+            return Change::Appended(i);
         };
         let Some(m) = self.messages.get_mut(i) else {
             return Change::Nothing;
         };
+        if replace {
+            self.activity_sizes.insert(a.message_id.clone(), bytes);
+        }
         if m.role == Role::Activity {
             if replace {
                 m.activity_type = fresh.activity_type;
@@ -90,7 +123,11 @@ impl Thread {
         };
         let root_op = patch.iter().position(|op| op.path().as_str().is_empty());
         let backup = root_op.map(|_| doc.clone());
-        let result = state_patch::apply(&mut doc, &patch);
+        let mut size = self.activity_sizes.get(&a.message_id).copied();
+        let result = state_patch::apply(&mut doc, &patch, self.patch_limits, &mut size);
+        if let Some(bytes) = size.filter(|_| result.is_ok()) {
+            self.activity_sizes.insert(a.message_id.clone(), bytes);
+        }
         let (content, problem) = match (result, doc) {
             (Ok(()), Value::Object(o)) => (o, None),
             (Ok(()), _) => (
@@ -122,5 +159,15 @@ impl Thread {
                 Change::Message(i)
             }
         }
+    }
+}
+
+/// A refused snapshot, in the shape of a failed patch (the whole document, at the root).
+fn snapshot_error(kind: PatchErrorKind) -> PatchError {
+    PatchError {
+        op: 0,
+        op_name: "snapshot",
+        path: String::new(),
+        kind,
     }
 }
