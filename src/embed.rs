@@ -17,6 +17,8 @@
 //! | `demo`                    | `data-agui-demo`        | `demo`       | add the built-in demo's cards and agent (a widget without `endpoint` is the demo anyway) |
 //! | `settings`                | `data-agui-settings`    | `settings`   | show the agent picker (always shown in `page` mode) |
 //! | `url-options`             | `data-agui-url-options` | `urlOptions` | let the page's URL set these options (empty: all of [`URL_OPTIONS`]); absent = the URL sets nothing |
+//! | `persist`                 | `data-agui-persist`     | `persist`    | where conversations are kept: `local` (default: `localStorage`), `session` (`sessionStorage`: until the tab closes), `none` (memory only) |
+//! | `storage-budget`          | `data-agui-storage-budget` | `storageBudget` | bytes of conversations this widget may keep (default 1,000,000; the oldest go first) |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
 //!
 //! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
@@ -100,6 +102,29 @@ impl Theme {
     }
 }
 
+/// Where a widget keeps its conversations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Persist {
+    /// The origin's `localStorage` (survives the browser).
+    #[default]
+    Local,
+    /// The tab's `sessionStorage` (survives reloads, not the tab).
+    Session,
+    /// Nothing is stored: the conversations last as long as the page.
+    None,
+}
+
+impl Persist {
+    fn parse(s: &str) -> Option<Persist> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "" | "local" | "true" => Some(Persist::Local),
+            "session" => Some(Persist::Session),
+            "none" | "memory" | "false" | "off" => Some(Persist::None),
+            _ => None,
+        }
+    }
+}
+
 /// A widget's configuration.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WidgetOptions {
@@ -109,6 +134,9 @@ pub struct WidgetOptions {
     pub theme: Theme,
     pub inspector: bool,
     pub thread_key: Option<String>,
+    pub persist: Persist,
+    /// Bytes of conversations the widget may keep in storage (`None`: the default).
+    pub storage_budget: Option<usize>,
     pub lang: Option<String>,
     /// Popup/sidebar start open; `None` = the mode's default ([`WidgetOptions::starts_open`]).
     pub open: Option<bool>,
@@ -133,6 +161,8 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("theme", "theme"),
     ("inspector", "inspector"),
     ("thread-key", "threadKey"),
+    ("persist", "persist"),
+    ("storage-budget", "storageBudget"),
     ("lang", "lang"),
     ("open", "open"),
     ("title", "title"),
@@ -196,6 +226,22 @@ impl WidgetOptions {
         o.inspector = get("inspector").is_some_and(|v| flag(&v));
         o.open = get("open").map(|v| flag(&v));
         o.thread_key = text("thread-key");
+        if let Some(p) = get("persist") {
+            match Persist::parse(&p) {
+                Some(p) => o.persist = p,
+                None => problems.push(format!(
+                    "persist: unknown value {p:?} (local, session, none)"
+                )),
+            }
+        }
+        if let Some(b) = text("storage-budget") {
+            match b.replace(['_', ','], "").parse::<usize>() {
+                Ok(n) if n > 0 => o.storage_budget = Some(n),
+                _ => problems.push(format!(
+                    "storage-budget: not a positive number of bytes: {b:?}"
+                )),
+            }
+        }
         o.lang = text("lang");
         if let Some(l) = o.lang.as_deref().filter(|l| Locale::from_tag(l).is_none()) {
             problems.push(format!(
@@ -301,6 +347,16 @@ impl WidgetOptions {
     /// its page.
     pub fn shows_settings(&self) -> bool {
         self.mode == Mode::Page || self.settings
+    }
+
+    /// A widget mounted from `data-agui-*` attributes (any element a page's content may
+    /// carry): it keeps nothing unless it has its own `thread-key`, so it can never read
+    /// conversations another widget saved.
+    pub fn declarative(mut self) -> Self {
+        if self.thread_key.is_none() {
+            self.persist = Persist::None;
+        }
+        self
     }
 
     /// Where this widget saves its conversations: the default prefix plus the thread key

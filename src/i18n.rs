@@ -224,6 +224,11 @@ catalog! {
     notice_index_save_failed,
     /// Warning: a saved conversation could not be deleted; `{}` is the reason.
     notice_delete_failed,
+    /// Warning: a conversation is larger than the widget's storage budget; `{}` title, `{}`
+    /// the budget (a size).
+    notice_too_large_to_save,
+    /// Warning: an old conversation was removed to stay within the budget; `{}` its title.
+    notice_evicted,
     /// Warning: a widget option could not be used; `{}` says which and why (technical).
     notice_widget_option,
     // refusals of the store's actions (thread, branch and human-in-the-loop errors)
@@ -606,6 +611,8 @@ pub static EN: Strings = Strings {
     notice_save_failed: "Could not save “{}”: {}. Deleting old conversations makes room.",
     notice_index_save_failed: "Could not save the list of conversations: {}.",
     notice_delete_failed: "Could not delete a saved conversation: {}.",
+    notice_too_large_to_save: "“{}” is larger than this chat may keep in the browser ({}): its latest part was not saved.",
+    notice_evicted: "The oldest conversation, “{}”, was removed from this browser to make room.",
     notice_widget_option: "Widget option ignored: {}",
     err_running: "a run is in progress",
     err_running_stop: "a run is in progress: stop it first",
@@ -915,6 +922,8 @@ pub static DE: Strings = Strings {
     notice_save_failed: "„{}“ konnte nicht gespeichert werden: {}. Das Löschen alter Unterhaltungen schafft Platz.",
     notice_index_save_failed: "Die Liste der Unterhaltungen konnte nicht gespeichert werden: {}.",
     notice_delete_failed: "Eine gespeicherte Unterhaltung konnte nicht gelöscht werden: {}.",
+    notice_too_large_to_save: "„{}“ ist größer, als dieser Chat im Browser behalten darf ({}): der neueste Teil wurde nicht gespeichert.",
+    notice_evicted: "Die älteste Unterhaltung, „{}“, wurde aus diesem Browser entfernt, um Platz zu schaffen.",
     notice_widget_option: "Widget-Option ignoriert: {}",
     err_running: "ein Lauf ist im Gange",
     err_running_stop: "ein Lauf ist im Gange: Halten Sie ihn zuerst an",

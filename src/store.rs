@@ -111,7 +111,25 @@ impl AgentStore {
     /// `localStorage` under `prefix`, the one that was open reopened (see
     /// [`Session::restore`]).
     pub fn restore(config: AgentConfig, prefix: &str) -> Self {
-        let store = Self::on(Session::restore(config, BrowserEnv, BrowserStorage, prefix));
+        Self::restore_in(config, BrowserStorage::default(), prefix, None)
+    }
+
+    /// [`AgentStore::restore`] from `storage` (`localStorage` or `sessionStorage`), within a
+    /// budget of `budget` bytes (`None`: [`crate::session::threads::DEFAULT_STORAGE_BUDGET`]).
+    pub fn restore_in(
+        config: AgentConfig,
+        storage: BrowserStorage,
+        prefix: &str,
+        budget: Option<usize>,
+    ) -> Self {
+        let mut session = Session::restore(config, BrowserEnv, storage, prefix);
+        if let Some(max_bytes) = budget {
+            session.set_storage_budget(crate::session::threads::StorageBudget {
+                max_bytes,
+                ..Default::default()
+            });
+        }
+        let store = Self::on(session);
         store.on_thread_switched();
         store
     }

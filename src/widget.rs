@@ -5,7 +5,8 @@
 //! (compiled into the wasm), so host CSS — `* { color: red !important }`, `button { … }`, a
 //! global reset — cannot reach inside, and nothing of ours reaches the host (the frame resets
 //! inherited properties with `all: initial`). Every widget has its own store, reactive owner
-//! and storage prefix (`thread-key`), so several on one page stay independent.
+//! and storage prefix (`thread-key`), so several on one page stay independent; `persist`
+//! picks `localStorage`, `sessionStorage` or nothing, within a budget (`storage-budget`).
 //!
 //! Events out, dispatched on the host element (`bubbles`, `composed`), `detail` as noted:
 //! - `agui:run-started` `{threadId, runId}`
@@ -17,8 +18,9 @@
 //!
 //! JS API (after `agui-chat.js` loaded; also `await import('…/agui-chat.js').ready`):
 //! `AguiChat.mount(element, options) → {unmount(), state(), element}`,
-//! `AguiChat.unmount(element)`, `AguiChat.scan(root?)` (mounts `[data-agui-endpoint]`
-//! elements added later). `options` take the attribute names in camelCase (attributes of the
+//! `AguiChat.unmount(element)`, `AguiChat.scan(root?)` (mounts the `[data-agui-endpoint]`
+//! elements under `root`: declarative mounting is opt-in, see [`start`]; such a widget keeps
+//! no conversations without its own `data-agui-thread-key`). `options` take the attribute names in camelCase (attributes of the
 //! element fill in what they leave out) plus the page's plug-ins ([`crate::plugins`]):
 //! - `tools: [{name, description, parameters, handler}]` — browser-executed frontend tools
 //!   whose `handler(args)` returns a value or a promise (a throw/rejection becomes the tool's
@@ -43,11 +45,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowRootMode};
 
 use crate::app::DEFAULT_DEMO_SPEED;
-use crate::embed::{observed_attributes, valid_element_name, WidgetOptions, OPTIONS};
+use crate::embed::{observed_attributes, valid_element_name, Persist, WidgetOptions, OPTIONS};
 use crate::i18n::Locale;
 use crate::plugins::Plugins;
 use crate::protocol::types::Tool;
-use crate::store::{browser_locale, AgentConfig, AgentStore, Notice};
+use crate::store::{browser_locale, AgentConfig, AgentStore, BrowserStorage, Notice};
 use crate::ui::tool::call::ToolCallView;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
 use crate::ui::STYLESHEET;
@@ -133,14 +135,13 @@ pub fn start_with_demo(demo: fn() -> Plugins) {
     start();
 }
 
-/// Boots the widget side of the page: defines `<agui-chat>`, installs `window.AguiChat` and
-/// mounts every `[data-agui-endpoint]` element already in the document. Safe to call twice.
+/// Boots the widget side of the page: defines `<agui-chat>` and installs `window.AguiChat`.
+/// `[data-agui-endpoint]` elements are mounted only by [`scan`] (`AguiChat.scan()`, or the
+/// loader with `agui-chat.js?scan`): any element of a page's content can carry `data-*`.
+/// Safe to call twice.
 pub fn start() {
     define();
     install_api();
-    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-        scan(&doc.into());
-    }
 }
 
 fn define() {
@@ -209,6 +210,11 @@ pub fn scan(root: &JsValue) {
 fn mount_from_attributes(el: HtmlElement, prefix: &str) {
     if !is_mounted(&el) {
         let (options, problems) = options_of(&el, prefix);
+        let options = if prefix.is_empty() {
+            options
+        } else {
+            options.declarative()
+        };
         mount(next_id(), el, options, problems, PagePlugins::default());
     }
 }
@@ -333,7 +339,15 @@ fn mount(
                 .unwrap_or_else(browser_locale),
             ..AgentConfig::default()
         };
-        let store = AgentStore::restore(config, &options.storage_prefix());
+        let store = match options.persist {
+            Persist::None => AgentStore::new(config),
+            area => AgentStore::restore_in(
+                config,
+                BrowserStorage::of(area),
+                &options.storage_prefix(),
+                options.storage_budget,
+            ),
+        };
         store.provide();
         store.inspector_open.set(options.inspector);
         plugins.clone().provide();

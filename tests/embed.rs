@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use agui_leptos::embed::{
-    endpoint_allowed, endpoint_list, has_http_scheme, parse_headers, Mode, Target, Theme,
+    endpoint_allowed, endpoint_list, has_http_scheme, parse_headers, Mode, Persist, Target, Theme,
     WidgetOptions, DEFAULT_STORAGE_PREFIX,
 };
 
@@ -157,6 +157,43 @@ fn widgets_with_different_keys_save_apart() {
     let (a, _) = parse(&[("thread-key", "a")]);
     let (b, _) = parse(&[("thread-key", "b")]);
     assert_ne!(a.storage_prefix(), b.storage_prefix());
+}
+
+#[test]
+fn persist_and_the_storage_budget_are_the_pages_choice() {
+    assert_eq!(parse(&[]).0.persist, Persist::Local);
+    assert_eq!(parse(&[]).0.storage_budget, None);
+    for (value, want) in [
+        ("local", Persist::Local),
+        ("Session", Persist::Session),
+        ("none", Persist::None),
+        ("memory", Persist::None),
+    ] {
+        assert_eq!(parse(&[("persist", value)]).0.persist, want, "{value}");
+    }
+    let (o, problems) = parse(&[("persist", "cloud"), ("storage-budget", "-3")]);
+    assert_eq!((o.persist, o.storage_budget), (Persist::Local, None));
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    let (o, _) = parse(&[("storage-budget", "250_000")]);
+    assert_eq!(o.storage_budget, Some(250_000));
+}
+
+// Regression (issue 12, item 2): any `[data-agui-endpoint]` element in a page's content became
+// a chat that restored the visitor's saved conversations.
+#[test]
+fn a_declarative_widget_keeps_nothing_without_its_own_thread_key() {
+    let (o, _) = parse(&[("endpoint", "/agent"), ("persist", "local")]);
+    assert_eq!(o.declarative().persist, Persist::None);
+    let (o, _) = parse(&[("endpoint", "/agent"), ("thread-key", "support")]);
+    let o = o.declarative();
+    assert_eq!(o.persist, Persist::Local);
+    assert_ne!(o.storage_prefix(), DEFAULT_STORAGE_PREFIX);
+    // The URL can never say where conversations go.
+    let (o, _) = parse_url(
+        &[("url-options", "")],
+        &[("persist", "none"), ("thread-key", "x")],
+    );
+    assert_eq!((o.persist, o.thread_key), (Persist::Local, None));
 }
 
 // Regression (issue 11): visitors of a site saw the agent picker and could point the chat

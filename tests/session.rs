@@ -15,7 +15,7 @@ use agui_leptos::protocol::types::Tool;
 use agui_leptos::protocol::{ProtocolError, RunStatus, WarningKind};
 use agui_leptos::session::hitl::HitlError;
 use agui_leptos::session::storage::MemoryStore;
-use agui_leptos::session::threads::ThreadError;
+use agui_leptos::session::threads::{StorageBudget, ThreadError};
 use agui_leptos::session::{
     AgentConfig, LocalAgentRef, Notice, Route, RunFailure, RunRequest, Session, TestEnv,
     TransportError,
@@ -842,6 +842,140 @@ fn a_full_or_missing_store_is_a_notice_never_a_crash() {
     ));
     turn(&mut s, "think");
     assert_eq!(status(&s), "success");
+}
+
+/// A session of three conversations, each one demo turn, a second apart.
+fn three_conversations(s: &mut Session, env: &TestEnv) -> Vec<String> {
+    let mut ids = Vec::new();
+    for text in ["plan our Lisbon offsite", "use a tool", "think"] {
+        if !ids.is_empty() {
+            assert_eq!(s.new_thread(), Ok(true));
+        }
+        turn(s, text);
+        ids.push(s.thread_id().to_owned());
+        env.advance(1_000.0);
+    }
+    ids
+}
+
+fn evicted(s: &Session) -> Vec<String> {
+    s.notices()
+        .iter()
+        .filter_map(|n| match n {
+            Notice::Evicted { id, .. } => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_storage_budget_evicts_the_oldest_conversations_first_with_a_notice() {
+    // How big each conversation is when saved, without a budget.
+    let (store, env) = (MemoryStore::new(), self::env());
+    let mut s = Session::restore(demo_config(), env.clone(), store.clone(), PREFIX);
+    let ids = three_conversations(&mut s, &env);
+    let sizes: Vec<usize> = ids
+        .iter()
+        .map(|id| store.peek(&format!("{PREFIX}:thread:{id}")).unwrap().len())
+        .collect();
+    assert_eq!(s.stored_bytes(), sizes.iter().sum::<usize>());
+    assert!(evicted(&s).is_empty());
+
+    // A budget that holds the last two: the first (the least recently active) goes.
+    let (store, env) = (MemoryStore::new(), self::env());
+    let mut s = Session::restore(demo_config(), env.clone(), store.clone(), PREFIX);
+    s.set_storage_budget(StorageBudget {
+        max_bytes: sizes[1] + sizes[2] + 10,
+        max_threads: 50,
+    });
+    let ids = three_conversations(&mut s, &env);
+    assert_eq!(evicted(&s), [ids[0].clone()]);
+    assert!(store.peek(&format!("{PREFIX}:thread:{}", ids[0])).is_none());
+    assert!(s.stored_bytes() <= sizes[1] + sizes[2] + 10);
+    let listed: Vec<String> = s.summaries().into_iter().map(|t| t.id).collect();
+    assert_eq!(
+        listed,
+        [ids[2].clone(), ids[1].clone()],
+        "gone from the list too"
+    );
+    let text = s
+        .notices()
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<String>();
+    assert!(
+        text.contains("was removed from this browser to make room"),
+        "{text}"
+    );
+    // A reload sees what the budget kept.
+    let again = Session::restore(demo_config(), env.clone(), store.clone(), PREFIX);
+    assert_eq!(again.summaries().len(), 2);
+
+    // A count budget works the same way.
+    let (store, env) = (MemoryStore::new(), self::env());
+    let mut s = Session::restore(demo_config(), env.clone(), store.clone(), PREFIX);
+    s.set_storage_budget(StorageBudget {
+        max_bytes: 1_000_000,
+        max_threads: 1,
+    });
+    let ids = three_conversations(&mut s, &env);
+    assert_eq!(evicted(&s), [ids[0].clone(), ids[1].clone()]);
+    let kept: Vec<String> = store
+        .all_keys()
+        .into_iter()
+        .filter(|k| k.contains(":thread:"))
+        .collect();
+    assert_eq!(kept, [format!("{PREFIX}:thread:{}", ids[2])]);
+}
+
+#[test]
+fn a_conversation_larger_than_the_budget_is_not_saved_and_says_so() {
+    let (store, env) = (MemoryStore::new(), self::env());
+    let mut s = Session::restore(demo_config(), env.clone(), store.clone(), PREFIX);
+    s.set_storage_budget(StorageBudget {
+        max_bytes: 200,
+        max_threads: 50,
+    });
+    turn(&mut s, "plan our Lisbon offsite");
+    assert!(store.all_keys().iter().all(|k| !k.contains(":thread:")));
+    assert!(
+        s.notices()
+            .iter()
+            .any(|n| matches!(n, Notice::TooLargeToSave { budget: 200, .. })),
+        "{:?}",
+        s.notices()
+    );
+    assert!(s.notices()[0]
+        .to_string()
+        .contains("larger than this chat may keep"));
+}
+
+#[test]
+fn a_full_browser_quota_evicts_the_oldest_and_tries_again() {
+    // The origin's quota (shared with the page) is hit before our own budget.
+    let (store, env) = (MemoryStore::new(), self::env());
+    let mut s = Session::restore(demo_config(), env.clone(), store.clone(), PREFIX);
+    let ids = three_conversations(&mut s, &env);
+    let needed = store.used();
+    let (store, env) = (MemoryStore::new(), self::env());
+    store.capacity(Some(needed - 500));
+    let mut s = Session::restore(demo_config(), env.clone(), store.clone(), PREFIX);
+    let fresh = three_conversations(&mut s, &env);
+    assert_eq!(ids.len(), fresh.len());
+    assert_eq!(evicted(&s), [fresh[0].clone()]);
+    assert!(
+        store
+            .peek(&format!("{PREFIX}:thread:{}", fresh[2]))
+            .is_some(),
+        "the newest is saved"
+    );
+    assert!(
+        !s.notices()
+            .iter()
+            .any(|n| matches!(n, Notice::SaveFailed { .. })),
+        "{:?}",
+        s.notices()
+    );
 }
 
 #[test]

@@ -702,7 +702,7 @@ async fn local_storage_holds_the_conversations_and_garbage_in_it_is_a_visible_wa
     use agui_leptos::session::storage::KeyValue;
     use agui_leptos::store::BrowserStorage;
     let prefix = unique_prefix("local");
-    let kv = BrowserStorage;
+    let kv = BrowserStorage::default();
     kv.set(&format!("{prefix}:probe"), "1").expect("set");
     assert_eq!(kv.get(&format!("{prefix}:probe")), Ok(Some("1".to_owned())));
     assert!(kv

@@ -546,6 +546,13 @@ async fn data_attribute_elements_mount_and_removal_unmounts() {
     host.set_attribute("data-agui-endpoint", "").unwrap();
     host.set_attribute("data-agui-thread-key", "declarative")
         .unwrap();
+    // Declarative mounting is opt-in (issue 12, item 2): booting does not scan the page.
+    start();
+    leptos::task::tick().await;
+    assert!(
+        host.shadow_root().is_none(),
+        "start() mounted a data-agui-endpoint element"
+    );
     let api = js_sys::Reflect::get(&web_sys::window().unwrap(), &"AguiChat".into()).unwrap();
     let scan: js_sys::Function = js_sys::Reflect::get(&api, &"scan".into())
         .unwrap()

@@ -9,16 +9,18 @@
 // sidebar that starts collapsed, is drawn here as a launcher button (plain DOM, no framework);
 // `preload` says when the chat loads: `intent` (default: pointer over or focus on the
 // launcher, or a click), `idle` (after load, when the browser is idle), `eager` (at once),
-// `none` (on a click). Inline and page widgets, `[data-agui-endpoint]` elements and every API
-// call load at once. A click before the chat is there opens a panel that says it is loading
+// `none` (on a click). Inline and page widgets, `[data-agui-endpoint]` elements (with
+// `agui-chat.js?scan`) and every API call load at once. A click before the chat is there opens a panel that says it is loading
 // (and offers Retry if it failed); the chat then opens with the keyboard in the composer.
 //
 //   import { ready } from '…/agui-chat.js';
 //   const AguiChat = await ready;            // awaiting `ready` loads the chat
 //   window.AguiChat.mount(el, { … });        // works before the load too, and starts it
 const base = import.meta.url;
-const OBSERVED = ['endpoint', 'headers', 'mode', 'theme', 'inspector', 'thread-key', 'lang',
-  'open', 'title', 'speed', 'demo', 'settings', 'preload', 'url-options', 'allowed-endpoints'];
+const scanning = new URL(base).searchParams.has('scan');
+const OBSERVED = ['endpoint', 'headers', 'mode', 'theme', 'inspector', 'thread-key', 'persist',
+  'storage-budget', 'lang', 'open', 'title', 'speed', 'demo', 'settings', 'preload', 'url-options',
+  'allowed-endpoints'];
 const TEXT = {
   en: ['Open chat: ', 'Loading the chat…', 'The chat could not be loaded.', 'Retry', 'Chat'],
   de: ['Chat öffnen: ', 'Der Chat wird geladen…', 'Der Chat konnte nicht geladen werden.',
@@ -63,7 +65,7 @@ let api = null;
 // Which bundle: the lean widget (agui-widget.js: no demo, no inspector) when every widget on
 // the page talks to its own agent; the app's (agui-leptos.js) when one is the demo (no
 // endpoint, or the `demo` attribute), or where the lean one is not deployed.
-const demoWanted = () => [...document.querySelectorAll('agui-chat, [data-agui-endpoint]')]
+const demoWanted = () => [...document.querySelectorAll(scanning ? 'agui-chat, [data-agui-endpoint]' : 'agui-chat')]
   .some((el) => el.hasAttribute('demo') || el.hasAttribute('data-agui-demo')
     || !((el.getAttribute('endpoint') || el.getAttribute('data-agui-endpoint')
       || (el.options && el.options.endpoint) || '').trim()));
@@ -253,7 +255,11 @@ const handle = (el) => ({
 
 if (!window.AguiChat) window.AguiChat = stub;
 if (!customElements.get('agui-chat')) customElements.define('agui-chat', AguiChatElement);
-// Declaratively mounted elements start at once.
-const scan = () => { if (document.querySelector('[data-agui-endpoint]')) load().catch(() => {}); };
+// `[data-agui-endpoint]` elements mount only where the page asked for it on this script's URL
+// (`agui-chat.js?scan`) — or by calling `AguiChat.scan()` — since any element of a page's
+// content can carry data-* attributes; then they start at once.
+const scan = () => {
+  if (scanning && document.querySelector('[data-agui-endpoint]')) stub.scan().catch(() => {});
+};
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan);
 else scan();

@@ -87,6 +87,15 @@ pub enum Notice {
     },
     /// The list of conversations could not be saved (the browser's reason).
     IndexSaveFailed(String),
+    /// A conversation is larger than the widget's whole storage budget (bytes): not saved,
+    /// the last copy that fitted stays. Its title (`None`: the automatic one).
+    TooLargeToSave {
+        title: Option<String>,
+        budget: usize,
+    },
+    /// An old conversation was removed from storage (and the list) to make room within the
+    /// budget. Its title (`None`: the automatic one) and id.
+    Evicted { title: Option<String>, id: String },
     /// A saved conversation could not be deleted (the browser's reason).
     DeleteFailed(String),
     /// A widget option could not be used (which one and why: technical).

@@ -31,6 +31,8 @@ struct Memory {
     fail_writes: Option<String>,
     /// Every operation fails with this reason (storage unavailable).
     fail_all: Option<String>,
+    /// A quota: a write that would make keys and values longer than this fails.
+    capacity: Option<usize>,
 }
 
 impl MemoryStore {
@@ -46,6 +48,22 @@ impl MemoryStore {
     /// Everything fails with `reason` (a browser that blocks storage).
     pub fn fail_all(&self, reason: Option<&str>) {
         self.inner.borrow_mut().fail_all = reason.map(str::to_owned);
+    }
+
+    /// Writes past `bytes` in total (keys and values) fail with a `QuotaExceededError`, as a
+    /// browser's do (`None`: no quota).
+    pub fn capacity(&self, bytes: Option<usize>) {
+        self.inner.borrow_mut().capacity = bytes;
+    }
+
+    /// Bytes held (keys and values).
+    pub fn used(&self) -> usize {
+        self.inner
+            .borrow()
+            .data
+            .iter()
+            .map(|(k, v)| k.len() + v.len())
+            .sum()
     }
 
     /// What is stored under `key` (tests).
@@ -80,6 +98,13 @@ impl KeyValue for MemoryStore {
         let mut m = self.inner.borrow_mut();
         if let Some(e) = m.fail_all.as_ref().or(m.fail_writes.as_ref()) {
             return Err(e.clone());
+        }
+        if let Some(cap) = m.capacity {
+            let used: usize = m.data.iter().map(|(k, v)| k.len() + v.len()).sum();
+            let old = m.data.get(key).map_or(0, |v| key.len() + v.len());
+            if used - old + key.len() + value.len() > cap {
+                return Err("QuotaExceededError: the quota has been exceeded".to_owned());
+            }
         }
         m.data.insert(key.to_owned(), value.to_owned());
         Ok(())

@@ -18,6 +18,14 @@
 //! never a panic; an unreadable conversation is moved aside to `{prefix}:unreadable:{id}`
 //! (kept, not destroyed) and skipped — one saved by another format version is only skipped.
 //!
+//! **A budget per widget** ([`StorageBudget`]: bytes of saved records and a number of
+//! conversations, [`Session::set_storage_budget`]): localStorage is the host origin's, shared
+//! with the host page and every other widget, and a few megabytes at most. Before a record is
+//! written, the oldest other conversations are removed (from storage and from the list, with
+//! a [`Notice::Evicted`]) until it fits; a write the browser refuses for its quota evicts the
+//! next oldest and tries again; a conversation larger than the whole budget is not written
+//! ([`Notice::TooLargeToSave`]: the last copy that fitted stays).
+//!
 //! **Switching conversations is refused while a run is in flight** ([`ThreadError::Running`]):
 //! the person stops it first, so a run never ends up in a conversation it was not started for.
 //! Interrupts and pending tool calls belong to their conversation (they live in its `Thread`
@@ -70,11 +78,36 @@ pub enum ThreadError {
     Closed,
 }
 
+/// How much one widget may keep in storage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StorageBudget {
+    /// Bytes of saved conversation records (their JSON text; the small index is not counted).
+    pub max_bytes: usize,
+    /// Saved conversations.
+    pub max_threads: usize,
+}
+
+/// Default: 1 MB and 50 conversations — a fifth of the 5 MB a browser gives an origin's
+/// `localStorage`, which the host page and its other widgets share.
+pub const DEFAULT_STORAGE_BUDGET: StorageBudget = StorageBudget {
+    max_bytes: 1_000_000,
+    max_threads: 50,
+};
+
+impl Default for StorageBudget {
+    fn default() -> Self {
+        DEFAULT_STORAGE_BUDGET
+    }
+}
+
 /// The session's thread bookkeeping.
 #[derive(Default)]
 pub(super) struct Threads {
     /// Where conversations are saved, under which prefix; `None` = nothing is persisted.
     store: Option<(Box<dyn KeyValue>, String)>,
+    budget: StorageBudget,
+    /// The size of each saved record (thread id → bytes of its JSON), as written or read.
+    stored: std::collections::HashMap<String, usize>,
     /// The other conversations.
     parked: Vec<ThreadRecord>,
     /// The open conversation's name, if the person gave it one.
@@ -107,6 +140,8 @@ fn index_key(prefix: &str) -> String {
 /// Everything saved under a prefix.
 struct Loaded {
     records: Vec<ThreadRecord>,
+    /// Each record's stored size.
+    sizes: Vec<(String, usize)>,
     active: Option<String>,
     notices: Vec<Notice>,
 }
@@ -114,6 +149,7 @@ struct Loaded {
 fn load(store: &dyn KeyValue, prefix: &str) -> Loaded {
     let mut out = Loaded {
         records: Vec::new(),
+        sizes: Vec::new(),
         active: None,
         notices: Vec::new(),
     };
@@ -141,7 +177,10 @@ fn load(store: &dyn KeyValue, prefix: &str) -> Loaded {
             }
         };
         match parse_record(&id, &text) {
-            Ok(r) => out.records.push(r),
+            Ok(r) => {
+                out.sizes.push((id.clone(), text.len()));
+                out.records.push(r);
+            }
             Err(err) => {
                 // Kept for whoever wants to recover it, but out of the way of the next load.
                 // A record from another format version stays where it is: the version that
@@ -197,6 +236,7 @@ impl Session {
         let record = opened.unwrap_or_else(|| ThreadRecord::empty(env.new_id("thread"), now));
         let mut s = Session::continuing(config, env, Thread::new(), record.id.clone());
         s.threads.store = Some((Box::new(store), prefix.to_owned()));
+        s.threads.stored = loaded.sizes.into_iter().collect();
         s.threads.notices = loaded.notices;
         s.threads.parked = records;
         s.threads.title = record.title;
@@ -210,6 +250,16 @@ impl Session {
     /// Whether conversations are saved (a session made by [`Session::restore`]).
     pub fn persists(&self) -> bool {
         self.threads.store.is_some()
+    }
+
+    /// How much this session may keep in storage (applied from the next save on).
+    pub fn set_storage_budget(&mut self, budget: StorageBudget) {
+        self.threads.budget = budget;
+    }
+
+    /// Bytes of conversation records this session has in storage.
+    pub fn stored_bytes(&self) -> usize {
+        self.threads.stored.values().sum()
     }
 
     /// The open conversation as a record.
@@ -310,28 +360,103 @@ impl Session {
         }
     }
 
-    /// Write one record (or remove it when there is nothing worth keeping). A failure is a
-    /// notice.
+    /// Write one record (or remove it when there is nothing worth keeping), within the
+    /// storage budget (see the module docs). A failure is a notice.
     fn write_record(&mut self, record: &ThreadRecord) {
-        let Some((store, prefix)) = &self.threads.store else {
+        let Some((_, prefix)) = &self.threads.store else {
             return;
         };
         let key = thread_key(prefix, &record.id);
-        let result = if record.worth_saving() {
-            serde_json::to_string(record)
-                .map_err(|e| e.to_string())
-                .and_then(|text| store.set(&key, &text))
-        } else {
-            store.remove(&key)
-        };
-        if let Err(reason) = result {
-            self.notice(Notice::SaveFailed {
-                // The automatic title is worded when shown (`None`).
-                title: Some(record.display_title())
-                    .filter(|t| record.title.is_some() || t != UNTITLED),
-                reason,
-            });
+        // The automatic title is worded when shown (`None`).
+        let title =
+            Some(record.display_title()).filter(|t| record.title.is_some() || t != UNTITLED);
+        if !record.worth_saving() {
+            self.threads.stored.remove(&record.id);
+            if let Some((store, _)) = &self.threads.store {
+                if let Err(reason) = store.remove(&key) {
+                    self.notice(Notice::SaveFailed { title, reason });
+                }
+            }
+            return;
         }
+        let text = match serde_json::to_string(record) {
+            Ok(t) => t,
+            Err(e) => {
+                let reason = e.to_string();
+                self.notice(Notice::SaveFailed { title, reason });
+                return;
+            }
+        };
+        let budget = self.threads.budget;
+        if text.len() > budget.max_bytes {
+            self.notice(Notice::TooLargeToSave {
+                title,
+                budget: budget.max_bytes,
+            });
+            return;
+        }
+        // Room first: the oldest other conversations go until this one fits.
+        loop {
+            let stored = &self.threads.stored;
+            let others: usize = stored
+                .iter()
+                .filter(|(id, _)| **id != record.id)
+                .map(|(_, n)| *n)
+                .sum();
+            let count = stored.len() + usize::from(!stored.contains_key(&record.id));
+            if others + text.len() <= budget.max_bytes && count <= budget.max_threads {
+                break;
+            }
+            if !self.evict_oldest(&record.id) {
+                break;
+            }
+        }
+        loop {
+            let Some((store, _)) = &self.threads.store else {
+                return;
+            };
+            match store.set(&key, &text) {
+                Ok(()) => {
+                    self.threads.stored.insert(record.id.clone(), text.len());
+                    return;
+                }
+                // The browser's quota (the origin's, shared with the page): make room, again.
+                Err(reason) => {
+                    if !(is_quota(&reason) && self.evict_oldest(&record.id)) {
+                        self.notice(Notice::SaveFailed { title, reason });
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Remove the least recently active saved conversation other than `keep` and the open
+    /// one, from storage and from the list, with a notice. False when there is none.
+    fn evict_oldest(&mut self, keep: &str) -> bool {
+        let victim = self
+            .threads
+            .parked
+            .iter()
+            .filter(|r| r.id != keep && r.id != self.thread_id)
+            .filter(|r| self.threads.stored.contains_key(&r.id))
+            .min_by(|a, b| a.updated_at.total_cmp(&b.updated_at).then(a.id.cmp(&b.id)))
+            .map(|r| (r.id.clone(), r.display_title(), r.title.is_some()));
+        let Some((id, title, renamed)) = victim else {
+            return false;
+        };
+        self.threads.stored.remove(&id);
+        self.threads.parked.retain(|r| r.id != id);
+        self.logs.forget(&id);
+        if let Some((store, prefix)) = &self.threads.store {
+            if let Err(err) = store.remove(&thread_key(prefix, &id)) {
+                self.notice(Notice::DeleteFailed(err));
+            }
+        }
+        let title = Some(title).filter(|t| renamed || t != UNTITLED);
+        // One notice per eviction: they are distinct conversations.
+        self.notice(Notice::Evicted { title, id });
+        true
     }
 
     fn write_index(&mut self) {
@@ -510,6 +635,7 @@ impl Session {
             return Err(ThreadError::UnknownThread(id.to_owned()));
         }
         self.logs.forget(id);
+        self.threads.stored.remove(id);
         if let Some((store, prefix)) = &self.threads.store {
             if let Err(err) = store.remove(&thread_key(prefix, id)) {
                 self.notice(Notice::DeleteFailed(err));
@@ -604,4 +730,11 @@ impl Session {
             .branches
             .switchers(&self.pipeline.thread.messages)
     }
+}
+
+/// Whether a storage failure is the browser's quota (`QuotaExceededError`, Firefox's
+/// `NS_ERROR_DOM_QUOTA_REACHED`).
+fn is_quota(reason: &str) -> bool {
+    let r = reason.to_ascii_lowercase();
+    r.contains("quota")
 }

@@ -40,10 +40,22 @@ pub fn browser_locale() -> Locale {
     Locale::negotiate(preferred.iter().map(String::as_str))
 }
 
-/// The page's `localStorage` as a [`KeyValue`]; every failure (blocked, sandboxed, a quota) is
-/// the browser's reason as text.
+/// The page's `localStorage` (the default) or `sessionStorage` as a [`KeyValue`]; every failure
+/// (blocked, sandboxed, a quota) is the browser's reason as text.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct BrowserStorage;
+pub struct BrowserStorage {
+    /// `sessionStorage` instead of `localStorage`.
+    pub session: bool,
+}
+
+impl BrowserStorage {
+    /// The storage a widget's `persist` names (`None` is no storage at all: not this).
+    pub fn of(persist: crate::embed::Persist) -> Self {
+        BrowserStorage {
+            session: persist == crate::embed::Persist::Session,
+        }
+    }
+}
 
 /// `"QuotaExceededError: …"` from a thrown DOMException, or whatever text the value has.
 fn js_text(e: &wasm_bindgen::JsValue) -> String {
@@ -60,30 +72,41 @@ fn js_text(e: &wasm_bindgen::JsValue) -> String {
     }
 }
 
-fn storage() -> Result<web_sys::Storage, String> {
+fn storage(session: bool) -> Result<web_sys::Storage, String> {
     let window = web_sys::window().ok_or_else(|| "no window".to_owned())?;
-    match window.local_storage() {
+    let (area, name) = if session {
+        (window.session_storage(), "sessionStorage")
+    } else {
+        (window.local_storage(), "localStorage")
+    };
+    match area {
         Ok(Some(s)) => Ok(s),
-        Ok(None) => Err("localStorage is not available".to_owned()),
+        Ok(None) => Err(format!("{name} is not available")),
         Err(e) => Err(js_text(&e)),
     }
 }
 
 impl KeyValue for BrowserStorage {
     fn get(&self, key: &str) -> Result<Option<String>, String> {
-        storage()?.get_item(key).map_err(|e| js_text(&e))
+        storage(self.session)?
+            .get_item(key)
+            .map_err(|e| js_text(&e))
     }
 
     fn set(&self, key: &str, value: &str) -> Result<(), String> {
-        storage()?.set_item(key, value).map_err(|e| js_text(&e))
+        storage(self.session)?
+            .set_item(key, value)
+            .map_err(|e| js_text(&e))
     }
 
     fn remove(&self, key: &str) -> Result<(), String> {
-        storage()?.remove_item(key).map_err(|e| js_text(&e))
+        storage(self.session)?
+            .remove_item(key)
+            .map_err(|e| js_text(&e))
     }
 
     fn keys(&self) -> Result<Vec<String>, String> {
-        let s = storage()?;
+        let s = storage(self.session)?;
         let n = s.length().map_err(|e| js_text(&e))?;
         Ok((0..n).filter_map(|i| s.key(i).ok().flatten()).collect())
     }

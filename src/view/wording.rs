@@ -14,6 +14,7 @@ use crate::session::branches::BranchError;
 use crate::session::failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 use crate::session::hitl::HitlError;
 use crate::session::threads::ThreadError;
+use crate::view::format::format_bytes;
 
 /// The banner text of a failed run.
 pub fn run_failure(t: &Strings, f: &RunFailure) -> String {
@@ -80,6 +81,17 @@ pub fn notice(t: &Strings, n: &Notice) -> String {
             fill(t.notice_save_failed, &[&title, reason])
         }
         Notice::IndexSaveFailed(reason) => fill(t.notice_index_save_failed, &[reason]),
+        Notice::TooLargeToSave { title, budget } => {
+            let title = title.as_deref().unwrap_or(t.thread_untitled);
+            fill(
+                t.notice_too_large_to_save,
+                &[&title, &format_bytes(*budget, t)],
+            )
+        }
+        Notice::Evicted { title, .. } => {
+            let title = title.as_deref().unwrap_or(t.thread_untitled);
+            fill(t.notice_evicted, &[&title])
+        }
         Notice::DeleteFailed(reason) => fill(t.notice_delete_failed, &[reason]),
         Notice::WidgetOption(problem) => fill(t.notice_widget_option, &[problem]),
     }

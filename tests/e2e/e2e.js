@@ -419,6 +419,26 @@ const linkChecks = {
   },
 };
 
+// A `[data-agui-endpoint]` element in a page's content (declarative.html): a chat only where the
+// page opted in, and then one that keeps nothing without its own thread key.
+const agentKeys = (p) => p.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('agui-leptos')));
+const declarativeChecks = {
+  async 'a data-agui-endpoint element is not a chat unless the page opts in'(p, seen) {
+    await p.goto(base + '/declarative/');
+    await p.waitForTimeout(1500);
+    assert(!(await p.$('[data-testid=composer-input]')), 'the element became a chat');
+    assert(!seen.some((u) => u.endsWith('.wasm')), 'the chat was loaded: ' + seen.filter((u) => u.endsWith('.wasm')));
+  },
+  async 'with agui-chat.js?scan it mounts, and keeps no conversation without a thread key'(p) {
+    await p.goto(base + '/declarative/?scan=1');
+    await p.waitForSelector('[data-testid=composer-input]');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    const keys = await agentKeys(p);
+    assert(keys.length === 0, 'it saved into the shared storage: ' + keys.join(', '));
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
@@ -434,6 +454,7 @@ const targets = [
   { name: 'axe-popup', url: '/embed/', checks: auditPopup, noOpen: true },
   { name: 'inline', url: '/inline/', checks: inlineChecks, noOpen: true },
   { name: 'links', url: '/linked/', checks: linkChecks, noOpen: true },
+  { name: 'declarative', url: '/declarative/', checks: declarativeChecks, noOpen: true },
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
 ];
 

@@ -10,6 +10,8 @@ first request as a CDN's precompressed files would be, so the throttled network 
 a production host sends. `/linked/` is a page-mode chat with an auth header for the
 URL-configuration checks (`?optin=1` adds `url-options`, `?allow=…` `allowed-endpoints`);
 `POST /elsewhere` is the same agent, recording the headers it was sent (`GET /elsewhere`).
+`/declarative/` has a `[data-agui-endpoint]` element in its content (`?scan=1`: the page
+opts in with `agui-chat.js?scan`).
 Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
 preload links for the lean bundle to its head).
 
@@ -200,6 +202,15 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastA
         html = page(os.path.join(here, "linked.html")).body.decode()
         extra = (" url-options" if optin else "") + (f' allowed-endpoints="{allow}"' if allow else "")
         return HTMLResponse(html.replace("<agui-chat ", "<agui-chat" + extra + " "))
+
+    @app.get("/declarative/")
+    def declarative(scan: bool = False):
+        # A `[data-agui-endpoint]` element in the page's content; `?scan=1`: the page opts in
+        # to declarative mounting on the loader's URL.
+        html = page(os.path.join(here, "declarative.html")).body.decode()
+        if scan:
+            html = html.replace("agui-chat.js", "agui-chat.js?scan")
+        return HTMLResponse(html)
 
     @app.get("/inline/")
     def inline(hints: bool = False):
