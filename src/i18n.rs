@@ -231,6 +231,10 @@ catalog! {
     notice_evicted,
     /// Warning: a widget option could not be used; `{}` says which and why (technical).
     notice_widget_option,
+    /// The agent kept calling browser tools by itself: the next run waits for the person.
+    held_run_text,
+    /// The button that lets that run go.
+    held_run_continue,
     // refusals of the store's actions (thread, branch and human-in-the-loop errors)
     /// A refusal: a run is in flight.
     err_running,
@@ -611,6 +615,8 @@ pub static EN: Strings = Strings {
     notice_save_failed: "Could not save “{}”: {}. Deleting old conversations makes room.",
     notice_index_save_failed: "Could not save the list of conversations: {}.",
     notice_delete_failed: "Could not delete a saved conversation: {}.",
+    held_run_text: "The agent has used this page’s tools several times in a row on its own. Continue?",
+    held_run_continue: "Continue",
     notice_too_large_to_save: "“{}” is larger than this chat may keep in the browser ({}): its latest part was not saved.",
     notice_evicted: "The oldest conversation, “{}”, was removed from this browser to make room.",
     notice_widget_option: "Widget option ignored: {}",
@@ -922,6 +928,8 @@ pub static DE: Strings = Strings {
     notice_save_failed: "„{}“ konnte nicht gespeichert werden: {}. Das Löschen alter Unterhaltungen schafft Platz.",
     notice_index_save_failed: "Die Liste der Unterhaltungen konnte nicht gespeichert werden: {}.",
     notice_delete_failed: "Eine gespeicherte Unterhaltung konnte nicht gelöscht werden: {}.",
+    held_run_text: "Der Agent hat die Werkzeuge dieser Seite mehrmals hintereinander selbstständig benutzt. Fortfahren?",
+    held_run_continue: "Fortfahren",
     notice_too_large_to_save: "„{}“ ist größer, als dieser Chat im Browser behalten darf ({}): der neueste Teil wurde nicht gespeichert.",
     notice_evicted: "Die älteste Unterhaltung, „{}“, wurde aus diesem Browser entfernt, um Platz zu schaffen.",
     notice_widget_option: "Widget-Option ignoriert: {}",

@@ -586,6 +586,28 @@ impl AgentStore {
         self.hitl(|s| s.answer_tool_call(tool_call_id, result))
     }
 
+    /// A handler's answer to a pending tool call (see
+    /// [`Session::answer_tool_call_from_handler`]: runs started this way are capped).
+    pub fn answer_tool_call_from_handler(
+        &self,
+        tool_call_id: &str,
+        result: Result<Value, String>,
+    ) -> Result<(), HitlError> {
+        self.hitl(|s| s.answer_tool_call_from_handler(tool_call_id, result))
+    }
+
+    /// Handlers answered every call, the next run waits for a person (read under
+    /// [`AgentStore::hitl_version`]).
+    pub fn run_held(&self) -> bool {
+        self.with_session(Session::run_held)
+    }
+
+    /// A person lets the held run go.
+    pub fn continue_held_run(&self) {
+        let request = self.update(Session::continue_held_run).flatten();
+        self.after(request);
+    }
+
     /// Frontend tool calls waiting for the browser.
     pub fn pending_frontend_calls(&self) -> Vec<PendingCall> {
         self.with_session(Session::pending_frontend_calls)

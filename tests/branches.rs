@@ -492,6 +492,7 @@ fn record_with_branches() -> ThreadRecord {
         updated_at: 2.5,
         thread: edited,
         branches: b,
+        replayed: false,
     }
 }
 

@@ -445,6 +445,125 @@ fn a_frontend_call_waits_for_the_person_and_its_answer_continues_the_run() {
     assert!(s.can_branch());
 }
 
+/// Play `req` as an agent that calls the frontend tool `get_time` once more (call `n`).
+fn calls_the_tool_again(s: &mut Session, req: &RunRequest, n: usize) -> String {
+    let (t, r) = (&req.body["threadId"], &req.body["runId"]);
+    let id = format!("call-{n}");
+    let events = [
+        json!({"type": "RUN_STARTED", "threadId": t, "runId": r}),
+        json!({"type": "TOOL_CALL_START", "toolCallId": id, "toolCallName": "get_time"}),
+        json!({"type": "TOOL_CALL_ARGS", "toolCallId": id, "delta": "{}"}),
+        json!({"type": "TOOL_CALL_END", "toolCallId": id}),
+        json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}),
+    ];
+    s.push(req.generation, &sse(&events));
+    s.end_run(req.generation, Ok(()));
+    id
+}
+
+// Regression (issue 12, item 7): each answered frontend tool started the next run by itself,
+// without end: an agent that calls a browser tool on every answer ran forever.
+#[test]
+fn handlers_continue_a_few_runs_by_themselves_then_a_person_is_asked() {
+    use agui_leptos::session::hitl::MAX_AUTO_RUNS;
+    let mut s = Session::new(with_tools(&["get_time"]), env());
+    let mut req = s.send("what time is it, forever").unwrap();
+    let mut runs = 1;
+    loop {
+        let id = calls_the_tool_again(&mut s, &req, runs);
+        assert_eq!(s.pending_frontend_calls().len(), 1);
+        match s
+            .answer_tool_call_from_handler(&id, Ok(json!("12:00")))
+            .unwrap()
+        {
+            Some(next) => {
+                req = next;
+                runs += 1;
+            }
+            None => break,
+        }
+        assert!(runs < 100, "never asked");
+    }
+    assert_eq!(
+        runs,
+        1 + MAX_AUTO_RUNS as usize,
+        "the person's run and {MAX_AUTO_RUNS} more"
+    );
+    assert!(s.run_held());
+    assert!(!s.running());
+    // The answer is in the history; the person lets it go, and the count starts again.
+    let go = s.continue_held_run().expect("the held run");
+    let last = go.body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (last["role"].as_str(), last["content"].as_str()),
+        (Some("tool"), Some("12:00"))
+    );
+    assert!(!s.run_held());
+    let id = calls_the_tool_again(&mut s, &go, 99);
+    assert!(s
+        .answer_tool_call_from_handler(&id, Ok(json!("12:01")))
+        .unwrap()
+        .is_some());
+    // A person's own answers never count.
+    let mut s = Session::new(with_tools(&["get_time"]), env());
+    let mut req = s.send("again").unwrap();
+    for n in 0..(2 * MAX_AUTO_RUNS as usize) {
+        let id = calls_the_tool_again(&mut s, &req, n);
+        req = s
+            .answer_tool_call(&id, Ok(json!("now")))
+            .unwrap()
+            .expect("a person answered");
+    }
+}
+
+// Regression (issue 12, item 6): replaying a trace that ends on a pending call to a page's tool
+// ran its handler with the trace's arguments, then a real run to the endpoint.
+#[test]
+fn a_replayed_trace_never_reaches_a_handler_even_after_a_reload() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(with_tools(&["get_time"]), env(), store.clone(), PREFIX);
+    s.begin_replay().unwrap();
+    let g = s.begin_external();
+    let t = s.thread_id().to_owned();
+    s.push(
+        g,
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": t, "runId": "r1"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_time"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+            json!({"type": "RUN_FINISHED", "threadId": t, "runId": "r1"}),
+        ]),
+    );
+    s.end_run(g, Ok(()));
+    assert!(s.is_replay());
+    assert_eq!(
+        s.thread().pending_tool_calls().len(),
+        1,
+        "the call is pending in the trace"
+    );
+    assert!(
+        s.pending_frontend_calls().is_empty(),
+        "but no handler gets it"
+    );
+    drop(s);
+    let mut s = Session::restore(with_tools(&["get_time"]), env(), store.clone(), PREFIX);
+    assert_eq!(s.thread_id(), t);
+    assert!(
+        s.is_replay() && s.pending_frontend_calls().is_empty(),
+        "not after a reload either"
+    );
+    // A person who writes in it takes it over: it is a live conversation from then on.
+    let req = s.send("and now?").unwrap();
+    assert!(!s.is_replay());
+    let id = calls_the_tool_again(&mut s, &req, 1);
+    assert_eq!(s.pending_frontend_calls()[0].id, id);
+}
+
 #[test]
 fn answering_a_call_that_is_not_pending_is_refused() {
     let mut s = session();

@@ -49,6 +49,21 @@ export function install_tool_agent() {
     return new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } });
   });
 }
+// An agent that calls the page's tool again on every answer (issue 12, item 7).
+export function install_looping_agent() {
+  let n = 0;
+  install_agent((body, r) => {
+    n += 1;
+    const id = 'loop-' + n;
+    const events = [{ type: 'RUN_STARTED', ...r },
+      { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: 'get_location' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: '{}' },
+      { type: 'TOOL_CALL_END', toolCallId: id },
+      { type: 'RUN_FINISHED', ...r }];
+    return new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } });
+  });
+}
+export function request_count() { return requests.length; }
 // A site's own agent: a venue search whose arguments stream in pieces, then a call to a tool
 // the page never registered. The body is a real stream, so the page sees the pieces arrive.
 export function install_site_agent() {
@@ -129,6 +144,8 @@ export function listen(el, names) {
 "#)]
 extern "C" {
     fn install_tool_agent();
+    fn install_looping_agent();
+    fn request_count() -> u32;
     fn install_site_agent();
     fn define_venue_element();
     fn mount_with_renderer(el: &HtmlElement) -> JsValue;
@@ -395,6 +412,43 @@ async fn two_widgets_on_one_page_stay_independent() {
     assert_eq!(status(&b), "idle");
     a.remove();
     b.remove();
+}
+
+// Regression (issue 12, item 7): an agent that calls a browser tool on every answer ran
+// forever by itself.
+#[wasm_bindgen_test]
+async fn a_tool_loop_stops_after_a_few_automatic_runs_and_asks_the_person() {
+    use agui_leptos::session::hitl::MAX_AUTO_RUNS;
+    start();
+    install_looping_agent();
+    let host = web_support::fresh_container();
+    let calls = js_sys::Array::new();
+    let _handle = mount_with_tool(&host, &calls);
+    leptos::task::tick().await;
+    send(&host, "where am I?").await;
+    until("the chat to ask", || {
+        testid(&frame(&host), "held-run").is_some()
+    })
+    .await;
+    sleep(100).await;
+    let runs = 1 + MAX_AUTO_RUNS;
+    assert_eq!(
+        request_count(),
+        runs,
+        "the person's run and {MAX_AUTO_RUNS} by the handler"
+    );
+    assert_eq!(calls.length(), runs, "the handler answered every call");
+    testid(&frame(&host), "continue-run")
+        .unwrap()
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+    until("the held run and the next automatic ones", || {
+        request_count() == 2 * runs && testid(&frame(&host), "held-run").is_some()
+    })
+    .await;
+    restore_fetch();
+    host.remove();
 }
 
 #[wasm_bindgen_test]

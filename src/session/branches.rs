@@ -359,6 +359,10 @@ pub struct ThreadRecord {
     pub thread: SavedThread,
     #[serde(default)]
     pub branches: Branches,
+    /// A trace was replayed into it: it is a recording, never a live conversation — no
+    /// frontend tool handler runs for it and nothing continues it by itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
 }
 
 impl ThreadRecord {
@@ -376,6 +380,7 @@ impl ThreadRecord {
                 last_run: None,
             },
             branches: Branches::default(),
+            replayed: false,
         }
     }
 

@@ -69,6 +69,24 @@ pub(super) struct Hitl {
     /// The last answers sent, per thread id: a resume run that fails leaves its interrupts
     /// open (§4.11), and Retry sends the same answers again.
     last_sent: HashMap<String, (CompleteResume, bool)>,
+    /// Runs started in a row by handlers alone, since a person last acted.
+    auto_runs: u32,
+    /// Handlers answered every call but the cap was reached: the next run waits for a person
+    /// ([`Session::continue_held_run`]).
+    held: bool,
+}
+
+/// Runs frontend tool handlers may start in a row without a person (issue 12, item 7): an
+/// agent that calls a browser tool on every answer would otherwise run forever by itself.
+pub const MAX_AUTO_RUNS: u32 = 4;
+
+impl Hitl {
+    /// A run starts: one more in a row by handlers alone, or a person acted (the count
+    /// starts again).
+    pub(super) fn count_run(&mut self, automatic: bool) {
+        self.auto_runs = if automatic { self.auto_runs + 1 } else { 0 };
+        self.held = false;
+    }
 }
 
 /// True for interrupts announced by a legacy `CUSTOM on_interrupt` event.
@@ -287,6 +305,7 @@ impl Session {
         let options = RunOptions {
             resume: Some(resume.clone()),
             legacy_resume: *legacy,
+            ..RunOptions::default()
         };
         self.start_run(options)
     }
@@ -336,6 +355,7 @@ impl Session {
         Ok(self.start_run(RunOptions {
             resume: Some(complete),
             legacy_resume: legacy,
+            ..RunOptions::default()
         }))
     }
 
@@ -374,6 +394,39 @@ impl Session {
         tool_call_id: &str,
         result: Result<Value, String>,
     ) -> Result<Option<RunRequest>, HitlError> {
+        self.answer_tool_call_as(tool_call_id, result, false)
+    }
+
+    /// [`Session::answer_tool_call`] for a handler's result (no person acted): after
+    /// [`MAX_AUTO_RUNS`] such runs in a row the next one is held until a person continues it
+    /// ([`Session::continue_held_run`]) or sends a message.
+    pub fn answer_tool_call_from_handler(
+        &mut self,
+        tool_call_id: &str,
+        result: Result<Value, String>,
+    ) -> Result<Option<RunRequest>, HitlError> {
+        self.answer_tool_call_as(tool_call_id, result, true)
+    }
+
+    /// Handlers answered every call, but the run they would start waits for a person.
+    pub fn run_held(&self) -> bool {
+        self.hitl.held && !self.running
+    }
+
+    /// A person lets the held run go (the count of automatic runs starts again).
+    pub fn continue_held_run(&mut self) -> Option<RunRequest> {
+        if !self.run_held() {
+            return None;
+        }
+        self.start_run(RunOptions::default())
+    }
+
+    fn answer_tool_call_as(
+        &mut self,
+        tool_call_id: &str,
+        result: Result<Value, String>,
+        automatic: bool,
+    ) -> Result<Option<RunRequest>, HitlError> {
         if self.running {
             return Err(HitlError::Running);
         }
@@ -398,7 +451,16 @@ impl Session {
                 let why = format!("tool '{name}' is not available in this client");
                 self.add_client_tool_result(&id, why.clone(), Some(why));
             }
-            return Ok(self.start_run(RunOptions::default()));
+            if automatic && self.hitl.auto_runs >= MAX_AUTO_RUNS {
+                self.hitl.held = true;
+                self.hitl.version += 1;
+                self.dirty.run = true;
+                return Ok(None);
+            }
+            return Ok(self.start_run(RunOptions {
+                automatic,
+                ..RunOptions::default()
+            }));
         }
         let answered = self
             .current_builder()
@@ -411,7 +473,12 @@ impl Session {
 
     /// Frontend tool calls waiting for the browser: the last run finished with them pending,
     /// their arguments are complete, no interrupt gates them, and their tool is advertised.
+    /// None in a replayed trace: a recording's calls are never executed (its arguments came
+    /// from a file, not from the agent this page talks to).
     pub fn pending_frontend_calls(&self) -> Vec<PendingCall> {
+        if self.is_replay() {
+            return Vec::new();
+        }
         let thread = &self.pipeline.thread;
         self.blocking_calls()
             .into_iter()

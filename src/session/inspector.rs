@@ -150,6 +150,8 @@ impl Session {
         self.new_thread()?;
         let id = self.thread_id.clone();
         self.logs.forget(&id);
+        // A recording: its pending tool calls never reach a handler (issue 12, item 6).
+        self.threads.replayed = true;
         Ok(())
     }
 

@@ -88,6 +88,9 @@ pub struct RunOptions {
     pub resume: Option<CompleteResume>,
     /// Also send the answers the older way (`forwardedProps.command.resume`).
     pub legacy_resume: bool,
+    /// No person asked for this run: frontend tool handlers answered every pending call.
+    /// At most [`hitl::MAX_AUTO_RUNS`] of those follow each other before a person is asked.
+    pub automatic: bool,
 }
 
 /// Where a run's request goes.
@@ -508,6 +511,8 @@ impl Session {
         {
             self.dirty.restructured = true;
         }
+        // The person takes over: a replayed trace's calls are closed above, the thread lives.
+        self.threads.replayed = false;
         let id = self.env.new_id("msg");
         self.pipeline.thread.append(Message::user(id, text));
         self.dirty.appended = true;
@@ -541,6 +546,7 @@ impl Session {
     /// `None` when it cannot be sent (the failure is recorded and shown: no agent, a request
     /// the schema refuses).
     pub fn start_run(&mut self, options: RunOptions) -> Option<RunRequest> {
+        self.hitl.count_run(options.automatic);
         self.open_pipeline();
         let run_id = self.env.new_id("run");
         let thread = &self.pipeline.thread;

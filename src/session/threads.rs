@@ -115,6 +115,8 @@ pub(super) struct Threads {
     created_at: f64,
     updated_at: f64,
     branches: Branches,
+    /// The open conversation is a replayed trace ([`ThreadRecord::replayed`]).
+    pub(super) replayed: bool,
     /// Storage problems (and widget notices), shown in the warnings list first.
     pub(super) notices: Vec<Notice>,
 }
@@ -243,6 +245,7 @@ impl Session {
         s.threads.created_at = record.created_at;
         s.threads.updated_at = record.updated_at;
         s.threads.branches = record.branches;
+        s.threads.replayed = record.replayed;
         s.install(record.thread, false);
         s
     }
@@ -250,6 +253,11 @@ impl Session {
     /// Whether conversations are saved (a session made by [`Session::restore`]).
     pub fn persists(&self) -> bool {
         self.threads.store.is_some()
+    }
+
+    /// The open conversation is a replayed trace: a recording, never continued by itself.
+    pub fn is_replay(&self) -> bool {
+        self.threads.replayed
     }
 
     /// How much this session may keep in storage (applied from the next save on).
@@ -272,6 +280,7 @@ impl Session {
             updated_at: self.threads.updated_at,
             thread: self.pipeline.thread.saved(),
             branches: self.threads.branches.clone(),
+            replayed: self.threads.replayed,
         }
     }
 
@@ -302,6 +311,7 @@ impl Session {
         self.threads.created_at = record.created_at;
         self.threads.updated_at = record.updated_at;
         self.threads.branches = record.branches;
+        self.threads.replayed = record.replayed;
         self.install(record.thread, false);
     }
 

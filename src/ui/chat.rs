@@ -11,6 +11,7 @@ use crate::plugins::Plugins;
 use crate::store::AgentStore;
 use crate::ui::composer::Composer;
 use crate::ui::error_banner::ErrorBanner;
+use crate::ui::hitl::frontend_tools::HeldRunBanner;
 use crate::ui::run_status::RunStatusLine;
 use crate::ui::settings::EndpointSettings;
 use crate::ui::state_panel::StatePanel;
@@ -175,6 +176,7 @@ pub fn Chat() -> impl IntoView {
                         <Transcript />
                         <div class="agui-main__footer">
                             <ErrorBanner />
+                            <HeldRunBanner />
                             <Composer />
                         </div>
                     </div>

@@ -18,7 +18,9 @@
 //! **Answers.** A component calls [`FrontendToolCall::respond`]; a handler's `Ok(value)` /
 //! `Err(message)` is recorded the same way ([`AgentStore::answer_tool_call`]): a `tool`
 //! message for the call, JSON text for values, `error` set for failures. When every pending
-//! call of the run is answered, the next run starts by itself. A handler's result that
+//! call of the run is answered, the next run starts by itself — at most
+//! [`crate::session::hitl::MAX_AUTO_RUNS`] in a row by handlers alone; then the chat asks the
+//! person to continue ([`HeldRunBanner`]). Replayed traces never run handlers. A handler's result that
 //! arrives after the person moved on (sending a message closes pending calls as "cancelled by
 //! user") is dropped.
 //!
@@ -244,7 +246,7 @@ pub fn use_frontend_tools(store: AgentStore, tools: FrontendTools) {
                     Err(bad_args) => Err(bad_args),
                 };
                 // Dropped when the person moved on meanwhile (the call is no longer pending).
-                if let Err(e) = store.answer_tool_call(&id, result) {
+                if let Err(e) = store.answer_tool_call_from_handler(&id, result) {
                     web_sys::console::warn_1(
                         &format!("frontend tool result for {id} dropped: {e}").into(),
                     );
@@ -309,5 +311,37 @@ fn bad_args_view(store: AgentStore, id: String, problem: String) -> impl IntoVie
                 {move || tr(store).tell_the_agent}
             </button>
         </div>
+    }
+}
+
+/// Shown when handlers answered every call but the run they would start waits for a person:
+/// the agent has kept calling browser tools on its own.
+#[component]
+pub fn HeldRunBanner() -> impl IntoView {
+    let store = AgentStore::expect();
+    let version = store.hitl_version();
+    let held = Memo::new(move |_| {
+        version.track();
+        store.running.track();
+        store.run_held()
+    });
+    move || {
+        held.get().then(|| {
+            view! {
+                <div class="agui-error-banner agui-held-run" data-testid="held-run" role="status">
+                    <p class="agui-error-banner__text">
+                        {move || tr(store).held_run_text}
+                    </p>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--secondary agui-error-banner__retry"
+                        data-testid="continue-run"
+                        on:click=move |_| store.continue_held_run()
+                    >
+                        {move || tr(store).held_run_continue}
+                    </button>
+                </div>
+            }
+        })
     }
 }
