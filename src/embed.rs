@@ -19,6 +19,8 @@
 //! | `url-options`             | `data-agui-url-options` | `urlOptions` | let the page's URL set these options (empty: all of [`URL_OPTIONS`]); absent = the URL sets nothing |
 //! | `persist`                 | `data-agui-persist`     | `persist`    | where conversations are kept: `local` (default: `localStorage`), `session` (`sessionStorage`: until the tab closes), `none` (memory only) |
 //! | `storage-budget`          | `data-agui-storage-budget` | `storageBudget` | bytes of conversations this widget may keep (default 1,000,000; the oldest go first) |
+//! | `credentials`             | `data-agui-credentials` | `credentials` | cookies and HTTP auth on requests: `same-origin` (default), `include` (cross-origin too), `omit` |
+//! | `redirects`               | `data-agui-redirects`   | `redirects`  | `error` (default: a redirect fails the run; the page's headers never follow it) or `follow` |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
 //!
 //! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
@@ -29,6 +31,7 @@
 use serde_json::Value;
 
 use crate::i18n::{fill, Locale, Strings};
+use crate::session::{Credentials, FetchPolicy};
 
 /// Where conversations are saved in `localStorage` unless a thread key says otherwise.
 pub const DEFAULT_STORAGE_PREFIX: &str = "agui-leptos:v1";
@@ -146,6 +149,8 @@ pub struct WidgetOptions {
     pub demo: bool,
     /// The `settings` attribute: show the agent picker (endpoint, headers) outside page mode.
     pub settings: bool,
+    /// The `credentials` and `redirects` attributes.
+    pub fetch: FetchPolicy,
     /// The `allowed-endpoints` attribute: origins or URL prefixes runs may go to (`None`: any).
     pub allowed_endpoints: Option<Vec<String>>,
     /// Move the keyboard into the composer once mounted (the visitor opened a popup before
@@ -169,6 +174,8 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("speed", "speed"),
     ("demo", "demo"),
     ("settings", "settings"),
+    ("credentials", "credentials"),
+    ("redirects", "redirects"),
     ("url-options", "urlOptions"),
     ("allowed-endpoints", "allowedEndpoints"),
 ];
@@ -257,6 +264,23 @@ impl WidgetOptions {
         o.demo = get("demo").is_some_and(|v| flag(&v));
         o.settings = get("settings").is_some_and(|v| flag(&v));
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
+        if let Some(c) = get("credentials") {
+            match c.trim().to_ascii_lowercase().as_str() {
+                "" | "same-origin" => o.fetch.credentials = Credentials::SameOrigin,
+                "include" => o.fetch.credentials = Credentials::Include,
+                "omit" => o.fetch.credentials = Credentials::Omit,
+                _ => problems.push(format!(
+                    "credentials: unknown value {c:?} (same-origin, include, omit)"
+                )),
+            }
+        }
+        if let Some(r) = get("redirects") {
+            match r.trim().to_ascii_lowercase().as_str() {
+                "" | "error" => o.fetch.follow_redirects = false,
+                "follow" => o.fetch.follow_redirects = true,
+                _ => problems.push(format!("redirects: unknown value {r:?} (error, follow)")),
+            }
+        }
         if let Some(s) = text("speed") {
             match s.parse::<f64>() {
                 Ok(v) if v.is_finite() && v >= 0.0 => o.speed = Some(v),

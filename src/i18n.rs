@@ -200,6 +200,8 @@ catalog! {
     error_network,
     /// Banner: the answer had no body to stream.
     error_no_body,
+    /// The endpoint answered with a redirect, which the chat does not follow.
+    error_redirected,
     /// Banner: the endpoint is not http(s); `{}` is the endpoint.
     error_endpoint_scheme,
     /// Banner: the endpoint is outside the page's `allowed-endpoints`; `{}` is the endpoint.
@@ -603,6 +605,7 @@ pub static EN: Strings = Strings {
     error_not_sse: "the agent answered with content type {}, not text/event-stream",
     error_network: "network error: {}",
     error_no_body: "network error: response has no body",
+    error_redirected: "The agent’s address redirected the chat elsewhere; redirects are not followed.",
     error_endpoint_scheme: "Not sent: {} is not an http(s) address.",
     error_endpoint_not_allowed: "Not sent: this page does not allow the endpoint {}.",
     error_stopped: "stopped",
@@ -916,6 +919,7 @@ pub static DE: Strings = Strings {
     error_not_sse: "Der Agent antwortete mit dem Inhaltstyp {} statt text/event-stream",
     error_network: "Netzwerkfehler: {}",
     error_no_body: "Netzwerkfehler: Die Antwort hat keinen Inhalt",
+    error_redirected: "Die Adresse des Agenten hat den Chat woandershin umgeleitet; Umleitungen werden nicht verfolgt.",
     error_endpoint_scheme: "Nicht gesendet: {} ist keine http(s)-Adresse.",
     error_endpoint_not_allowed: "Nicht gesendet: Diese Seite erlaubt den Endpunkt {} nicht.",
     error_stopped: "angehalten",

@@ -413,6 +413,7 @@ impl AgentStore {
                 endpoint,
                 headers,
                 allowed,
+                fetch,
             } => {
                 if let Err(e) = transport::check_endpoint(&endpoint, allowed.as_deref()) {
                     return store.end_for(generation, Err(e));
@@ -425,10 +426,11 @@ impl AgentStore {
                     .try_update_value(|s| s.abort = Some(handle.clone()));
                 let text = request.body.to_string();
                 leptos::task::spawn_local(async move {
-                    let result = transport::run_http(&endpoint, &headers, &text, &handle, |b| {
-                        store.push_for(generation, b)
-                    })
-                    .await;
+                    let result =
+                        transport::run_http(&endpoint, &headers, fetch, &text, &handle, |b| {
+                            store.push_for(generation, b)
+                        })
+                        .await;
                     store.end_for(generation, result);
                 });
             }

@@ -17,7 +17,10 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, Request, Response};
 
 use crate::embed::{endpoint_allowed, Target};
-use crate::session::failure::EndpointRefusal;
+use crate::session::failure::{error_body, EndpointRefusal, ERROR_BODY_BYTES};
+use crate::session::{Credentials, FetchPolicy};
+use web_sys::{RequestCredentials, RequestRedirect, ResponseType};
+
 pub use crate::session::failure::TransportError;
 
 /// Stops a running transport (Stop button).
@@ -121,6 +124,7 @@ pub fn check_endpoint(endpoint: &str, allowed: Option<&[String]>) -> Result<(), 
 pub async fn run_http(
     endpoint: &str,
     headers: &[(String, String)],
+    fetch: FetchPolicy,
     body: &str,
     abort: &AbortHandle,
     mut on_chunk: impl FnMut(&[u8]),
@@ -132,9 +136,21 @@ pub async fn run_http(
             TransportError::Network(js_error(e))
         }
     };
+    // A redirect is seen (`manual`), not followed, unless the page opted in; credentials are
+    // stated, never left to a default.
     let mut request = gloo_net::http::Request::post(endpoint)
         .header("Content-Type", "application/json")
-        .header("Accept", "text/event-stream");
+        .header("Accept", "text/event-stream")
+        .redirect(if fetch.follow_redirects {
+            RequestRedirect::Follow
+        } else {
+            RequestRedirect::Manual
+        })
+        .credentials(match fetch.credentials {
+            Credentials::Omit => RequestCredentials::Omit,
+            Credentials::SameOrigin => RequestCredentials::SameOrigin,
+            Credentials::Include => RequestCredentials::Include,
+        });
     for (name, value) in headers {
         if !crate::embed::valid_header(name, value) {
             return Err(TransportError::Network(format!(
@@ -158,19 +174,35 @@ pub async fn run_http(
         .map_err(|v: JsValue| net(v))?;
     // The same JS object (not `Response.clone()`, which would tee the body).
     let response = gloo_net::http::Response::from(Clone::clone(&raw));
+    if response.type_() == ResponseType::Opaqueredirect {
+        return Err(TransportError::Redirected);
+    }
     let status = response.status();
     if !response.ok() {
-        let text = match raw.text() {
-            Ok(p) => JsFuture::from(p)
-                .await
-                .ok()
-                .and_then(|t| t.as_string())
-                .unwrap_or_default(),
-            Err(_) => String::new(),
-        };
+        // At most ERROR_BODY_BYTES of it are read: a server may answer an error with anything.
+        let mut bytes = Vec::new();
+        if let Some(stream) = response.body() {
+            if let Ok(reader) = stream
+                .get_reader()
+                .dyn_into::<ReadableStreamDefaultReader>()
+            {
+                while bytes.len() < ERROR_BODY_BYTES {
+                    let Ok(chunk) = JsFuture::from(reader.read()).await else {
+                        break;
+                    };
+                    match Reflect::get(&chunk, &JsValue::from_str("value")) {
+                        Ok(v) if v.is_instance_of::<Uint8Array>() => {
+                            bytes.extend(Uint8Array::from(v).to_vec());
+                        }
+                        _ => break,
+                    }
+                }
+                let _ = reader.cancel();
+            }
+        }
         return Err(TransportError::Status {
             status,
-            body: text.chars().take(2000).collect(),
+            body: error_body(&bytes),
         });
     }
     let content_type = response.headers().get("content-type").unwrap_or_default();

@@ -331,6 +331,7 @@ fn mount(
             endpoint: options.endpoint.clone(),
             headers: options.headers.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
+            fetch: options.fetch,
             demo_speed: options.speed.unwrap_or(DEFAULT_DEMO_SPEED),
             locale: options
                 .lang

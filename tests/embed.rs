@@ -159,6 +159,32 @@ fn widgets_with_different_keys_save_apart() {
     assert_ne!(a.storage_prefix(), b.storage_prefix());
 }
 
+// Issue 12, item 11: redirects were followed, custom auth headers included.
+#[test]
+fn redirects_are_refused_and_credentials_stated_unless_the_page_says_otherwise() {
+    use agui_leptos::session::Credentials;
+    let (o, _) = parse(&[]);
+    assert_eq!(
+        (o.fetch.follow_redirects, o.fetch.credentials),
+        (false, Credentials::SameOrigin)
+    );
+    let (o, problems) = parse(&[("redirects", "follow"), ("credentials", "include")]);
+    assert!(problems.is_empty());
+    assert_eq!(
+        (o.fetch.follow_redirects, o.fetch.credentials),
+        (true, Credentials::Include)
+    );
+    let (o, problems) = parse(&[("redirects", "sometimes"), ("credentials", "always")]);
+    assert_eq!(o.fetch, Default::default());
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    // Never from a link.
+    let (o, _) = parse_url(
+        &[("url-options", "")],
+        &[("redirects", "follow"), ("credentials", "include")],
+    );
+    assert_eq!(o.fetch, Default::default());
+}
+
 #[test]
 fn persist_and_the_storage_budget_are_the_pages_choice() {
     assert_eq!(parse(&[]).0.persist, Persist::Local);

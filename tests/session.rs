@@ -163,9 +163,23 @@ fn the_route_follows_the_configuration() {
             endpoint: "/api/agent".into(),
             headers: vec![("Authorization".into(), "Bearer x".into())],
             allowed: None,
+            fetch: Default::default(),
         },
         "an endpoint wins over the local agent"
     );
+}
+
+// Issue 12, item 14: an error response's body is read up to a bound and shown in part.
+#[test]
+fn an_error_body_is_cut_to_its_start_on_a_character() {
+    use agui_leptos::session::failure::{error_body, ERROR_BODY_BYTES};
+    assert_eq!(error_body(b"upstream down"), "upstream down");
+    let huge = vec![b'E'; 10 * ERROR_BODY_BYTES];
+    assert_eq!(error_body(&huge).len(), 2000);
+    // A multi-byte character cut by the read's bound is dropped, not shown as U+FFFD.
+    let mut cut = "é".repeat(ERROR_BODY_BYTES / 2 - 1).into_bytes();
+    cut.push(0xC3);
+    assert!(!error_body(&cut).contains('\u{fffd}'));
 }
 
 // Regression: bytes a stopped transport still delivered reached the next run.

@@ -20,12 +20,30 @@ pub enum TransportError {
     NoBody,
     #[error("stopped")]
     Aborted,
+    /// The endpoint answered with a redirect, which is not followed unless the page says so
+    /// (`redirects="follow"`): the page's headers would go wherever it points.
+    #[error("the endpoint redirected the request; redirects are not followed")]
+    Redirected,
     /// The endpoint is not one the page allows: not http(s), or outside `allowed-endpoints`.
     #[error("the endpoint {endpoint:?} is refused: {reason:?}")]
     Refused {
         endpoint: String,
         reason: EndpointRefusal,
     },
+}
+
+/// How much of an error response's body is read (its start is shown with the status).
+pub const ERROR_BODY_BYTES: usize = 4096;
+
+/// The text shown for an error response's first bytes: at most 2,000 characters, cut on a
+/// character (a partial UTF-8 sequence at the cut is dropped, not shown as garbage).
+pub fn error_body(bytes: &[u8]) -> String {
+    let bytes = &bytes[..bytes.len().min(ERROR_BODY_BYTES)];
+    String::from_utf8_lossy(bytes)
+        .trim_end_matches('\u{fffd}')
+        .chars()
+        .take(2000)
+        .collect()
 }
 
 /// Why a run's endpoint was refused before anything was sent.

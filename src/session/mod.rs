@@ -64,6 +64,28 @@ pub struct AgentConfig {
     pub legacy_resume: bool,
     /// The UI language (the browser shell picks the browser's by default).
     pub locale: Locale,
+    /// How requests go out: credentials and redirects (the page's choice).
+    pub fetch: FetchPolicy,
+}
+
+/// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Credentials {
+    Omit,
+    /// Only to the page's own origin (fetch's default, stated explicitly).
+    #[default]
+    SameOrigin,
+    /// Also cross-origin (the agent must allow it with CORS).
+    Include,
+}
+
+/// How the transport fetches. By default a redirect is refused, not followed: the page's
+/// headers (auth) would go wherever the agent's server points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FetchPolicy {
+    pub credentials: Credentials,
+    /// Follow redirects (the page opted in with `redirects="follow"`).
+    pub follow_redirects: bool,
 }
 
 impl Default for AgentConfig {
@@ -77,6 +99,7 @@ impl Default for AgentConfig {
             tools: Vec::new(),
             legacy_resume: false,
             locale: Locale::default(),
+            fetch: FetchPolicy::default(),
         }
     }
 }
@@ -102,6 +125,7 @@ pub enum Route {
         headers: Vec<(String, String)>,
         /// The page's `allowed-endpoints` ([`AgentConfig::allowed_endpoints`]).
         allowed: Option<Vec<String>>,
+        fetch: FetchPolicy,
     },
     /// Played by a local agent at `speed`.
     Local { agent: LocalAgentRef, speed: f64 },
@@ -583,6 +607,7 @@ impl Session {
                 endpoint: endpoint.clone(),
                 headers: self.config.headers.clone(),
                 allowed: self.config.allowed_endpoints.clone(),
+                fetch: self.config.fetch,
             },
             (None, Some(agent)) => Route::Local {
                 agent: agent.clone(),

@@ -417,6 +417,22 @@ const linkChecks = {
     await waitStatus(p, 'success');
     assert((await runs()) === earlier + 1, 'the run went to the page\'s own agent');
   },
+  async 'a redirect is not followed, and an error body is read only in part'(p) {
+    const before = (await elsewhere(p)).length;
+    await p.goto(base + '/linked/?optin=1&endpoint=/moved');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'error');
+    const banner = await p.textContent('[data-testid=error-banner]');
+    assert(banner.includes('redirect'), 'banner: ' + banner);
+    assert((await elsewhere(p)).length === before, 'the redirect was followed');
+    await p.goto(base + '/linked/?optin=1&endpoint=/huge-error');
+    const t0 = Date.now();
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'error');
+    const text = await p.textContent('[data-testid=error-text]');
+    assert(text.includes('500') && text.length < 2300, 'error text: ' + text.length + ' chars');
+    assert(Date.now() - t0 < 5000, 'reading the error took ' + (Date.now() - t0) + ' ms');
+  },
 };
 
 // A `[data-agui-endpoint]` element in a page's content (declarative.html): a chat only where the

@@ -9,7 +9,8 @@ origin. Listens on 127.0.0.1 only and stops itself after `--idle` seconds withou
 first request as a CDN's precompressed files would be, so the throttled network carries what
 a production host sends. `/linked/` is a page-mode chat with an auth header for the
 URL-configuration checks (`?optin=1` adds `url-options`, `?allow=…` `allowed-endpoints`);
-`POST /elsewhere` is the same agent, recording the headers it was sent (`GET /elsewhere`).
+`POST /elsewhere` is the same agent, recording the headers it was sent (`GET /elsewhere`);
+`POST /moved` redirects there (307), `POST /huge-error` answers 500 with a 20 MB body.
 `/declarative/` has a `[data-agui-endpoint]` element in its content (`?scan=1`: the page
 opts in with `agui-chat.js?scan`).
 Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
@@ -145,6 +146,18 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastA
     async def elsewhere(req: Request):
         ELSEWHERE.append({k.lower(): v for k, v in req.headers.items()})
         return await agent(req)
+
+    @app.post("/moved")
+    def moved():
+        # An endpoint that redirects: the chat must not follow it (with the page's headers).
+        LAST_REQUEST["at"] = time.monotonic()
+        return Response(status_code=307, headers={"location": "/elsewhere"})
+
+    @app.post("/huge-error")
+    def huge_error():
+        # An error with a 20 MB body: the chat reads only its start.
+        LAST_REQUEST["at"] = time.monotonic()
+        return Response(content=b"E" * (20 << 20), status_code=500, media_type="text/plain")
 
     @app.get("/elsewhere")
     def elsewhere_hits():
