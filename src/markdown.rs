@@ -19,6 +19,11 @@
 //!   protocol-relative `//host`, relative paths, fragments, URLs containing whitespace, control
 //!   characters or backslashes anywhere) is dropped and the link's content is kept as plain
 //!   inlines. The only way to get a [`SafeUrl`] is through its checked constructors.
+//! * **Link text cannot pose as another destination.** When a word of a link's text reads as a
+//!   host name (`[https://bank.example](https://evil.example)`, `bank.example/login`, a
+//!   Unicode lookalike such as `bаnk.example`) that is not the destination's host, the
+//!   `shown_host` of [`Inline::Link`] carries the real host and the UI shows it next to the
+//!   text (as images show theirs). Plain-text links and autolinks are unchanged.
 //! * **Images are never loaded automatically.** [`Inline::Image`] only carries an `http(s)`
 //!   source ([`SafeUrl::parse_image`]); the UI shows a placeholder with the alt text and a
 //!   button. Any other source turns the image into its alt text.
@@ -152,6 +157,11 @@ pub enum Inline {
         href: SafeUrl,
         title: Option<String>,
         content: Vec<Inline>,
+        /// The destination's host ([`SafeUrl::host`]) when the visible text names a different
+        /// one (`[https://bank.example](https://evil.example)`): the UI shows it next to the
+        /// text. `None` when the text names no host or only the destination's (case, a leading
+        /// `www.`, a trailing dot or slash and the port aside), and for `mailto:`.
+        shown_host: Option<String>,
     },
     /// Images are never loaded automatically: the UI shows a placeholder with alt text and a
     /// button; only http/https sources are kept (others become alt text).
@@ -190,6 +200,21 @@ impl SafeUrl {
         &self.0
     }
 
+    /// The host (and port) an `http(s)` URL goes to, as written, userinfo dropped
+    /// (`https://bank.example@evil.example/` → `evil.example`); `None` for `mailto:`.
+    pub fn host(&self) -> Option<&str> {
+        let (scheme, rest) = self.0.split_once("://")?;
+        if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+            return None;
+        }
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        Some(
+            authority
+                .rsplit_once('@')
+                .map_or(authority, |(_, host)| host),
+        )
+    }
+
     fn parse_with(url: &str, allow_mailto: bool) -> Option<SafeUrl> {
         if url.is_empty()
             || url
@@ -215,6 +240,65 @@ impl SafeUrl {
 /// Zero-width and bidi-control characters (could hide what a URL really says).
 fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
+}
+
+/// The host to show next to a link whose visible `text` could pass for another destination:
+/// `Some(href's host)` when a word of `text` reads as a host name (`https://bank.example`,
+/// `bank.example/login`, `www.bаnk.example` with a Cyrillic `а`, `user@bank.example`) other
+/// than the destination's. Hosts compare after [`host_key`] (case, a leading `www.`, a
+/// trailing dot, the port and lookalike dots ignored), so a text naming the destination's host
+/// — an autolink, whose text is its URL — shows nothing, and neither does plain text.
+fn spoofed_host(text: &str, href: &SafeUrl) -> Option<String> {
+    let host = href.host()?;
+    let key = host_key(host);
+    text.split_whitespace()
+        .filter_map(|word| {
+            // What a browser would read as the host if the word were the URL.
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let rest = word.split_once("//").map_or(word, |(_, rest)| rest);
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            let named = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+            Some(host_key(named)).filter(|k| looks_like_host(k))
+        })
+        .any(|named| named != key)
+        .then(|| host.to_owned())
+}
+
+/// A host reduced for comparison: the port dropped, dot lookalikes read as `.` (as IDNA maps
+/// them), lowercase, without a trailing dot or a leading `www.`.
+fn host_key(host: &str) -> String {
+    let host = match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    };
+    let host: String = host
+        .chars()
+        .map(|c| match c {
+            '\u{2024}' | '\u{3002}' | '\u{fe52}' | '\u{ff0e}' | '\u{ff61}' => '.',
+            c => c,
+        })
+        .collect::<String>()
+        .to_lowercase();
+    let host = host.trim_end_matches('.');
+    host.strip_prefix("www.").unwrap_or(host).to_owned()
+}
+
+/// Whether `key` ([`host_key`]) reads as a host name: two or more dot-separated labels of
+/// letters, digits, `-`, `_` or any non-ASCII character (lookalikes included), the last one of
+/// two or more characters not starting with a digit (so `e.g` and `1.2.3` are no host) — or
+/// an IPv4 address.
+fn looks_like_host(key: &str) -> bool {
+    let labels: Vec<&str> = key.split('.').collect();
+    let label_ok = |l: &&str| {
+        !l.is_empty()
+            && l.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_') || !c.is_ascii())
+    };
+    let ipv4 = labels.len() == 4 && labels.iter().all(|l| l.bytes().all(|b| b.is_ascii_digit()));
+    let tld_ok = labels
+        .last()
+        .is_some_and(|l| l.chars().count() >= 2 && !l.starts_with(|c: char| c.is_ascii_digit()));
+    labels.len() >= 2 && labels.iter().all(label_ok) && (tld_ok || ipv4)
 }
 
 fn options() -> Options {
@@ -722,11 +806,16 @@ impl Builder {
                 Span::Link {
                     href: Some(href),
                     title,
-                } => self.push_inline(Inline::Link {
-                    href,
-                    title,
-                    content,
-                }),
+                } => {
+                    let mut text = String::new();
+                    plain_text(&content, &mut text);
+                    self.push_inline(Inline::Link {
+                        shown_host: spoofed_host(&text, &href),
+                        href,
+                        title,
+                        content,
+                    })
+                }
                 Span::Image { src, title } => {
                     let mut alt = String::new();
                     plain_text(&content, &mut alt);

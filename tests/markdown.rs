@@ -377,6 +377,7 @@ fn links_and_images_keep_title_and_alt() {
                 href: SafeUrl::parse_link("https://e.com").unwrap(),
                 title: Some("T".into()),
                 content: vec![text("x "), Inline::Emphasis(vec![text("y")])],
+                shown_host: None,
             },
             text(" "),
             Inline::Image {
@@ -558,6 +559,139 @@ fn safe_url_constructors() {
     }
     assert!(SafeUrl::parse_image("https://a/b.png").is_some());
     assert_eq!(SafeUrl::parse_image("mailto:a@b.c"), None);
+}
+
+/// The `shown_host` of the one link in `md`.
+fn shown_host(md: &str) -> Option<String> {
+    fn find(list: &[Inline]) -> Option<Option<String>> {
+        list.iter().find_map(|inline| match inline {
+            Inline::Link { shown_host, .. } => Some(shown_host.clone()),
+            Inline::Emphasis(c) | Inline::Strong(c) | Inline::Strikethrough(c) => find(c),
+            _ => None,
+        })
+    }
+    match parse(md).as_slice() {
+        [Block::Paragraph(content)] => find(content).unwrap_or_else(|| panic!("no link: {md:?}")),
+        other => panic!("not one paragraph: {md:?} -> {other:?}"),
+    }
+}
+
+// Regression (issue 12, item 12): link text naming another host showed no destination.
+#[test]
+fn link_text_naming_another_host_shows_the_destination_host() {
+    for (md, host) in [
+        (
+            "[https://bank.example](https://evil.example)",
+            "evil.example",
+        ),
+        (
+            "[bank.example/login](https://evil.example/login)",
+            "evil.example",
+        ),
+        ("[www.bank.example](https://evil.example)", "evil.example"),
+        (
+            "[HTTPS://BANK.EXAMPLE/](https://evil.example)",
+            "evil.example",
+        ),
+        (
+            "[Log in at https://bank.example now](https://evil.example/)",
+            "evil.example",
+        ),
+        (
+            "[https://bank.example](https://bank.example@evil.example/)",
+            "evil.example",
+        ),
+        ("[`bank.example`](https://evil.example)", "evil.example"),
+        ("[**bank**.example](https://evil.example)", "evil.example"),
+        (
+            "[bank.example](https://evil.example:8443/x)",
+            "evil.example:8443",
+        ),
+        ("[bank.example](https://EVIL.example)", "EVIL.example"),
+        ("[192.168.0.1](http://10.0.0.1/)", "10.0.0.1"),
+        ("[bank.example](https://localhost/)", "localhost"),
+        // Inside emphasis, the link still carries it.
+        ("*[bank.example](https://evil.example)*", "evil.example"),
+    ] {
+        assert_eq!(shown_host(md), Some(host.to_string()), "{md:?}");
+    }
+}
+
+#[test]
+fn lookalike_and_punycode_link_text_shows_the_destination_host() {
+    for (md, host) in [
+        // Cyrillic "а" in "bаnk".
+        ("[b\u{430}nk.example](https://bank.example)", "bank.example"),
+        (
+            "[xn--bnk-7cd.example](https://bank.example)",
+            "bank.example",
+        ),
+        (
+            "[bank.example](https://xn--bnk-7cd.example)",
+            "xn--bnk-7cd.example",
+        ),
+        // An ideographic full stop, a fullwidth colon, a division slash.
+        (
+            "[bank\u{3002}example](https://evil.example)",
+            "evil.example",
+        ),
+        (
+            "[https\u{ff1a}//bank.example](https://evil.example)",
+            "evil.example",
+        ),
+        (
+            "[bank.example\u{2215}login](https://evil.example)",
+            "evil.example",
+        ),
+    ] {
+        assert_eq!(shown_host(md), Some(host.to_string()), "{md:?}");
+    }
+    // The same host spelled with another case or a dot IDNA maps to ".": nothing to show.
+    for md in [
+        "[M\u{dc}NCHEN.example](https://m\u{fc}nchen.example/)",
+        "[bank\u{3002}example](https://bank.example)",
+    ] {
+        assert_eq!(shown_host(md), None, "{md:?}");
+    }
+}
+
+#[test]
+fn link_text_naming_the_destination_host_or_no_host_is_unchanged() {
+    for md in [
+        "[bank.example](https://bank.example)",
+        "[https://www.bank.example/](https://bank.example/login)",
+        "[BANK.Example](https://www.bank.example)",
+        "[bank.example/login](https://bank.example/other?q=1)",
+        "[bank.example.](https://bank.example)",
+        "[bank.example](https://bank.example:443)",
+        "[https://bank.example](http://user@bank.example/)",
+        "[see bank.example](https://bank.example/help)",
+        // Plain text: no host named.
+        "[click here](https://evil.example)",
+        "[e.g. the docs](https://evil.example)",
+        "[version 1.2.3](https://evil.example)",
+        "[(this) - that!](https://evil.example)",
+        // A mailto destination has no host to show.
+        "[https://bank.example](mailto:a@evil.example)",
+    ] {
+        assert_eq!(shown_host(md), None, "{md:?}");
+    }
+}
+
+#[test]
+fn autolinks_are_unchanged() {
+    for (md, url) in [
+        ("<https://bank.example/path>", "https://bank.example/path"),
+        ("<HTTPS://Evil.Example>", "HTTPS://Evil.Example"),
+        (
+            "<https://bank.example@evil.example/>",
+            "https://bank.example@evil.example/",
+        ),
+        ("<a@bank.example>", "mailto:a@bank.example"),
+    ] {
+        assert_eq!(shown_host(md), None, "{md:?}");
+        assert_eq!(urls(&parse(md)), vec![("href", url.to_string())], "{md:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

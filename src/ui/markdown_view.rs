@@ -345,19 +345,31 @@ fn render_inline(inline: &Inline) -> AnyView {
             href,
             title,
             content,
-        } => view! {
-            <a
-                class="agui-md__link"
-                href=href.as_str().to_owned()
-                title=title.clone()
-                rel="noopener noreferrer"
-                target="_blank"
-                referrerpolicy="no-referrer"
-            >
-                {render_inlines(content)}
-            </a>
+            shown_host,
+        } => {
+            // Text that names another host: the real one beside it, the full URL as the title.
+            let title = match shown_host {
+                Some(_) => Some(href.as_str().to_owned()),
+                None => title.clone(),
+            };
+            let host = shown_host.as_ref().map(|host| {
+                view! { <span class="agui-md__link-host">{format!(" ({host})")}</span> }
+            });
+            view! {
+                <a
+                    class="agui-md__link"
+                    href=href.as_str().to_owned()
+                    title=title
+                    rel="noopener noreferrer"
+                    target="_blank"
+                    referrerpolicy="no-referrer"
+                >
+                    {render_inlines(content)}
+                    {host}
+                </a>
+            }
+            .into_any()
         }
-        .into_any(),
         Inline::Image { src, alt, title } => image(src.clone(), alt.clone(), title.clone()),
         Inline::SoftBreak => " ".into_any(),
         Inline::HardBreak => view! { <br /> }.into_any(),
@@ -366,20 +378,10 @@ fn render_inline(inline: &Inline) -> AnyView {
     }
 }
 
-/// The host of an http(s) URL, for the "Load image" button (userinfo dropped).
-fn url_host(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host)
-        .to_owned()
-}
-
 /// An image placeholder: nothing is fetched until the person asks for it.
 fn image(src: SafeUrl, alt: String, title: Option<String>) -> AnyView {
     let (loaded, set_loaded) = signal(false);
-    let host = url_host(src.as_str());
+    let host = src.host().unwrap_or_default().to_owned();
     let t = tr_ctx();
     let label = if alt.trim().is_empty() {
         t.image_alt.to_owned()
