@@ -495,6 +495,7 @@ catalog! {
     form_json_integer,
     form_json_boolean,
     form_json_value,
+    form_over_limit,
     // the event inspector (event type names, JSON and ids are never translated)
     inspector_toggle,
     inspector_title,
@@ -819,6 +820,7 @@ pub static EN: Strings = Strings {
     form_json_integer: "Must be a JSON integer",
     form_json_boolean: "Must be a JSON boolean",
     form_json_value: "Must be a JSON value",
+    form_over_limit: "Too many fields or options for a form: enter the answer as JSON.",
     inspector_toggle: "Inspector",
     inspector_title: "Event inspector",
     inspector_close: "Close the inspector",
@@ -1133,6 +1135,7 @@ pub static DE: Strings = Strings {
     form_json_integer: "Muss eine ganze JSON-Zahl sein",
     form_json_boolean: "Muss ein JSON-Wahrheitswert sein",
     form_json_value: "Muss ein JSON-Wert sein",
+    form_over_limit: "Zu viele Felder oder Optionen für ein Formular: Antwort als JSON eingeben.",
     inspector_toggle: "Inspektor",
     inspector_title: "Ereignis-Inspektor",
     inspector_close: "Inspektor schließen",

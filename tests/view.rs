@@ -3,7 +3,9 @@
 //! (These assertions ran in headless Chromium before the view models left the browser build.)
 
 use agui_leptos::i18n::Locale;
-use agui_leptos::view::form::{collect, form_fields, humanize, initial_inputs, FieldKind};
+use agui_leptos::view::form::{
+    collect, form_fields, humanize, initial_inputs, Field, FieldKind, MAX_FIELDS, MAX_OPTIONS,
+};
 use agui_leptos::view::format::{
     format_bytes, format_count, format_countdown, format_duration, format_money,
 };
@@ -135,6 +137,121 @@ fn schema_forms_cover_the_types_and_enforce_required() {
     );
     assert_eq!(humanize("budgetPerPerson"), "Budget per person");
     assert_eq!(humanize("dietary_needs"), "Dietary needs");
+}
+
+/// Every field of a form, depth first (the root included).
+fn all_fields(f: &Field) -> Vec<&Field> {
+    let mut out = vec![f];
+    if let FieldKind::Object(children) = &f.kind {
+        out.extend(children.iter().flat_map(all_fields));
+    }
+    out
+}
+
+/// An object schema with `n` string properties.
+fn object_of(n: usize) -> Value {
+    let props: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("f{i}"), json!({"type": "string"})))
+        .collect();
+    json!({"type": "object", "properties": props})
+}
+
+/// `Some(over_limit)` when the field is a JSON textarea.
+fn json_over_limit(f: &Field) -> Option<bool> {
+    match &f.kind {
+        FieldKind::Json { over_limit, .. } => Some(*over_limit),
+        _ => None,
+    }
+}
+
+// Regression (issue 12, item 13): ids were the pointer with every non-alphanumeric character
+// turned into `-`, so `a b`, `a-b` and `a/b` shared one id (labels pointed at the wrong input).
+#[test]
+fn schema_form_ids_come_from_indexes_not_names() {
+    let s = json!({"type": "string"});
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a b": s, "a-b": s, "a/b": s, "a~b": s, "0": s,
+            "x": {"type": "object", "properties": {"a b": s, "a-b": s}}
+        }
+    });
+    let root = form_fields(&schema);
+    let ids: Vec<&str> = all_fields(&root).iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["", "-0", "-1", "-2", "-3", "-4", "-5", "-5-0", "-5-1"]
+    );
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+}
+
+#[test]
+fn schema_forms_past_the_field_cap_fall_back_to_json() {
+    assert_eq!(MAX_FIELDS, 64);
+    let at_cap = form_fields(&object_of(MAX_FIELDS));
+    assert!(matches!(&at_cap.kind, FieldKind::Object(f) if f.len() == MAX_FIELDS));
+    assert_eq!(all_fields(&at_cap).len(), MAX_FIELDS + 1);
+
+    let over = form_fields(&object_of(MAX_FIELDS + 1));
+    assert_eq!(
+        over.kind,
+        FieldKind::Json {
+            expect: Some("object".into()),
+            over_limit: true
+        }
+    );
+    // The fallback is the JSON textarea of the whole answer.
+    let inputs = [(String::new(), r#"{"f0": "x"}"#.to_owned())].into();
+    assert_eq!(collect(&over, &inputs), Ok(json!({"f0": "x"})));
+
+    // Nested fields count, fieldsets included: 8 objects of 7 fields are 64, one more is 65.
+    let mut nested = serde_json::Map::new();
+    for i in 0..8 {
+        nested.insert(format!("o{i}"), object_of(7));
+    }
+    let nested_schema = json!({"type": "object", "properties": nested});
+    assert_eq!(json_over_limit(&form_fields(&nested_schema)), None);
+    nested.insert("last".into(), json!({"type": "boolean"}));
+    let nested_schema = json!({"type": "object", "properties": nested});
+    assert_eq!(json_over_limit(&form_fields(&nested_schema)), Some(true));
+
+    // A huge schema is not read past the cap.
+    let huge = form_fields(&object_of(100_000));
+    assert_eq!(json_over_limit(&huge), Some(true));
+}
+
+#[test]
+fn enums_past_the_option_cap_fall_back_to_json() {
+    assert_eq!(MAX_OPTIONS, 100);
+    let enum_of = |n: usize| json!({"type": "string", "enum": (0..n).map(|i| format!("o{i}")).collect::<Vec<_>>()});
+    let form = |n: usize| {
+        let root = form_fields(&json!({"type": "object", "properties": {"pick": enum_of(n)}}));
+        match root.kind {
+            FieldKind::Object(mut fields) if fields.len() == 1 => fields.remove(0),
+            other => panic!("an object form: {other:?}"),
+        }
+    };
+    assert!(matches!(&form(MAX_OPTIONS).kind, FieldKind::Choice(o) if o.len() == MAX_OPTIONS));
+    assert_eq!(
+        form(MAX_OPTIONS + 1).kind,
+        FieldKind::Json {
+            expect: Some("string".into()),
+            over_limit: true
+        }
+    );
+    // A root enum too.
+    assert_eq!(
+        json_over_limit(&form_fields(&enum_of(MAX_OPTIONS + 1))),
+        Some(true)
+    );
+    // Unsupported schemas are JSON without being over a limit.
+    assert_eq!(
+        json_over_limit(&form_fields(&json!({"type": "array"}))),
+        Some(false)
+    );
 }
 
 #[test]

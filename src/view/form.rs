@@ -9,6 +9,11 @@
 //!   checked, integers must be whole; `object` with `properties` → a fieldset; `required` is
 //!   enforced; anything else (arrays, `oneOf`, `$ref`, objects without properties, schemas
 //!   nested deeper than [`MAX_DEPTH`]) → a JSON textarea, parsed and type-checked on submit.
+//! - The schema is agent output, so a form is bounded: more than [`MAX_FIELDS`] fields in all
+//!   turn the whole form into the JSON textarea, an `enum` of more than [`MAX_OPTIONS`] values
+//!   turns that field into one (both marked [`FieldKind::Json::over_limit`], so the UI says
+//!   why); the model stops reading properties at the cap. Element ids come from the field's
+//!   index path ([`Field::id`]), never from property names, so `a b` and `a-b` cannot collide.
 
 use std::collections::HashMap;
 
@@ -18,6 +23,13 @@ use crate::i18n::{fill, Strings};
 
 /// Nesting deeper than this renders as a JSON textarea.
 pub const MAX_DEPTH: usize = 6;
+
+/// At most this many fields in a form, counting nested ones (and the fieldsets holding them);
+/// a schema with more is answered in a JSON textarea.
+pub const MAX_FIELDS: usize = 64;
+
+/// At most this many options in a select; a longer `enum` is answered as JSON.
+pub const MAX_OPTIONS: usize = 100;
 
 /// What kind of input a field gets.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +55,8 @@ pub enum FieldKind {
     /// Anything else, typed as JSON; `expect` is the schema's `type` when it names one.
     Json {
         expect: Option<String>,
+        /// The schema was past [`MAX_FIELDS`] or [`MAX_OPTIONS`] (not merely unsupported).
+        over_limit: bool,
     },
 }
 
@@ -51,6 +65,9 @@ pub enum FieldKind {
 pub struct Field {
     /// JSON pointer of the value in the payload (`""` for the root).
     pub pointer: String,
+    /// A suffix for the element's id, unique in the form: the index path (`""` for the root,
+    /// `-2-0` for the first field of the third one), never derived from property names.
+    pub id: String,
     /// The property name (`""` for the root).
     pub key: String,
     pub label: String,
@@ -180,7 +197,15 @@ fn number(schema: &Map<String, Value>, key: &str) -> Option<f64> {
         .filter(|f| f.is_finite())
 }
 
-fn field(schema: &Value, key: &str, pointer: String, required: bool, depth: usize) -> Field {
+/// Where a field sits: its pointer, id and depth, and how many fields the form has so far.
+struct At<'a> {
+    pointer: String,
+    id: String,
+    depth: usize,
+    count: &'a mut usize,
+}
+
+fn field(schema: &Value, key: &str, required: bool, mut at: At<'_>) -> Field {
     let obj = schema.as_object();
     let text = |k: &str| {
         obj.and_then(|o| o.get(k))
@@ -191,11 +216,15 @@ fn field(schema: &Value, key: &str, pointer: String, required: bool, depth: usiz
         .filter(|t| !t.trim().is_empty())
         .unwrap_or_else(|| humanize(key));
     let kind = match obj {
-        None => FieldKind::Json { expect: None },
-        Some(o) => field_kind(o, &pointer, depth),
+        None => FieldKind::Json {
+            expect: None,
+            over_limit: false,
+        },
+        Some(o) => field_kind(o, &mut at),
     };
     Field {
-        pointer,
+        pointer: at.pointer,
+        id: at.id,
         key: key.to_owned(),
         label,
         description: text("description"),
@@ -205,9 +234,16 @@ fn field(schema: &Value, key: &str, pointer: String, required: bool, depth: usiz
     }
 }
 
-fn field_kind(o: &Map<String, Value>, pointer: &str, depth: usize) -> FieldKind {
+fn field_kind(o: &Map<String, Value>, at: &mut At<'_>) -> FieldKind {
     let ty = schema_type(o);
+    let json = |over_limit| FieldKind::Json {
+        expect: ty.map(str::to_owned),
+        over_limit,
+    };
     if let Some(Value::Array(options)) = o.get("enum") {
+        if options.len() > MAX_OPTIONS {
+            return json(true);
+        }
         if !options.is_empty() {
             return FieldKind::Choice(options.clone());
         }
@@ -215,10 +251,8 @@ fn field_kind(o: &Map<String, Value>, pointer: &str, depth: usize) -> FieldKind 
     let complex = ["$ref", "oneOf", "anyOf", "allOf", "not", "if"]
         .iter()
         .any(|k| o.contains_key(*k));
-    if complex || depth > MAX_DEPTH {
-        return FieldKind::Json {
-            expect: ty.map(str::to_owned),
-        };
+    if complex || at.depth > MAX_DEPTH {
+        return json(false);
     }
     match ty {
         Some("boolean") => FieldKind::Bool,
@@ -245,36 +279,48 @@ fn field_kind(o: &Map<String, Value>, pointer: &str, depth: usize) -> FieldKind 
                 .and_then(Value::as_array)
                 .map(|r| r.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
-            let fields = o
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|props| {
-                    props
-                        .iter()
-                        .map(|(k, s)| {
-                            field(
-                                s,
-                                k,
-                                format!("{pointer}/{}", escape_token(k)),
-                                required.contains(&k.as_str()),
-                                depth + 1,
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut fields = Vec::new();
+            let props = o.get("properties").and_then(Value::as_object);
+            for (i, (k, s)) in props.into_iter().flatten().enumerate() {
+                *at.count += 1;
+                if *at.count > MAX_FIELDS {
+                    // The form becomes JSON (see `form_fields`): read no further.
+                    break;
+                }
+                let child = At {
+                    pointer: format!("{}/{}", at.pointer, escape_token(k)),
+                    id: format!("{}-{i}", at.id),
+                    depth: at.depth + 1,
+                    count: &mut *at.count,
+                };
+                fields.push(field(s, k, required.contains(&k.as_str()), child));
+            }
             FieldKind::Object(fields)
         }
-        other => FieldKind::Json {
-            expect: other.map(str::to_owned),
-        },
+        _ => json(false),
     }
 }
 
 /// The form for a schema: the root field (pointer `""`, always required; a root without a
-/// title is labelled "Answer" in the UI language when rendered).
+/// title is labelled "Answer" in the UI language when rendered). Past [`MAX_FIELDS`] fields
+/// the root is a JSON field marked `over_limit`.
 pub fn form_fields(schema: &Value) -> Field {
-    field(schema, "", String::new(), true, 0)
+    let mut count = 0;
+    let at = At {
+        pointer: String::new(),
+        id: String::new(),
+        depth: 0,
+        count: &mut count,
+    };
+    let mut root = field(schema, "", true, at);
+    if count > MAX_FIELDS {
+        // Only an object's properties count: the root is an object.
+        root.kind = FieldKind::Json {
+            expect: Some("object".to_owned()),
+            over_limit: true,
+        };
+    }
+    root
 }
 
 /// The display text of an enum value (strings as they are, anything else as JSON).
@@ -463,7 +509,7 @@ fn collect_field(
             };
             Ok(Some(value))
         }
-        FieldKind::Json { expect } => {
+        FieldKind::Json { expect, .. } => {
             if empty {
                 return missing(f);
             }

@@ -96,12 +96,9 @@ impl FormState {
             .unwrap_or_default()
     }
 
-    fn dom_id(&self, pointer: &str) -> String {
-        let safe: String = pointer
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        format!("agui-form-{}{safe}", self.id)
+    /// The element id of a field: this form's number and the field's index path.
+    fn dom_id(&self, f: &Field) -> String {
+        format!("agui-form-{}{}", self.id, f.id)
     }
 }
 
@@ -129,7 +126,7 @@ pub fn SchemaForm(
 fn field_view(f: Field, state: FormState, disabled: Signal<bool>) -> AnyView {
     let store = AgentStore::expect();
     let pointer = f.pointer.clone();
-    let dom_id = state.dom_id(&pointer);
+    let dom_id = state.dom_id(&f);
     let err_id = format!("{dom_id}-error");
     let error = {
         let pointer = pointer.clone();
@@ -302,13 +299,22 @@ fn field_view(f: Field, state: FormState, disabled: Signal<bool>) -> AnyView {
             />
         }
         .into_any(),
-        FieldKind::Json { expect } => {
+        FieldKind::Json { expect, over_limit } => {
             let placeholder = match expect.as_deref() {
                 Some("array") => "[ … ] (JSON)",
                 Some("object") => "{ … } (JSON)",
                 _ => "JSON value",
             };
+            // Too many fields or options for a form: say why it is JSON.
+            let note = over_limit.then(|| {
+                view! {
+                    <p class="agui-form__hint" data-testid="form-over-limit">
+                        {move || tr(store).form_over_limit}
+                    </p>
+                }
+            });
             view! {
+                {note}
                 <textarea
                     class="agui-form__json"
                     id=dom_id.clone()
