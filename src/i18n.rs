@@ -233,6 +233,8 @@ catalog! {
     notice_evicted,
     /// Warning: a widget option could not be used; `{}` says which and why (technical).
     notice_widget_option,
+    /// Warning: more warnings than are kept; `{}` how many more (a count).
+    notice_omitted,
     /// The agent kept calling browser tools by itself: the next run waits for the person.
     held_run_text,
     /// The button that lets that run go.
@@ -621,6 +623,7 @@ pub static EN: Strings = Strings {
     notice_delete_failed: "Could not delete a saved conversation: {}.",
     held_run_text: "The agent has used this page’s tools several times in a row on its own. Continue?",
     held_run_continue: "Continue",
+    notice_omitted: "…and {} more warnings (not kept).",
     notice_too_large_to_save: "“{}” is larger than this chat may keep in the browser ({}): its latest part was not saved.",
     notice_evicted: "The oldest conversation, “{}”, was removed from this browser to make room.",
     notice_widget_option: "Widget option ignored: {}",
@@ -936,6 +939,7 @@ pub static DE: Strings = Strings {
     notice_delete_failed: "Eine gespeicherte Unterhaltung konnte nicht gelöscht werden: {}.",
     held_run_text: "Der Agent hat die Werkzeuge dieser Seite mehrmals hintereinander selbstständig benutzt. Fortfahren?",
     held_run_continue: "Fortfahren",
+    notice_omitted: "…und {} weitere Warnungen (nicht aufbewahrt).",
     notice_too_large_to_save: "„{}“ ist größer, als dieser Chat im Browser behalten darf ({}): der neueste Teil wurde nicht gespeichert.",
     notice_evicted: "Die älteste Unterhaltung, „{}“, wurde aus diesem Browser entfernt, um Platz zu schaffen.",
     notice_widget_option: "Widget-Option ignoriert: {}",

@@ -1445,3 +1445,25 @@ fn messages_echoed_in_run_started_input_are_appended_once_with_their_tool_args()
     assert_eq!(args.parser.value(), Some(&json!({"k": [1, 2]})));
     assert!(args.ended);
 }
+
+// Issue 12, item 14: an agent can cause a warning per event; the list (re-sent to the screen on
+// every flush) and each text are bounded.
+#[test]
+fn warnings_are_kept_up_to_a_bound_and_the_rest_counted() {
+    use agui_leptos::protocol::reducer::MAX_WARNINGS;
+    use agui_leptos::protocol::{Pipeline, PipelineOptions, Thread};
+    let mut body =
+        String::from("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+    let long_id = "x".repeat(10_000);
+    for _ in 0..1_000 {
+        body.push_str(&format!(
+            "data: {{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"{long_id}\",\"activityType\":\"a\",\"patch\":[]}}\n\n"
+        ));
+    }
+    let mut p = Pipeline::new(Thread::new(), PipelineOptions::default());
+    p.push_bytes(body.as_bytes());
+    assert_eq!(p.thread.warnings.len(), MAX_WARNINGS);
+    assert_eq!(p.thread.warnings_omitted, 1_000 - MAX_WARNINGS);
+    let w = &p.thread.warnings[0];
+    assert!(w.message.chars().count() <= 501, "{}", w.message.len());
+}

@@ -302,6 +302,16 @@ fn card_kinds_follow_the_interrupt() {
         panic!("a HITL card, got {hitl:?}");
     };
     assert_eq!(reviews[0].allowed, vec![Decision::Edit]);
+    // A legacy question with options is a choice, up to the form's option cap.
+    let legacy = |n: usize| {
+        interrupt(json!({"id": "f", "reason": "on_interrupt", "metadata": {
+            "source": "CUSTOM on_interrupt",
+            "value": {"question": "?", "options": (0..n).map(|i| i.to_string()).collect::<Vec<_>>()}
+        }}))
+    };
+    let max = agui_leptos::view::form::MAX_OPTIONS;
+    assert!(matches!(card_kind(&legacy(max)), CardKind::Choice(o) if o.len() == max));
+    assert_eq!(card_kind(&legacy(max + 1)), CardKind::FreeText);
     let en = Locale::En.strings();
     assert_eq!(format_countdown(65_000.0, en), "1 min 05 s");
     assert_eq!(format_countdown(-5.0, en), "0 s");
@@ -311,4 +321,24 @@ fn card_kinds_follow_the_interrupt() {
     assert_eq!(format_countdown(42_000.0, de), "42 s");
     assert_eq!(format_countdown(3_725_000.0, de), "1 h 02 min");
     assert_eq!(format_countdown(3_600_000_000.0, de), "1.000 h 00 min");
+}
+
+// Issue 12, item 14: an arguments value that is not an object and an object result were
+// pretty-printed whole, whatever their size.
+#[test]
+fn pretty_printing_is_bounded_on_every_path() {
+    use agui_leptos::view::tool::{pretty_value, PRETTY_LIMIT};
+    let small = json!({"a": [1, 2], "b": "x"});
+    assert_eq!(
+        pretty_value(&small),
+        serde_json::to_string_pretty(&small).unwrap()
+    );
+    let huge = json!((0..200_000).map(|i| format!("é{i}")).collect::<Vec<_>>());
+    let text = pretty_value(&huge);
+    assert!(
+        text.len() <= PRETTY_LIMIT + '…'.len_utf8(),
+        "{}",
+        text.len()
+    );
+    assert!(text.ends_with('…') && !text.contains('\u{fffd}'));
 }

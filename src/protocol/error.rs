@@ -82,6 +82,9 @@ pub enum WarningKind {
     Unexpanded,
 }
 
+/// The longest warning text kept (characters).
+pub const MAX_WARNING_CHARS: usize = 500;
+
 /// A non-fatal diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
@@ -100,11 +103,17 @@ impl Warning {
         path: Option<String>,
         message: impl Into<String>,
     ) -> Self {
+        let mut message = message.into();
+        // The text may quote agent data (an id, a value): one preview limit for it.
+        if let Some((i, _)) = message.char_indices().nth(MAX_WARNING_CHARS) {
+            message.truncate(i);
+            message.push('…');
+        }
         Warning {
             kind,
             event_type: event_type.map(str::to_owned),
             path,
-            message: message.into(),
+            message,
         }
     }
 

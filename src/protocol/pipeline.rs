@@ -180,6 +180,7 @@ impl Pipeline {
             },
             Err(e) => self.fail(ProtocolError::Sse(e)),
         }
+        self.thread.cap_warnings();
     }
 
     /// Feed one decoded JSON event (the SSE layer already removed).
@@ -210,6 +211,7 @@ impl Pipeline {
             let change = self.thread.apply(&event);
             out.push(Delivered { event, change });
         }
+        self.thread.cap_warnings();
     }
 }
 

@@ -118,6 +118,8 @@ pub enum Notice {
     DeleteFailed(String),
     /// A widget option could not be used (which one and why: technical).
     WidgetOption(String),
+    /// More protocol warnings than the thread keeps: how many were only counted.
+    Omitted(usize),
 }
 
 impl Notice {

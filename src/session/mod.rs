@@ -716,7 +716,8 @@ impl Session {
                 _ => {}
             }
         }
-        let warnings = self.pipeline.thread.warnings.len();
+        let thread = &self.pipeline.thread;
+        let warnings = thread.warnings.len() + thread.warnings_omitted;
         if warnings != self.warnings_seen {
             self.warnings_seen = warnings;
             self.dirty.warnings = true;
@@ -812,6 +813,10 @@ impl Session {
                     .warnings
                     .iter()
                     .map(|w| Notice::Protocol(w.clone())),
+            )
+            .chain(
+                (self.pipeline.thread.warnings_omitted > 0)
+                    .then_some(Notice::Omitted(self.pipeline.thread.warnings_omitted)),
             )
             .collect()
     }

@@ -294,7 +294,7 @@ impl Session {
             thread.warnings = old.warnings;
             thread.subagents = old.subagents;
         }
-        self.warnings_seen = thread.warnings.len();
+        self.warnings_seen = thread.warnings.len() + thread.warnings_omitted;
         let mut pipeline = Pipeline::new(thread, PipelineOptions::default());
         pipeline.abort();
         self.pipeline = pipeline;

@@ -398,9 +398,10 @@ fn tool_row(store: AgentStore, row: Row) -> impl IntoView {
                                 .map(|e| {
                                     view! { <div class="agui-tool-result__error">{e}</div> }
                                 })}
-                            <pre class="agui-tool-result__text" data-testid="message-text">
-                                {text}
-                            </pre>
+                            {crate::ui::tool::parts::text_block(
+                                crate::view::tool::TextBlock::from_result_text(&text),
+                                "message-text",
+                            )}
                         }
                     }}
                 </div>

@@ -212,7 +212,8 @@ pub fn card_kind(i: &Interrupt) -> CardKind {
     if let Some(options) = legacy_value(i)
         .and_then(|v| v.get("options"))
         .and_then(Value::as_array)
-        .filter(|o| !o.is_empty())
+        // Past the form's option cap a question is answered as free text.
+        .filter(|o| !o.is_empty() && o.len() <= crate::view::form::MAX_OPTIONS)
     {
         return CardKind::Choice(options.clone());
     }

@@ -149,10 +149,7 @@ pub fn args_view(v: &ToolView) -> ArgsView {
                 })
                 .collect(),
         ),
-        Some(other) => ArgsView::Json(TextBlock::new(
-            serde_json::to_string_pretty(other).unwrap_or_default(),
-            true,
-        )),
+        Some(other) => ArgsView::Json(TextBlock::new(pretty_value(other), true)),
     }
 }
 
@@ -249,7 +246,7 @@ pub fn result_model(v: &ToolView, t: &Strings) -> Option<ResultModel> {
             ResultBody::Parts(parts.iter().map(|p| part_view(p, t)).collect())
         }
         Some(Content::Object(o)) => ResultBody::Text(TextBlock::new(
-            serde_json::to_string_pretty(o).unwrap_or_default(),
+            pretty_value(&Value::Object(o.clone())),
             true,
         )),
     };
@@ -316,6 +313,36 @@ pub fn pretty_json(text: &str) -> Option<String> {
     }
     let v: Value = serde_json::from_str(text).ok()?;
     serde_json::to_string_pretty(&v).ok()
+}
+
+/// A value pretty-printed, at most [`PRETTY_LIMIT`] bytes of it (then `…`): the serialiser
+/// stops writing there, so a value of any size costs O(the limit) — the one bound every
+/// pretty-printed value in a card or the inspector goes through.
+pub fn pretty_value(v: &impl serde::Serialize) -> String {
+    struct Bounded(Vec<u8>);
+    impl std::io::Write for Bounded {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = PRETTY_LIMIT - self.0.len();
+            if room == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            let n = buf.len().min(room);
+            self.0.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = Bounded(Vec::new());
+    let cut = serde_json::to_writer_pretty(&mut out, v).is_err();
+    let mut text = String::from_utf8_lossy(&out.0).into_owned();
+    if cut {
+        // A character cut at the limit is dropped, not shown as U+FFFD.
+        text.truncate(text.trim_end_matches('\u{fffd}').len());
+        text.push('…');
+    }
+    text
 }
 
 /// Lines in a text (a trailing newline does not start another line).

@@ -14,7 +14,7 @@ use crate::session::branches::BranchError;
 use crate::session::failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 use crate::session::hitl::HitlError;
 use crate::session::threads::ThreadError;
-use crate::view::format::format_bytes;
+use crate::view::format::{format_bytes, format_count};
 
 /// The banner text of a failed run.
 pub fn run_failure(t: &Strings, f: &RunFailure) -> String {
@@ -95,6 +95,7 @@ pub fn notice(t: &Strings, n: &Notice) -> String {
         }
         Notice::DeleteFailed(reason) => fill(t.notice_delete_failed, &[reason]),
         Notice::WidgetOption(problem) => fill(t.notice_widget_option, &[problem]),
+        Notice::Omitted(n) => fill(t.notice_omitted, &[&format_count(*n, t)]),
     }
 }
 

@@ -202,6 +202,9 @@ struct Cx<'a> {
     owner: &'a Option<String>,
 }
 
+/// Warnings a thread keeps (the first ones; later ones are only counted).
+pub const MAX_WARNINGS: usize = 200;
+
 /// The persisted form of a thread (see [`Thread::saved`]).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -235,7 +238,10 @@ pub struct Thread {
     pub state: Value,
     pub runs: Vec<Run>,
     pub subagents: Vec<Subagent>,
+    /// The first [`MAX_WARNINGS`] warnings of the thread (an agent can cause one per event).
     pub warnings: Vec<Warning>,
+    /// Warnings past [`MAX_WARNINGS`]: counted, not kept.
+    pub warnings_omitted: usize,
     /// Parsed arguments per tool call id.
     pub tool_args: HashMap<String, ToolArgs>,
     /// id → index of the first message with that id.
@@ -279,6 +285,14 @@ impl Thread {
         t.reindex_from(0);
         t.sync_tool_args(&HashMap::new());
         t
+    }
+
+    /// Keep at most [`MAX_WARNINGS`] warnings, counting the rest (called after every event).
+    pub fn cap_warnings(&mut self) {
+        if self.warnings.len() > MAX_WARNINGS {
+            self.warnings_omitted += self.warnings.len() - MAX_WARNINGS;
+            self.warnings.truncate(MAX_WARNINGS);
+        }
     }
 
     /// Replace the state (time travel, a restored thread): its size is measured afresh.

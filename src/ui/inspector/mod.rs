@@ -549,7 +549,7 @@ pub fn Inspector() -> impl IntoView {
             .entry
             .event
             .as_ref()
-            .and_then(|e| serde_json::to_string_pretty(e).ok())
+            .map(crate::view::tool::pretty_value)
             .unwrap_or_else(|| DIAGNOSTIC_TYPE.to_owned());
         let diagnostics = diagnostic_line(&v.entry);
         let patch = match v.entry.event.as_ref().map(|e| &e.kind) {
