@@ -4,8 +4,8 @@
 #   scripts/test.sh                 # everything, in order, failing fast
 #   scripts/test.sh fmt 'clippy*'   # only the stages whose name matches a glob
 #
-# Stages: setup -> fmt -> native build/tests -> clippy (native + wasm32) ->
-# browser tests (every tests/web_*.rs, headless Chromium) -> trunk release
+# Stages: setup -> fmt -> native build/tests -> native fuzz (release) -> clippy (native +
+# wasm32) -> browser tests (every tests/web_*.rs, headless Chromium) -> trunk release
 # build + asset sizes. To add a stage, append a `stage NAME command...` line
 # (or a shell function + `stage NAME my_function`) at the end of this file.
 set -euo pipefail
@@ -153,6 +153,8 @@ trunk_release() {
 stage fmt cargo fmt --all -- --check
 stage native-build-all-targets native_build_all
 stage native-test native_test
+# The fuzz suite's full budget (tests/fuzz.rs; `cargo test` above runs it at 1/25 scale).
+stage native-fuzz cargo test --release --test fuzz
 stage clippy-native cargo clippy --workspace --all-targets -- -D warnings
 stage clippy-wasm32 cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins -- -D warnings
 stage clippy-wasm32-lean cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
