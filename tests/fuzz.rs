@@ -30,13 +30,19 @@
 //!   case count. CI runs the debug default in `cargo test` and the full count in its own
 //!   `native-fuzz` stage (`scripts/test.sh`).
 //! * `FUZZ_SEED` (decimal or `0x` hex) picks the run; each case's seed is derived from it.
-//! * `FUZZ_REPLAY=<case seed>` runs just that case (the failure message prints it), e.g.
-//!   `FUZZ_REPLAY=0x1234 cargo test --release --test fuzz patch -- --nocapture`.
+//! * `FUZZ_REPLAY=<case seed>` runs just that case (the failure message prints it and the test
+//!   to run it in), e.g. `FUZZ_REPLAY=0x1234 cargo test --release --test fuzz -- --exact
+//!   patch_random_operations_on_random_documents`.
 //!
 //! ```text
-//! cargo test --release --test fuzz -- --nocapture                  # the CI budget
-//! FUZZ_SCALE=10 FUZZ_SEED=7 cargo test --release --test fuzz -- --nocapture   # a long run
+//! cargo test --release --test fuzz -- --nocapture      # the CI budget: 300,000 cases, ~30 s
+//! FUZZ_SCALE=10 cargo test --release --test fuzz -- --nocapture   # 3,000,000 cases, ~6 min
 //! ```
+//!
+//! Two oracles are relaxed, each where it is documented: markdown with a link reference
+//! definition (`]:`) is compared with a one-push feed rather than `parse` (definitions apply
+//! within their segment, `src/markdown.rs`), and partial-JSON numbers with serde_json's to a few
+//! ULP (serde_json's default float parser is not correctly rounded).
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -94,9 +100,10 @@ fn base_seed() -> u64 {
         .unwrap_or(0xA6_0152_F022)
 }
 
-/// Run `cases(full)` cases of one part, each from its own seed; a panic (a bug in the code under
-/// test, or a broken invariant) names the case seed to replay. Returns the case count.
-fn drive(part: &str, full: usize, mut case: impl FnMut(&mut Rng)) -> usize {
+/// Run `full` x [`scale`] cases of one part (`test`: its test function), each from its own
+/// seed; a panic (a bug in the code under test, or a broken invariant) names the case seed to
+/// replay. Returns the case count.
+fn drive(part: &str, test: &str, full: usize, mut case: impl FnMut(&mut Rng)) -> usize {
     let replay = std::env::var("FUZZ_REPLAY").ok();
     let seeds: Vec<u64> = match replay {
         Some(s) => vec![parse_u64(&s).expect("FUZZ_REPLAY must be a case seed")],
@@ -112,7 +119,7 @@ fn drive(part: &str, full: usize, mut case: impl FnMut(&mut Rng)) -> usize {
         if let Err(e) = result {
             eprintln!(
                 "fuzz {part}: case {i} failed; replay it with FUZZ_REPLAY={seed:#x} \
-                 cargo test --release --test fuzz {part}"
+                 cargo test --release --test fuzz -- --exact {test}"
             );
             std::panic::resume_unwind(e);
         }
@@ -352,9 +359,10 @@ fn hostile_value(r: &mut Rng) -> Value {
         14 => json!(""),
         15 => json!(r.pick(&["a", "b", "t1", "r1", "r2", "m1", "x"])),
         16 => json!(r.below(5)),
-        17 => {
-            json!([{"op": "copy", "from": "", "path": "/c"}, {"op": "copy", "from": "", "path": "/d"}])
-        }
+        17 => json!([
+            {"op": "copy", "from": "", "path": "/c"},
+            {"op": "copy", "from": "", "path": "/d"},
+        ]),
         18 => Value::Array((0..r.size(2_000)).map(|i| json!(i)).collect()),
         _ => json!({"type": "text", "text": "t", "x-extra": [1, {"b": null}]}),
     }
@@ -631,31 +639,36 @@ fn run_pipeline(body: &[u8], sizes: &[usize], options: &PipelineOptions) -> Outc
 fn pipeline_mutated_recorded_streams_in_random_chunkings() {
     let streams = recorded_streams();
     let mut failed_runs = 0usize;
-    let n = drive("pipeline", PIPELINE_CASES, |r| {
-        let mut events = streams[r.below(streams.len())].clone();
-        if r.chance(10) {
-            // Two recorded streams back to back (several runs on one body).
-            events.extend(streams[r.below(streams.len())].iter().cloned());
-        }
-        mutate_events(&mut events, &streams, r);
-        let mut body = frame(&events, r);
-        if r.chance(35) {
-            mutate_bytes(&mut body, r);
-        }
-        let options = PipelineOptions {
-            max_frame_bytes: if r.chance(10) {
-                r.range(16, 4_000)
-            } else {
-                PipelineOptions::default().max_frame_bytes
-            },
-            ..Default::default()
-        };
-        let whole = run_pipeline(&body, &[], &options);
-        let sizes = chunk_sizes(r, body.len());
-        let split = run_pipeline(&body, &sizes, &options);
-        assert!(whole == split, "the outcome depends on the chunking");
-        failed_runs += usize::from(whole.error.is_some());
-    });
+    let n = drive(
+        "pipeline",
+        "pipeline_mutated_recorded_streams_in_random_chunkings",
+        PIPELINE_CASES,
+        |r| {
+            let mut events = streams[r.below(streams.len())].clone();
+            if r.chance(10) {
+                // Two recorded streams back to back (several runs on one body).
+                events.extend(streams[r.below(streams.len())].iter().cloned());
+            }
+            mutate_events(&mut events, &streams, r);
+            let mut body = frame(&events, r);
+            if r.chance(35) {
+                mutate_bytes(&mut body, r);
+            }
+            let options = PipelineOptions {
+                max_frame_bytes: if r.chance(10) {
+                    r.range(16, 4_000)
+                } else {
+                    PipelineOptions::default().max_frame_bytes
+                },
+                ..Default::default()
+            };
+            let whole = run_pipeline(&body, &[], &options);
+            let sizes = chunk_sizes(r, body.len());
+            let split = run_pipeline(&body, &sizes, &options);
+            assert!(whole == split, "the outcome depends on the chunking");
+            failed_runs += usize::from(whole.error.is_some());
+        },
+    );
     // The mutations are not all fatal: most streams still get somewhere.
     assert!(n == 0 || failed_runs < n, "{failed_runs} of {n} failed");
 }
@@ -872,9 +885,12 @@ fn quiet<T>(f: impl FnOnce() -> T) -> Option<T> {
 
 #[test]
 fn patch_random_operations_on_random_documents() {
-    drive("patch", PATCH_CASES, |r| {
-        patch_case(r, Limits::default(), 4)
-    });
+    drive(
+        "patch",
+        "patch_random_operations_on_random_documents",
+        PATCH_CASES,
+        |r| patch_case(r, Limits::default(), 4),
+    );
 }
 
 #[test]
@@ -883,9 +899,12 @@ fn patch_random_operations_within_small_limits() {
         max_depth: 6,
         max_bytes: 400,
     };
-    drive("patch-small", PATCH_SMALL_CASES, |r| {
-        patch_case(r, small, 4)
-    });
+    drive(
+        "patch-small",
+        "patch_random_operations_within_small_limits",
+        PATCH_SMALL_CASES,
+        |r| patch_case(r, small, 4),
+    );
 }
 
 #[test]
@@ -984,38 +1003,43 @@ fn markdown_doc(r: &mut Rng) -> String {
 
 #[test]
 fn markdown_random_deltas_match_a_one_shot_parse() {
-    drive("markdown", MARKDOWN_CASES, |r| {
-        let doc = markdown_doc(r);
-        let reference = markdown::parse(&doc);
-        let mut whole = IncrementalMarkdown::new();
-        whole.push(&doc);
-        // The documented difference (src/markdown.rs): a link reference definition applies
-        // within its own segment only, so with one in the text the oracle is the one-push feed.
-        let reference = if doc.contains("]:") {
-            whole.blocks()
-        } else {
-            reference
-        };
-        assert!(
-            whole.blocks() == reference,
-            "one push differs from parse: {doc:?}"
-        );
-        let mut md = IncrementalMarkdown::new();
-        // Each push re-parses the open segment (documented: O(delta + open segment)), and a
-        // deeply nested document is one segment: at most ~64 pushes keep a case cheap.
-        for piece in str_pieces(r, &doc, 64) {
-            md.push(piece);
-        }
-        assert!(
-            md.blocks() == reference,
-            "random deltas differ from parse: {doc:?}"
-        );
-        assert!(
-            md.finished() == whole.finished(),
-            "segmentation depends on the deltas"
-        );
-        assert_eq!(md.text(), doc);
-    });
+    drive(
+        "markdown",
+        "markdown_random_deltas_match_a_one_shot_parse",
+        MARKDOWN_CASES,
+        |r| {
+            let doc = markdown_doc(r);
+            let reference = markdown::parse(&doc);
+            let mut whole = IncrementalMarkdown::new();
+            whole.push(&doc);
+            // The documented difference (src/markdown.rs): a link reference definition applies
+            // within its own segment only, so with one in the text the oracle is the one-push feed.
+            let reference = if doc.contains("]:") {
+                whole.blocks()
+            } else {
+                reference
+            };
+            assert!(
+                whole.blocks() == reference,
+                "one push differs from parse: {doc:?}"
+            );
+            let mut md = IncrementalMarkdown::new();
+            // Each push re-parses the open segment (documented: O(delta + open segment)), and a
+            // deeply nested document is one segment: at most ~64 pushes keep a case cheap.
+            for piece in str_pieces(r, &doc, 64) {
+                md.push(piece);
+            }
+            assert!(
+                md.blocks() == reference,
+                "random deltas differ from parse: {doc:?}"
+            );
+            assert!(
+                md.finished() == whole.finished(),
+                "segmentation depends on the deltas"
+            );
+            assert_eq!(md.text(), doc);
+        },
+    );
 }
 
 // ---- 4. partial JSON and SSE -------------------------------------------------------------------
@@ -1138,31 +1162,36 @@ fn json_snapshot(p: &PartialJson) -> JsonSnapshot {
 
 #[test]
 fn partial_json_random_chunkings_match_one_push() {
-    drive("partial-json", PARTIAL_JSON_CASES, |r| {
-        let text = json_ish(r);
-        let mut whole = PartialJson::new();
-        whole.push(&text);
-        let mut split = PartialJson::new();
-        for piece in str_pieces(r, &text, usize::MAX) {
-            split.push(piece);
-        }
-        assert_eq!(json_snapshot(&whole), json_snapshot(&split), "{text:?}");
-        whole.finish();
-        split.finish();
-        assert_eq!(
-            json_snapshot(&whole),
-            json_snapshot(&split),
-            "{text:?} finished"
-        );
-        // What serde_json accepts completely, the parser does too, with the same value.
-        if let Ok(v) = serde_json::from_str::<Value>(&text) {
-            if !text.contains("\\u") && !text.contains('\u{0}') {
-                assert!(whole.is_complete(), "{text:?}: {:?}", whole.error());
-                let got = whole.value().unwrap_or(&Value::Null);
-                assert!(same_json(got, &v), "{text:?}: {got:?} vs serde_json {v:?}");
+    drive(
+        "partial-json",
+        "partial_json_random_chunkings_match_one_push",
+        PARTIAL_JSON_CASES,
+        |r| {
+            let text = json_ish(r);
+            let mut whole = PartialJson::new();
+            whole.push(&text);
+            let mut split = PartialJson::new();
+            for piece in str_pieces(r, &text, usize::MAX) {
+                split.push(piece);
             }
-        }
-    });
+            assert_eq!(json_snapshot(&whole), json_snapshot(&split), "{text:?}");
+            whole.finish();
+            split.finish();
+            assert_eq!(
+                json_snapshot(&whole),
+                json_snapshot(&split),
+                "{text:?} finished"
+            );
+            // What serde_json accepts completely, the parser does too, with the same value.
+            if let Ok(v) = serde_json::from_str::<Value>(&text) {
+                if !text.contains("\\u") && !text.contains('\u{0}') {
+                    assert!(whole.is_complete(), "{text:?}: {:?}", whole.error());
+                    let got = whole.value().unwrap_or(&Value::Null);
+                    assert!(same_json(got, &v), "{text:?}: {got:?} vs serde_json {v:?}");
+                }
+            }
+        },
+    );
 }
 
 const SSE_BITS: &[&[u8]] = &[
@@ -1192,32 +1221,37 @@ const SSE_BITS: &[&[u8]] = &[
 
 #[test]
 fn sse_random_bytes_in_random_chunkings_match_one_push() {
-    drive("sse", SSE_CASES, |r| {
-        let mut bytes = Vec::new();
-        for _ in 0..r.size(300) {
-            if r.chance(10) {
-                bytes.extend((0..r.size(40)).map(|_| r.next() as u8));
-            } else {
-                bytes.extend_from_slice(r.pick(SSE_BITS));
+    drive(
+        "sse",
+        "sse_random_bytes_in_random_chunkings_match_one_push",
+        SSE_CASES,
+        |r| {
+            let mut bytes = Vec::new();
+            for _ in 0..r.size(300) {
+                if r.chance(10) {
+                    bytes.extend((0..r.size(40)).map(|_| r.next() as u8));
+                } else {
+                    bytes.extend_from_slice(r.pick(SSE_BITS));
+                }
             }
-        }
-        let limit = if r.chance(30) {
-            r.range(1, 64)
-        } else {
-            1 << 20
-        };
-        let mut whole = SseDecoder::with_max_frame_bytes(limit);
-        let mut expected = whole.push(&bytes);
-        expected.extend(whole.finish());
-        let mut split = SseDecoder::with_max_frame_bytes(limit);
-        let mut got = Vec::new();
-        let mut rest = bytes.as_slice();
-        for n in chunk_sizes(r, bytes.len()) {
-            let (chunk, tail) = rest.split_at(n);
-            got.extend(split.push(chunk));
-            rest = tail;
-        }
-        got.extend(split.finish());
-        assert_eq!(expected, got, "{bytes:?}");
-    });
+            let limit = if r.chance(30) {
+                r.range(1, 64)
+            } else {
+                1 << 20
+            };
+            let mut whole = SseDecoder::with_max_frame_bytes(limit);
+            let mut expected = whole.push(&bytes);
+            expected.extend(whole.finish());
+            let mut split = SseDecoder::with_max_frame_bytes(limit);
+            let mut got = Vec::new();
+            let mut rest = bytes.as_slice();
+            for n in chunk_sizes(r, bytes.len()) {
+                let (chunk, tail) = rest.split_at(n);
+                got.extend(split.push(chunk));
+                rest = tail;
+            }
+            got.extend(split.finish());
+            assert_eq!(expected, got, "{bytes:?}");
+        },
+    );
 }
