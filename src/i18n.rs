@@ -235,6 +235,10 @@ catalog! {
     notice_widget_option,
     /// Warning: more warnings than are kept; `{}` how many more (a count).
     notice_omitted,
+    /// The chat stopped after an internal error (the page keeps working).
+    crashed_text,
+    /// The button that starts the chat again.
+    crashed_reload,
     /// The agent kept calling browser tools by itself: the next run waits for the person.
     held_run_text,
     /// The button that lets that run go.
@@ -623,6 +627,8 @@ pub static EN: Strings = Strings {
     notice_delete_failed: "Could not delete a saved conversation: {}.",
     held_run_text: "The agent has used this page’s tools several times in a row on its own. Continue?",
     held_run_continue: "Continue",
+    crashed_text: "The chat stopped after an internal error. The page itself is fine.",
+    crashed_reload: "Reload the chat",
     notice_omitted: "…and {} more warnings (not kept).",
     notice_too_large_to_save: "“{}” is larger than this chat may keep in the browser ({}): its latest part was not saved.",
     notice_evicted: "The oldest conversation, “{}”, was removed from this browser to make room.",
@@ -939,6 +945,8 @@ pub static DE: Strings = Strings {
     notice_delete_failed: "Eine gespeicherte Unterhaltung konnte nicht gelöscht werden: {}.",
     held_run_text: "Der Agent hat die Werkzeuge dieser Seite mehrmals hintereinander selbstständig benutzt. Fortfahren?",
     held_run_continue: "Fortfahren",
+    crashed_text: "Der Chat wurde nach einem internen Fehler angehalten. Die Seite selbst ist nicht betroffen.",
+    crashed_reload: "Chat neu laden",
     notice_omitted: "…und {} weitere Warnungen (nicht aufbewahrt).",
     notice_too_large_to_save: "„{}“ ist größer, als dieser Chat im Browser behalten darf ({}): der neueste Teil wurde nicht gespeichert.",
     notice_evicted: "Die älteste Unterhaltung, „{}“, wurde aus diesem Browser entfernt, um Platz zu schaffen.",

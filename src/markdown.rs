@@ -254,7 +254,7 @@ fn spoofed_host(text: &str, href: &SafeUrl) -> Option<String> {
     text.split_whitespace()
         .filter_map(|word| {
             // What a browser would read as the host if the word were the URL.
-            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let word = word.trim_matches(|c: char| c.is_ascii() && !c.is_ascii_alphanumeric());
             let rest = word.split_once("//").map_or(word, |(_, rest)| rest);
             let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
             let named = authority.rsplit_once('@').map_or(authority, |(_, h)| h);

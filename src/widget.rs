@@ -84,6 +84,86 @@ extern "C" {
     ) -> Result<bool, JsValue>;
 }
 
+// The last line of defence (issue 12, item 16): one wasm instance serves every widget of the
+// page, and a trap (a panic under panic=abort, a stack overflow, memory exhausted) leaves it
+// unusable. This script is plain JS, outside the instance: it keeps the page's widgets, and on
+// a wasm error that reaches the page it replaces each with a notice and "Reload the chat",
+// which loads a fresh instance (through the loader's `__aguiReload`; a full page reload where
+// there is no loader) and mounts every widget again with the options it had. The page itself
+// keeps working. Text nodes only.
+#[wasm_bindgen(inline_js = r#"
+const hosts = new Map();
+let dead = false;
+let sheet;
+const CSS = `.f{all:initial;display:flex;flex-direction:column;align-items:center;justify-content:center;
+gap:12px;box-sizing:border-box;min-height:160px;height:100%;padding:24px;text-align:center;
+font:15px/1.6 system-ui,sans-serif;color:light-dark(#1c1c1e,#ececef);background:light-dark(#f6f6f4,#141416);
+border:1px solid light-dark(#e3e3de,#2e2e33);border-radius:10px;color-scheme:light dark}
+.f button{all:revert;font:inherit;cursor:pointer}`;
+export function register_host(host, options, text, action) {
+  hosts.set(host, { options, text, action });
+}
+export function unregister_host(host) { hosts.delete(host); }
+export function is_dead() { return dead; }
+const isTrap = (e) => e instanceof WebAssembly.RuntimeError
+  || (e instanceof RangeError && /wasm/.test(String(e.stack)));
+function fatal(error) {
+  if (dead || !isTrap(error)) return;
+  // After a reload, a late error of the stopped copy (a listener it left on the window) is
+  // not the live copy's: the live glue's URL is in the live copy's stack.
+  const live = window.__aguiInstance;
+  if (live && !String(error.stack).includes('?i=' + live)) return;
+  dead = true;
+  console.error('agui-chat: the chat stopped after an internal error; each widget offers a reload', error);
+  if (sheet === undefined) {
+    try { sheet = new CSSStyleSheet(); sheet.replaceSync(CSS); } catch { sheet = null; }
+  }
+  for (const [host, { text, action }] of hosts) {
+    const root = host.shadowRoot;
+    if (!root) continue;
+    const box = document.createElement('div');
+    box.className = 'f';
+    box.setAttribute('role', 'alert');
+    box.dataset.testid = 'widget-crashed';
+    const p = document.createElement('p');
+    p.textContent = text;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.testid = 'widget-reload';
+    b.textContent = action;
+    b.addEventListener('click', reload);
+    box.append(p, b);
+    if (sheet && 'adoptedStyleSheets' in root) root.adoptedStyleSheets = [sheet];
+    else box.prepend(Object.assign(document.createElement('style'), { textContent: CSS }));
+    root.replaceChildren(box);
+  }
+}
+function reload() {
+  const again = window.__aguiReload;
+  if (typeof again !== 'function') { location.reload(); return; }
+  const widgets = [...hosts];
+  hosts.clear();
+  again().then((api) => {
+    dead = false;
+    for (const [host, { options }] of widgets) {
+      if (!host.isConnected) continue;
+      host.shadowRoot && host.shadowRoot.replaceChildren();
+      if (options) api.mount(host, options);
+      else if (host.localName === 'agui-chat' && typeof host.start === 'function') {
+        host.mounted = false;
+        host.start(false);
+      } else api.scan(host.parentNode || document);
+    }
+  }, () => location.reload());
+}
+addEventListener('error', (e) => fatal(e.error));
+addEventListener('unhandledrejection', (e) => fatal(e.reason));
+"#)]
+extern "C" {
+    fn register_host(host: &HtmlElement, options: &JsValue, text: &str, action: &str);
+    fn unregister_host(host: &HtmlElement);
+}
+
 /// A mounted widget.
 struct Mounted {
     id: u32,
@@ -273,6 +353,37 @@ fn is_mounted(el: &HtmlElement) -> bool {
     MOUNTED.with_borrow(|m| m.iter().any(|w| &w.host == el))
 }
 
+thread_local! {
+    /// The chat's stylesheet, constructed once and adopted by every widget's shadow root
+    /// (`None` inside: the browser cannot construct one).
+    static SHEET: std::cell::OnceCell<Option<web_sys::CssStyleSheet>> = const { std::cell::OnceCell::new() };
+}
+
+/// Give `shadow` the chat's styles: the shared constructed stylesheet, which a strict CSP
+/// (`style-src 'self'`) allows — it blocks a `<style>` element — and which every widget of the
+/// page shares instead of parsing its own copy; a `<style>` where the browser has none.
+fn adopt_stylesheet(shadow: &web_sys::ShadowRoot, doc: &web_sys::Document) {
+    let sheet = SHEET.with(|s| {
+        s.get_or_init(|| {
+            let sheet = web_sys::CssStyleSheet::new().ok()?;
+            sheet.replace_sync(STYLESHEET).ok()?;
+            Some(sheet)
+        })
+        .clone()
+    });
+    let adoptable =
+        js_sys::Reflect::has(shadow, &JsValue::from_str("adoptedStyleSheets")).unwrap_or(false);
+    match sheet.filter(|_| adoptable) {
+        Some(sheet) => shadow.set_adopted_style_sheets(&js_sys::Array::of1(&sheet)),
+        None => {
+            if let Ok(style) = doc.create_element("style") {
+                style.set_text_content(Some(STYLESHEET));
+                let _ = shadow.append_child(&style);
+            }
+        }
+    }
+}
+
 /// Mounts a widget into `host`'s shadow root (replacing a widget already there).
 fn mount(
     id: u32,
@@ -304,12 +415,10 @@ fn mount(
         }
     };
     shadow.set_text_content(None);
-    let (Ok(style), Ok(container)) = (doc.create_element("style"), doc.create_element("div"))
-    else {
+    let Ok(container) = doc.create_element("div") else {
         return;
     };
-    style.set_text_content(Some(STYLESHEET));
-    let _ = shadow.append_child(&style);
+    adopt_stylesheet(&shadow, &doc);
     let _ = shadow.append_child(&container);
     let Ok(container) = container.dyn_into::<HtmlElement>() else {
         return;
@@ -373,6 +482,13 @@ fn mount(
     let Some((store, controls)) = slot.take() else {
         return;
     };
+    let t = store.config.with_untracked(|c| c.locale).strings();
+    register_host(
+        &host,
+        page.options.as_ref().unwrap_or(&JsValue::NULL),
+        t.crashed_text,
+        t.crashed_reload,
+    );
     MOUNTED.with_borrow_mut(|m| {
         m.push(Mounted {
             id,
@@ -405,6 +521,7 @@ fn detach(host: &HtmlElement) -> Option<(u32, PagePlugins)> {
         w.store.stop();
     }
     drop(w.handle);
+    unregister_host(&w.host);
     if let Some(shadow) = w.host.shadow_root() {
         shadow.set_text_content(None);
     }

@@ -44,6 +44,8 @@
 //! within their segment, `src/markdown.rs`), and partial-JSON numbers with serde_json's to a few
 //! ULP (serde_json's default float parser is not correctly rounded).
 
+mod native_support;
+
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -57,6 +59,7 @@ use agui_leptos::protocol::types::Content;
 use agui_leptos::protocol::{
     Change, Delivered, Pipeline, PipelineOptions, ProtocolError, Role, RunStatus, Thread,
 };
+use native_support::Rng;
 use serde_json::{json, Map, Value};
 
 // ---- the budget --------------------------------------------------------------------------------
@@ -141,42 +144,6 @@ fn fnv(s: &str) -> u64 {
 }
 
 // ---- the generator -----------------------------------------------------------------------------
-
-/// SplitMix64 (as in `tests/proptest_pipeline.rs`).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo + 1)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())].clone()
-    }
-    /// Small sizes far more often than large ones: `1..=max`, log-uniform.
-    fn size(&mut self, max: usize) -> usize {
-        let bits = usize::BITS - max.leading_zeros();
-        let cap = (1usize << self.below(bits as usize + 1)).min(max).max(1);
-        self.range(1, cap)
-    }
-}
 
 /// Cut `len` bytes into random pieces (sizes log-uniform up to `max`).
 fn chunk_sizes(r: &mut Rng, len: usize) -> Vec<usize> {

@@ -8,6 +8,9 @@ use agui_leptos::protocol::enforce::{enforce_event, Enforced};
 use agui_leptos::protocol::{
     Change, Delivered, Pipeline, PipelineOptions, ProtocolError, RunStatus, Thread,
 };
+mod native_support;
+
+use native_support::Rng;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{json, Map, Value};
@@ -22,28 +25,8 @@ fn config() -> Config {
 
 // ---- a tiny deterministic generator for event bodies -----------------------------------------
 
-/// SplitMix64: each generated event is built from one seed, so proptest only has to vary
-/// `(kind, seed)` pairs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())].clone()
-    }
-}
+// SplitMix64 (`tests/native_support`): each generated event is built from one seed, so
+// proptest only has to vary `(kind, seed)` pairs.
 
 /// Placeholders replaced by raw lone-surrogate escapes in the JSON text.
 const HI: &str = "<<HI>>";

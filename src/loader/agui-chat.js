@@ -58,6 +58,17 @@ border:1px solid var(--agui-color-border);border-radius:var(--agui-radius-xl);
 background:var(--agui-color-bg);color:var(--agui-color-text);text-align:center}
 .p button{all:revert;font:inherit;cursor:pointer}`;
 
+// One constructed stylesheet for every launcher: a strict CSP (`style-src 'self'`) blocks a
+// <style> element, not an adopted sheet. A browser without them gets the <style>.
+let sheet;
+const adopt = (root) => {
+  if (sheet === undefined) {
+    try { sheet = new CSSStyleSheet(); sheet.replaceSync(CSS); } catch { sheet = null; }
+  }
+  if (sheet && 'adoptedStyleSheets' in root) root.adoptedStyleSheets = [sheet];
+  else root.prepend(Object.assign(document.createElement('style'), { textContent: CSS }));
+};
+
 let loading = null;
 // The chat's API once loaded (window.AguiChat is this stub until then).
 let api = null;
@@ -71,10 +82,22 @@ const demoWanted = () => [...document.querySelectorAll(scanning ? 'agui-chat, [d
       || (el.options && el.options.endpoint) || '').trim()));
 // The wasm is fetched alongside its glue, not after it (one round trip less; the glue's init
 // takes the response's promise).
+// `instance` > 0: a fresh copy of the chat after the last one stopped on an internal error
+// (its glue imported under another URL is a new module, with a new wasm instance).
+let instance = 0;
 const start = (name) => {
   const wasm = fetch(new URL(`${name}_bg.wasm`, base));
   wasm.catch(() => {});
-  return import(`./${name}.js`).then((m) => m.default({ module_or_path: wasm }));
+  return import(`./${name}.js${instance ? '?i=' + instance : ''}`)
+    .then((m) => m.default({ module_or_path: wasm }));
+};
+// The chat's "Reload the chat" (src/widget.rs) asks for that fresh copy here.
+window.__aguiReload = () => {
+  instance += 1;
+  window.__aguiInstance = instance;
+  loading = null;
+  api = null;
+  return load();
 };
 
 /** Load the chat once; a failed load can be tried again. */
@@ -149,8 +172,6 @@ class AguiChatElement extends HTMLElement {
     const root = this.shadowRoot || this.attachShadow({ mode: 'open' });
     const [openText] = words(this);
     const title = (this.getAttribute('title') || '').trim() || words(this)[4];
-    const style = document.createElement('style');
-    style.textContent = CSS;
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'l';
@@ -168,7 +189,8 @@ class AguiChatElement extends HTMLElement {
     b.addEventListener('pointerleave', press(false));
     b.addEventListener('blur', press(false));
     b.addEventListener('click', () => this.opening(b));
-    root.replaceChildren(style, b);
+    root.replaceChildren(b);
+    adopt(root);
     this.launcher = b;
   }
 

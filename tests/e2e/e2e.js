@@ -425,6 +425,7 @@ const linkChecks = {
     const banner = await p.textContent('[data-testid=error-banner]');
     assert(banner.includes('redirect'), 'banner: ' + banner);
     assert((await elsewhere(p)).length === before, 'the redirect was followed');
+    await p.evaluate(() => localStorage.clear()); // a fresh conversation, not the one above
     await p.goto(base + '/linked/?optin=1&endpoint=/huge-error');
     const t0 = Date.now();
     await send(p, 'plan our offsite');
@@ -432,6 +433,64 @@ const linkChecks = {
     const text = await p.textContent('[data-testid=error-text]');
     assert(text.includes('500') && text.length < 2300, 'error text: ' + text.length + ' chars');
     assert(Date.now() - t0 < 5000, 'reading the error took ' + (Date.now() - t0) + ' ms');
+  },
+};
+
+// Under `Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
+// style-src 'self'` (server.py's /strict/ and /strict-app/): styled, working, no violation.
+const violations = (p) => {
+  const seen = [];
+  p.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) seen.push(m.text()); });
+  return seen;
+};
+const strictChecks = {
+  async 'a popup under a strict CSP is styled, runs, and breaks no rule'(p) {
+    const seen = violations(p);
+    await p.goto(base + '/strict/');
+    const launcher = '[data-testid=widget-launcher]';
+    await p.waitForSelector(launcher);
+    const position = await p.$eval(launcher, (b) => getComputedStyle(b).position);
+    assert(position === 'fixed', 'the launcher is unstyled: position ' + position);
+    await open(p);
+    const accent = await p.$eval('.agui-root', (r) => getComputedStyle(r).getPropertyValue('--agui-color-accent').trim());
+    assert(accent !== '', 'the chat is unstyled (no tokens)');
+    const radius = await p.$eval('[data-testid=composer-send]', (b) => getComputedStyle(b).borderRadius);
+    assert(radius !== '0px', 'the send button is unstyled');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    assert(seen.length === 0, 'CSP violations: ' + seen.join(' | '));
+  },
+  async 'the app page boots under a strict CSP'(p) {
+    const seen = violations(p);
+    await p.goto(base + '/strict-app/?endpoint=/agent');
+    await p.waitForSelector('[data-testid=composer-input]');
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    assert(seen.length === 0, 'CSP violations: ' + seen.join(' | '));
+  },
+};
+
+// One wasm instance serves every widget: a trap in it (here a real one: the instance is asked
+// to free memory it never had) leaves each widget a notice and "Reload the chat", the page
+// keeps working, and the reload brings a fresh instance with the page's options back.
+const crashChecks = {
+  async 'a trap in the chat leaves the page working and the chat reloadable'(p) {
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    await p.evaluate(async () => {
+      const exports = await (await import('/agui-widget.js')).default();
+      setTimeout(() => exports.__wbindgen_realloc(0xfffffff0, 64, 128, 8), 0);
+    });
+    await p.waitForSelector('[data-testid=widget-crashed]', { timeout: 5000 });
+    const text = await p.textContent('[data-testid=widget-crashed]');
+    assert(text.includes('internal error'), 'notice: ' + text);
+    const alive = await p.evaluate(() => { document.body.dataset.alive = 'yes'; return document.body.dataset.alive; });
+    assert(alive === 'yes', 'the page stopped working');
+    await p.click('[data-testid=widget-reload]');
+    await open(p);
+    await send(p, 'where am i');
+    await waitText(p, assistantText, 'Got your answer');
+    assert(!(await p.$('[data-testid=widget-crashed]')), 'still crashed');
   },
 };
 
@@ -471,6 +530,8 @@ const targets = [
   { name: 'inline', url: '/inline/', checks: inlineChecks, noOpen: true },
   { name: 'links', url: '/linked/', checks: linkChecks, noOpen: true },
   { name: 'declarative', url: '/declarative/', checks: declarativeChecks, noOpen: true },
+  { name: 'strict-csp', url: '/strict/', checks: strictChecks, noOpen: true },
+  { name: 'crash', url: '/embed/', checks: crashChecks, trapExpected: true },
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
 ];
 
@@ -498,7 +559,9 @@ const targets = [
         await page.goto(base + target.url);
         if (!target.noOpen) await open(page);
         await check(page, seen);
-        assert(errors.length === 0, 'page errors: ' + errors.join('; '));
+        // The crash target causes one trap on purpose: only that may reach the page.
+        const unexpected = errors.filter((e) => !(target.trapExpected && /RuntimeError/.test(e)));
+        assert(unexpected.length === 0, 'page errors: ' + unexpected.join('; '));
         console.log('ok   ' + label);
       } catch (e) {
         failed++;

@@ -11,6 +11,8 @@ a production host sends. `/linked/` is a page-mode chat with an auth header for 
 URL-configuration checks (`?optin=1` adds `url-options`, `?allow=…` `allowed-endpoints`);
 `POST /elsewhere` is the same agent, recording the headers it was sent (`GET /elsewhere`);
 `POST /moved` redirects there (307), `POST /huge-error` answers 500 with a 20 MB body.
+`/strict/` (strict.html, a popup) and `/strict-app/` (the app page) are served with a strict
+Content-Security-Policy header.
 `/declarative/` has a `[data-agui-endpoint]` element in its content (`?scan=1`: the page
 opts in with `agui-chat.js?scan`).
 Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
@@ -215,6 +217,24 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastA
         html = page(os.path.join(here, "linked.html")).body.decode()
         extra = (" url-options" if optin else "") + (f' allowed-endpoints="{allow}"' if allow else "")
         return HTMLResponse(html.replace("<agui-chat ", "<agui-chat" + extra + " "))
+
+    # The policy README "Security" documents for a host page (the agent on the same origin).
+    strict_csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'"
+
+    @app.get("/strict/")
+    def strict():
+        html = page(os.path.join(here, "strict.html"))
+        html.headers["content-security-policy"] = strict_csp
+        return html
+
+    @app.get("/strict-app/")
+    def strict_app():
+        # The app's own page (dist/index.html, its assets addressed from the root).
+        LAST_REQUEST["at"] = time.monotonic()
+        with open(os.path.join(dist, "index.html"), encoding="utf-8") as f:
+            html = HTMLResponse(f.read())
+        html.headers["content-security-policy"] = strict_csp
+        return html
 
     @app.get("/declarative/")
     def declarative(scan: bool = False):
