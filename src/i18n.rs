@@ -235,6 +235,19 @@ catalog! {
     notice_widget_option,
     /// Warning: more warnings than are kept; `{}` how many more (a count).
     notice_omitted,
+    /// The group of an answer's actions (copy, rate).
+    answer_actions,
+    /// Title of the button that copies a whole answer (its markdown).
+    copy_answer,
+    /// Accessible names of the thumbs.
+    rate_up,
+    rate_down,
+    /// The optional comment after a thumb.
+    feedback_comment_label,
+    feedback_send,
+    feedback_skip,
+    /// Shown once feedback was passed on.
+    feedback_thanks,
     /// The chat stopped after an internal error (the page keeps working).
     crashed_text,
     /// The button that starts the chat again.
@@ -627,6 +640,14 @@ pub static EN: Strings = Strings {
     notice_delete_failed: "Could not delete a saved conversation: {}.",
     held_run_text: "The agent has used this page’s tools several times in a row on its own. Continue?",
     held_run_continue: "Continue",
+    answer_actions: "Answer actions",
+    copy_answer: "Copy the answer (markdown)",
+    rate_up: "Good answer",
+    rate_down: "Bad answer",
+    feedback_comment_label: "Tell us more (optional)",
+    feedback_send: "Send feedback",
+    feedback_skip: "Skip",
+    feedback_thanks: "Thanks for your feedback",
     crashed_text: "The chat stopped after an internal error. The page itself is fine.",
     crashed_reload: "Reload the chat",
     notice_omitted: "…and {} more warnings (not kept).",
@@ -945,6 +966,14 @@ pub static DE: Strings = Strings {
     notice_delete_failed: "Eine gespeicherte Unterhaltung konnte nicht gelöscht werden: {}.",
     held_run_text: "Der Agent hat die Werkzeuge dieser Seite mehrmals hintereinander selbstständig benutzt. Fortfahren?",
     held_run_continue: "Fortfahren",
+    answer_actions: "Aktionen zur Antwort",
+    copy_answer: "Antwort kopieren (Markdown)",
+    rate_up: "Gute Antwort",
+    rate_down: "Schlechte Antwort",
+    feedback_comment_label: "Mehr dazu (optional)",
+    feedback_send: "Feedback senden",
+    feedback_skip: "Überspringen",
+    feedback_thanks: "Danke für Ihr Feedback",
     crashed_text: "Der Chat wurde nach einem internen Fehler angehalten. Die Seite selbst ist nicht betroffen.",
     crashed_reload: "Chat neu laden",
     notice_omitted: "…und {} weitere Warnungen (nicht aufbewahrt).",

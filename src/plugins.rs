@@ -39,11 +39,14 @@ use crate::store::AgentStore;
 use crate::ui::hitl::frontend_tools::{FrontendToolCall, FrontendTools};
 use crate::ui::tool::call::ToolCallView;
 use crate::ui::tool::registry::{ToolRegistry, ToolRenderer};
+use crate::view::feedback::Feedback;
 
 /// A side panel: renders itself (reading the store from context) or nothing.
 pub type PanelView = Arc<dyn Fn() -> AnyView + Send + Sync>;
 /// The welcome text of an empty chat, in the UI language.
 pub type Welcome = Arc<dyn Fn(&'static Strings) -> String + Send + Sync>;
+/// Called with the person's feedback on an answer ([`Plugins::on_feedback`]).
+pub type FeedbackHandler = Arc<dyn Fn(&Feedback) + Send + Sync>;
 
 /// A prompt offered as a chip: clicking it sends `prompt`.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +68,7 @@ pub struct Plugins {
     welcome: Option<Welcome>,
     local_agent: Option<LocalAgentRef>,
     agent_picker: bool,
+    feedback: Vec<FeedbackHandler>,
 }
 
 impl std::fmt::Debug for Plugins {
@@ -155,6 +159,13 @@ impl Plugins {
 
     /// Show the agent picker (endpoint and headers) in the header. For developer pages: a
     /// visitor could point the chat anywhere.
+    /// Be told when the person rates an answer (thumbs up or down, an optional comment). The
+    /// chat sends it nowhere itself; the widget also dispatches `agui:feedback`.
+    pub fn on_feedback(mut self, handler: impl Fn(&Feedback) + Send + Sync + 'static) -> Self {
+        self.feedback.push(Arc::new(handler));
+        self
+    }
+
     pub fn agent_picker(mut self, on: bool) -> Self {
         self.agent_picker = on;
         self
@@ -174,6 +185,7 @@ impl Plugins {
         self.welcome = self.welcome.or(other.welcome);
         self.local_agent = self.local_agent.or(other.local_agent);
         self.agent_picker |= other.agent_picker;
+        self.feedback.extend(other.feedback);
         self
     }
 
@@ -235,5 +247,12 @@ impl Plugins {
     /// Whether the header shows the agent picker.
     pub fn shows_agent_picker(&self) -> bool {
         self.agent_picker
+    }
+
+    /// Hand the person's feedback to every [`Plugins::on_feedback`] handler.
+    pub fn feedback(&self, feedback: &Feedback) {
+        for handler in &self.feedback {
+            handler(feedback);
+        }
     }
 }

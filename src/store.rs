@@ -23,6 +23,7 @@ pub use crate::session::hitl::{HitlError, PendingCall};
 pub use crate::session::inspector::TraceFormat;
 pub use crate::session::threads::{ThreadError, ThreadSummary};
 pub use crate::session::{AgentConfig, RunOptions};
+pub use crate::view::feedback::{Feedback, Rating};
 pub use crate::view::rows::Row;
 pub use crate::view::run::RunView;
 pub use crate::view::tool::{ToolStatus, ToolView};
@@ -94,6 +95,8 @@ pub struct AgentStore {
     pub inspector_open: RwSignal<bool>,
     /// Bumped when the open thread's event log changed, while the inspector is open.
     pub log_version: RwSignal<u64>,
+    /// The last feedback the person gave on an answer (the widget dispatches `agui:feedback`).
+    pub feedback: RwSignal<Option<Feedback>>,
 }
 
 impl AgentStore {
@@ -159,6 +162,7 @@ impl AgentStore {
             config: RwSignal::new(config),
             inspector_open: RwSignal::new(false),
             log_version: RwSignal::new(0),
+            feedback: RwSignal::new(None),
         }
     }
 
@@ -608,6 +612,23 @@ impl AgentStore {
     pub fn continue_held_run(&self) {
         let request = self.update(Session::continue_held_run).flatten();
         self.after(request);
+    }
+
+    /// Rate an answer (see [`Session::rate`]); the feedback is published on
+    /// [`AgentStore::feedback`] and returned for the page's callbacks.
+    pub fn rate(&self, message_id: &str, rating: Rating, comment: &str) -> Option<Feedback> {
+        let feedback = self
+            .update(|s| s.rate(message_id, rating, comment))
+            .flatten()?;
+        self.feedback.set(Some(feedback.clone()));
+        Some(feedback)
+    }
+
+    /// How the person rated an answer.
+    pub fn rating(&self, message_id: &str) -> Option<Rating> {
+        self.session
+            .try_with_value(|s| s.rating(message_id))
+            .flatten()
     }
 
     /// Frontend tool calls waiting for the browser.

@@ -583,6 +583,12 @@ struct Seen {
 /// Turns store changes into DOM events on the host element, in a fixed order within one
 /// update: run started, state changed, interrupt, run finished.
 fn bridge_events(store: AgentStore, host: HtmlElement) {
+    let feedback_host = host.clone();
+    Effect::new(move |_| {
+        if let Some(f) = store.feedback.get() {
+            dispatch(&feedback_host, "agui:feedback", &f.to_json());
+        }
+    });
     Effect::new(move |before: Option<Seen>| {
         let now = Seen {
             running: store.running.get(),

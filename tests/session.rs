@@ -579,6 +579,33 @@ fn a_replayed_trace_never_reaches_a_handler_even_after_a_reload() {
 }
 
 #[test]
+fn only_answers_can_be_rated_and_the_rating_is_remembered() {
+    use agui_leptos::view::feedback::Rating;
+    let mut s = session();
+    turn(&mut s, "think");
+    let answer = s
+        .thread()
+        .messages
+        .iter()
+        .rfind(|m| m.role.as_str() == "assistant")
+        .unwrap()
+        .id
+        .clone();
+    let question = s.thread().messages[0].id.clone();
+    assert_eq!(s.rate(&question, Rating::Up, ""), None, "not an answer");
+    assert_eq!(s.rate("nope", Rating::Up, ""), None);
+    let f = s
+        .rate(&answer, Rating::Down, " wrong city ")
+        .expect("rated");
+    assert_eq!(
+        (f.thread_id.as_str(), f.comment.as_deref()),
+        (s.thread_id(), Some("wrong city"))
+    );
+    assert_eq!(s.rating(&answer), Some(Rating::Down));
+    assert_eq!(s.rating(&question), None);
+}
+
+#[test]
 fn answering_a_call_that_is_not_pending_is_refused() {
     let mut s = session();
     assert_eq!(

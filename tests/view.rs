@@ -342,3 +342,21 @@ fn pretty_printing_is_bounded_on_every_path() {
     );
     assert!(text.ends_with('…') && !text.contains('\u{fffd}'));
 }
+
+// Issue 13, item 4: feedback is what the page is handed, bounded.
+#[test]
+fn feedback_is_trimmed_bounded_and_shaped_as_the_event() {
+    use agui_leptos::view::feedback::{Feedback, Rating, MAX_COMMENT_CHARS};
+    let f = Feedback::new("t1", "m1", Rating::Down, "  too vague  ");
+    assert_eq!(
+        f.to_json(),
+        json!({"threadId": "t1", "messageId": "m1", "rating": "down", "comment": "too vague"})
+    );
+    assert_eq!(
+        Feedback::new("t", "m", Rating::Up, " \n ").to_json()["comment"],
+        Value::Null
+    );
+    let long = "é".repeat(MAX_COMMENT_CHARS + 50);
+    let cut = Feedback::new("t", "m", Rating::Up, &long).comment.unwrap();
+    assert_eq!(cut.chars().count(), MAX_COMMENT_CHARS);
+}

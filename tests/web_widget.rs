@@ -64,6 +64,12 @@ export function install_looping_agent() {
   });
 }
 export function request_count() { return requests.length; }
+export function adopted_css(root) {
+  return [...root.adoptedStyleSheets].map((s) => [...s.cssRules].map((r) => r.cssText).join('\n')).join('\n');
+}
+export function same_sheet(a, b) {
+  return a.adoptedStyleSheets.length === 1 && a.adoptedStyleSheets[0] === b.adoptedStyleSheets[0];
+}
 // A site's own agent: a venue search whose arguments stream in pieces, then a call to a tool
 // the page never registered. The body is a real stream, so the page sees the pieces arrive.
 export function install_site_agent() {
@@ -146,6 +152,8 @@ extern "C" {
     fn install_tool_agent();
     fn install_looping_agent();
     fn request_count() -> u32;
+    fn adopted_css(root: &web_sys::ShadowRoot) -> String;
+    fn same_sheet(a: &web_sys::ShadowRoot, b: &web_sys::ShadowRoot) -> bool;
     fn install_site_agent();
     fn define_venue_element();
     fn mount_with_renderer(el: &HtmlElement) -> JsValue;
@@ -236,12 +244,21 @@ async fn custom_element_renders_in_its_own_shadow_root() {
         testid(&root, "composer-input").is_some(),
         "the chat is inside"
     );
+    // Its styles: one constructed stylesheet (a strict CSP blocks a <style> element), the
+    // same object in every widget of the page.
     let shadow = el.shadow_root().unwrap();
-    let style = shadow
-        .query_selector("style")
-        .unwrap()
-        .expect("own stylesheet");
-    assert!(text_of(&style).contains("--agui-color-accent"));
+    assert!(
+        shadow.query_selector("style").unwrap().is_none(),
+        "no <style> element"
+    );
+    assert!(adopted_css(&shadow).contains("--agui-color-accent"));
+    let other = element(&[("speed", "0")]);
+    leptos::task::tick().await;
+    assert!(
+        same_sheet(&shadow, &other.shadow_root().unwrap()),
+        "one shared sheet"
+    );
+    other.remove();
     // Nothing of the chat lands in the light DOM.
     assert_eq!(el.children().length(), 0);
     el.remove();
@@ -301,6 +318,67 @@ async fn host_css_does_not_break_the_widget_and_ours_does_not_touch_the_host() {
         .unwrap();
     assert_eq!(before, after, "widget CSS must not style host elements");
     host_button.remove();
+    el.remove();
+}
+
+// Issue 13, item 4: thumbs and an optional comment reach the page as `agui:feedback`.
+#[wasm_bindgen_test]
+async fn rating_an_answer_dispatches_feedback_with_its_comment() {
+    let el = element(&[("speed", "0")]);
+    let seen = listen(
+        &el,
+        [JsValue::from_str("agui:feedback")].into_iter().collect(),
+    );
+    leptos::task::tick().await;
+    send(&el, "think").await;
+    until("the run to finish", || status(&el) == "success").await;
+    let root = frame(&el);
+    let click = |id: &str| {
+        testid(&root, id)
+            .unwrap_or_else(|| panic!("{id}"))
+            .dyn_into::<HtmlElement>()
+            .unwrap()
+            .click()
+    };
+    assert!(
+        testid(&root, "copy-answer").is_some(),
+        "an answer can be copied"
+    );
+    click("rate-down");
+    leptos::task::tick().await;
+    let comment: web_sys::HtmlTextAreaElement = testid(&root, "feedback-comment")
+        .expect("the optional comment")
+        .dyn_into()
+        .unwrap();
+    comment.set_value("  too long  ");
+    click("feedback-send");
+    leptos::task::tick().await;
+    assert_eq!(seen.length(), 1, "one feedback event");
+    let detail = js_sys::Reflect::get(&seen.get(0), &"detail".into()).unwrap();
+    let detail: serde_json::Value = serde_json::from_str(
+        &js_sys::JSON::stringify(&detail)
+            .unwrap()
+            .as_string()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(detail["rating"], "down");
+    assert_eq!(detail["comment"], "too long");
+    assert!(detail["messageId"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(detail["threadId"].as_str().is_some_and(|t| !t.is_empty()));
+    let down = testid(&root, "rate-down").unwrap();
+    assert_eq!(down.get_attribute("aria-pressed").as_deref(), Some("true"));
+    assert!(testid(&root, "feedback-form").is_none(), "the form closed");
+    assert!(testid(&root, "feedback-thanks").is_some());
+    // Thumbs up, skipping the comment: a second event, without one.
+    click("rate-up");
+    leptos::task::tick().await;
+    click("feedback-skip");
+    leptos::task::tick().await;
+    assert_eq!(seen.length(), 2);
+    let detail = js_sys::Reflect::get(&seen.get(1), &"detail".into()).unwrap();
+    let comment = js_sys::Reflect::get(&detail, &"comment".into()).unwrap();
+    assert!(comment.is_null(), "no comment: {comment:?}");
     el.remove();
 }
 

@@ -225,6 +225,8 @@ pub struct Session {
     watched_paths: HashSet<String>,
     /// The paths the last delta changed.
     changed_paths: Vec<String>,
+    /// The person's rating of answers, by message id (this page's life only).
+    ratings: HashMap<String, crate::view::feedback::Rating>,
 }
 
 impl std::fmt::Debug for Session {
@@ -276,6 +278,7 @@ impl Session {
             logs: inspector::Logs::default(),
             watched_paths: HashSet::new(),
             changed_paths: Vec::new(),
+            ratings: HashMap::new(),
         }
     }
 
@@ -798,6 +801,33 @@ impl Session {
         out.warnings = dirty.warnings.then(|| self.notices());
         out.log_changed = self.logs.take_changed();
         out
+    }
+
+    /// Rate an answer (an assistant message of the open thread): the feedback to hand the
+    /// page. Refused for another message or an empty id.
+    pub fn rate(
+        &mut self,
+        message_id: &str,
+        rating: crate::view::feedback::Rating,
+        comment: &str,
+    ) -> Option<crate::view::feedback::Feedback> {
+        let thread = &self.pipeline.thread;
+        let m = thread.messages.get(thread.position(message_id)?)?;
+        if m.role != Role::Assistant {
+            return None;
+        }
+        self.ratings.insert(message_id.to_owned(), rating);
+        Some(crate::view::feedback::Feedback::new(
+            &self.thread_id,
+            message_id,
+            rating,
+            comment,
+        ))
+    }
+
+    /// How the person rated an answer, if they did.
+    pub fn rating(&self, message_id: &str) -> Option<crate::view::feedback::Rating> {
+        self.ratings.get(message_id).copied()
     }
 
     /// The warnings list: storage problems and the request's, then the stream's.

@@ -301,7 +301,7 @@ fn code_block(lang: Option<String>, code: String) -> AnyView {
 }
 
 /// `navigator.clipboard.writeText`; failures (no permission, insecure context) are ignored.
-fn copy_to_clipboard(text: String, set_copied: WriteSignal<bool>) {
+pub(crate) fn copy_to_clipboard(text: String, set_copied: WriteSignal<bool>) {
     let Some(window) = web_sys::window() else {
         return;
     };

@@ -15,6 +15,7 @@ use web_sys::KeyboardEvent;
 
 use crate::i18n::Strings;
 use crate::protocol::types::{Content, ContentPart, Role};
+use crate::store::Rating;
 use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::ActivityCard;
@@ -74,14 +75,26 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
     };
     let switcher = Memo::new(move |_| id.with_value(|id| store.switcher_on(id)));
     let idle = Memo::new(move |_| store.can_branch());
+    let key_for_actions = StoredValue::new(row.key.clone());
     let last_answer = Memo::new(move |_| {
         role == Role::Assistant && store.rows.with(|rows| is_last_answer(rows, &key))
     });
     let can_edit = move || role == Role::User && idle.get() && !editing.get();
+    // Copy and feedback on a finished answer with text (not the one streaming now).
+    let rate_key = row.key.clone();
+    let has_text = Memo::new(move |_| {
+        store.row_version(&rate_key).track();
+        role == Role::Assistant
+            && store
+                .with_message(&rate_key, |m| !m.text().trim().is_empty())
+                .unwrap_or(false)
+    });
+    let answer_done = move || has_text.get() && !(last_answer.get() && store.running.get());
     let show = move || {
         switcher.with(Option::is_some)
             || can_edit()
             || (last_answer.get() && idle.get())
+            || answer_done()
             || error.with(Option::is_some)
     };
     let step = move |delta: isize| {
@@ -161,6 +174,9 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
                         {move || tr(store).regenerate}
                     </button>
                 </Show>
+                <Show when=answer_done>
+                    {move || answer_actions(store, id.get_value(), key_for_actions.get_value())}
+                </Show>
                 {move || {
                     error
                         .get()
@@ -176,6 +192,129 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
         </Show>
     }
     .into_any()
+}
+
+/// Copy an answer (its markdown source) and rate it: 👍 or 👎, then an optional comment
+/// (Enter or "Send" passes it on, "Skip" or Escape without one). The feedback goes to the page
+/// (`agui:feedback`, [`crate::plugins::Plugins::on_feedback`]), nowhere else.
+fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl IntoView {
+    let plugins = crate::plugins::Plugins::use_plugins();
+    let rated = RwSignal::new(store.rating(&message_id));
+    // The rating waiting for its optional comment.
+    let asking = RwSignal::new(None::<Rating>);
+    let thanked = RwSignal::new(false);
+    let (copied, set_copied) = signal(false);
+    let comment: NodeRef<Textarea> = NodeRef::new();
+    let id = StoredValue::new(message_id);
+    let plugins = StoredValue::new(plugins);
+    let submit = move |with_comment: bool| {
+        let Some(rating) = asking.get_untracked() else {
+            return;
+        };
+        let text = if with_comment {
+            comment
+                .get_untracked()
+                .map(|c| c.value())
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        if let Some(f) = id.with_value(|id| store.rate(id, rating, &text)) {
+            plugins.with_value(|p| p.feedback(&f));
+            rated.set(Some(rating));
+            thanked.set(true);
+        }
+        asking.set(None);
+    };
+    let thumb = move |rating: Rating| {
+        asking.set(Some(rating));
+        thanked.set(false);
+    };
+    let pressed =
+        move |rating: Rating| move || (asking.get().or(rated.get()) == Some(rating)).to_string();
+    view! {
+        <div class="agui-answer-actions" role="group" aria-label=move || tr(store).answer_actions>
+            <button
+                type="button"
+                class="agui-message__action"
+                data-testid="copy-answer"
+                title=move || tr(store).copy_answer
+                on:click=move |_| {
+                    let text = store.with_message(&key, |m| m.text().into_owned()).unwrap_or_default();
+                    crate::ui::markdown_view::copy_to_clipboard(text, set_copied);
+                }
+            >
+                {move || if copied.get() { tr(store).copied } else { tr(store).copy }}
+            </button>
+            <button
+                type="button"
+                class="agui-message__action agui-answer-actions__thumb"
+                data-testid="rate-up"
+                aria-label=move || tr(store).rate_up
+                aria-pressed=pressed(Rating::Up)
+                on:click=move |_| thumb(Rating::Up)
+            >
+                "👍"
+            </button>
+            <button
+                type="button"
+                class="agui-message__action agui-answer-actions__thumb"
+                data-testid="rate-down"
+                aria-label=move || tr(store).rate_down
+                aria-pressed=pressed(Rating::Down)
+                on:click=move |_| thumb(Rating::Down)
+            >
+                "👎"
+            </button>
+            <Show when=move || thanked.get()>
+                <span class="agui-answer-actions__thanks" data-testid="feedback-thanks" role="status">
+                    {move || tr(store).feedback_thanks}
+                </span>
+            </Show>
+        </div>
+        <Show when=move || asking.get().is_some()>
+            <form
+                class="agui-feedback"
+                data-testid="feedback-form"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    submit(true);
+                }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if ev.key() == "Escape" {
+                        submit(false);
+                    } else if ev.key() == "Enter" && !ev.shift_key() {
+                        ev.prevent_default();
+                        submit(true);
+                    }
+                }
+            >
+                <label class="agui-feedback__label">
+                    {move || tr(store).feedback_comment_label}
+                    <textarea
+                        class="agui-feedback__comment"
+                        data-testid="feedback-comment"
+                        rows="2"
+                        maxlength="2000"
+                        node_ref=comment
+                    ></textarea>
+                </label>
+                <div class="agui-feedback__buttons">
+                    <button type="submit" class="agui-button agui-button--primary" data-testid="feedback-send">
+                        {move || tr(store).feedback_send}
+                    </button>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--secondary"
+                        data-testid="feedback-skip"
+                        on:click=move |_| submit(false)
+                    >
+                        {move || tr(store).feedback_skip}
+                    </button>
+                </div>
+            </form>
+        </Show>
+    }
 }
 
 /// The inline editor of a user message: Enter saves (a new message and a new branch),
