@@ -48,13 +48,7 @@ pub type Welcome = Arc<dyn Fn(&'static Strings) -> String + Send + Sync>;
 /// Called with the person's feedback on an answer ([`Plugins::on_feedback`]).
 pub type FeedbackHandler = Arc<dyn Fn(&Feedback) + Send + Sync>;
 
-/// A prompt offered as a chip: clicking it sends `prompt`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Suggestion {
-    pub prompt: String,
-    /// A longer description (the chip's tooltip).
-    pub hint: Option<String>,
-}
+pub use crate::view::suggestions::Suggestion;
 
 /// What a page adds to the chat. Cheap to clone; put it in context with
 /// [`Plugins::provide`] before mounting [`crate::ui::chat::Chat`] (or pass it to

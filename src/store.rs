@@ -624,6 +624,17 @@ impl AgentStore {
         Some(feedback)
     }
 
+    /// The agent's follow-up suggestions (see [`Session::agent_suggestions`]); tracks the run
+    /// and the state.
+    pub fn agent_suggestions(&self) -> Vec<crate::view::suggestions::Suggestion> {
+        self.running.track();
+        self.run.track();
+        self.state_version.track();
+        self.session
+            .try_with_value(Session::agent_suggestions)
+            .unwrap_or_default()
+    }
+
     /// How the person rated an answer.
     pub fn rating(&self, message_id: &str) -> Option<Rating> {
         self.session

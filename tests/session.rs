@@ -579,6 +579,43 @@ fn a_replayed_trace_never_reaches_a_handler_even_after_a_reload() {
 }
 
 #[test]
+fn the_agents_suggestions_show_after_its_run_and_go_with_the_next() {
+    let mut s = session();
+    recorded(
+        &mut s,
+        "r1",
+        &[
+            json!({"type": "CUSTOM", "name": "suggestions", "value": ["Book it", {"title": "Compare"}]}),
+        ],
+        None,
+    );
+    let prompts: Vec<String> = s
+        .agent_suggestions()
+        .into_iter()
+        .map(|x| x.prompt)
+        .collect();
+    assert_eq!(prompts, ["Book it", "Compare"]);
+    let req = s.send("Book it").unwrap();
+    assert!(
+        s.agent_suggestions().is_empty(),
+        "none while a run is live, and cleared"
+    );
+    s.end_run(req.generation, Ok(()));
+    assert!(
+        s.agent_suggestions().is_empty(),
+        "the next run suggested nothing"
+    );
+    // From the state, when the agent keeps them there.
+    recorded(
+        &mut s,
+        "r3",
+        &[json!({"type": "STATE_SNAPSHOT", "snapshot": {"suggestions": ["From state"]}})],
+        None,
+    );
+    assert_eq!(s.agent_suggestions()[0].prompt, "From state");
+}
+
+#[test]
 fn only_answers_can_be_rated_and_the_rating_is_remembered() {
     use agui_leptos::view::feedback::Rating;
     let mut s = session();

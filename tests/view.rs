@@ -360,3 +360,29 @@ fn feedback_is_trimmed_bounded_and_shaped_as_the_event() {
     let cut = Feedback::new("t", "m", Rating::Up, &long).comment.unwrap();
     assert_eq!(cut.chars().count(), MAX_COMMENT_CHARS);
 }
+
+// Issue 13, item 4: follow-ups the agent suggests, read leniently and bounded.
+#[test]
+fn agent_suggestions_are_read_leniently_and_bounded() {
+    use agui_leptos::view::suggestions::{from_value, MAX_SUGGESTIONS, MAX_SUGGESTION_CHARS};
+    let got = from_value(&json!([
+        "Book it",
+        {"title": "Compare prices", "description": "side by side"},
+        {"prompt": "  "},
+        42,
+        {"message": "Ask the team"}
+    ]));
+    let prompts: Vec<&str> = got.iter().map(|s| s.prompt.as_str()).collect();
+    assert_eq!(prompts, ["Book it", "Compare prices", "Ask the team"]);
+    assert_eq!(got[1].hint.as_deref(), Some("side by side"));
+    assert_eq!(from_value(&json!({"suggestions": ["x"]})).len(), 1);
+    assert!(from_value(&json!("just text")).is_empty());
+    let many: Vec<String> = (0..50)
+        .map(|i| "y".repeat(i + MAX_SUGGESTION_CHARS))
+        .collect();
+    let got = from_value(&json!(many));
+    assert_eq!(got.len(), MAX_SUGGESTIONS);
+    assert!(got
+        .iter()
+        .all(|s| s.prompt.chars().count() == MAX_SUGGESTION_CHARS));
+}

@@ -64,6 +64,23 @@ export function install_looping_agent() {
   });
 }
 export function request_count() { return requests.length; }
+// An agent that answers and suggests follow-ups with a CUSTOM `suggestions` event.
+export function install_suggesting_agent() {
+  install_agent((body, r) => {
+    const events = [{ type: 'RUN_STARTED', ...r },
+      { type: 'TEXT_MESSAGE_START', messageId: 'a-' + r.runId, role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a-' + r.runId, delta: 'Done.' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a-' + r.runId },
+      { type: 'CUSTOM', name: 'suggestions', value: ['Book the venue', { title: 'Compare prices' }] },
+      { type: 'RUN_FINISHED', ...r }];
+    return new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } });
+  });
+}
+export function last_user_text() {
+  const last = requests[requests.length - 1];
+  const users = last.messages.filter((m) => m.role === 'user');
+  return users[users.length - 1].content;
+}
 export function adopted_css(root) {
   return [...root.adoptedStyleSheets].map((s) => [...s.cssRules].map((r) => r.cssText).join('\n')).join('\n');
 }
@@ -152,6 +169,8 @@ extern "C" {
     fn install_tool_agent();
     fn install_looping_agent();
     fn request_count() -> u32;
+    fn install_suggesting_agent();
+    fn last_user_text() -> String;
     fn adopted_css(root: &web_sys::ShadowRoot) -> String;
     fn same_sheet(a: &web_sys::ShadowRoot, b: &web_sys::ShadowRoot) -> bool;
     fn install_site_agent();
@@ -318,6 +337,30 @@ async fn host_css_does_not_break_the_widget_and_ours_does_not_touch_the_host() {
         .unwrap();
     assert_eq!(before, after, "widget CSS must not style host elements");
     host_button.remove();
+    el.remove();
+}
+
+// Issue 13, item 4: the agent's follow-ups (a CUSTOM `suggestions` event) become chips after
+// its run; one sends its prompt.
+#[wasm_bindgen_test]
+async fn the_agents_suggestions_become_chips_after_its_run() {
+    install_suggesting_agent();
+    let el = element(&[("endpoint", "/suggesting-agent")]);
+    leptos::task::tick().await;
+    send(&el, "find a venue").await;
+    until("the run to finish", || status(&el) == "success").await;
+    until("the chips", || {
+        !q_all(&frame(&el), r#"[data-testid="suggestion"]"#).is_empty()
+    })
+    .await;
+    let chips = q_all(&frame(&el), r#"[data-testid="suggestion"]"#);
+    let labels: Vec<String> = chips.iter().map(text_of).collect();
+    assert_eq!(labels, ["Book the venue", "Compare prices"]);
+    chips[0].clone().dyn_into::<HtmlElement>().unwrap().click();
+    until("the chip's run", || request_count() == 2).await;
+    assert_eq!(last_user_text(), "Book the venue");
+    until("the run to finish", || status(&el) == "success").await;
+    restore_fetch();
     el.remove();
 }
 

@@ -225,6 +225,9 @@ pub struct Session {
     watched_paths: HashSet<String>,
     /// The paths the last delta changed.
     changed_paths: Vec<String>,
+    /// What the agent last suggested with a `CUSTOM` `suggestions` event (cleared when a run
+    /// starts).
+    agent_suggestions: Vec<crate::view::suggestions::Suggestion>,
     /// The person's rating of answers, by message id (this page's life only).
     ratings: HashMap<String, crate::view::feedback::Rating>,
 }
@@ -279,6 +282,7 @@ impl Session {
             watched_paths: HashSet::new(),
             changed_paths: Vec::new(),
             ratings: HashMap::new(),
+            agent_suggestions: Vec::new(),
         }
     }
 
@@ -574,6 +578,7 @@ impl Session {
     /// the schema refuses).
     pub fn start_run(&mut self, options: RunOptions) -> Option<RunRequest> {
         self.hitl.count_run(options.automatic);
+        self.agent_suggestions.clear();
         self.open_pipeline();
         let run_id = self.env.new_id("run");
         let thread = &self.pipeline.thread;
@@ -696,6 +701,12 @@ impl Session {
                 Change::Run => self.dirty.run = true,
                 Change::Warning => self.dirty.warnings = true,
                 _ => {}
+            }
+            if let EventKind::Custom(c) = &d.event.kind {
+                if c.name == "suggestions" {
+                    self.agent_suggestions = crate::view::suggestions::from_value(&c.value);
+                    self.dirty.run = true;
+                }
             }
             // Arrival times the cards show as durations.
             match &d.event.kind {
@@ -823,6 +834,23 @@ impl Session {
             rating,
             comment,
         ))
+    }
+
+    /// The agent's follow-up suggestions, shown after a run: its last `CUSTOM` `suggestions`
+    /// event of this run, else a `suggestions` array in its state; none while a run is live.
+    pub fn agent_suggestions(&self) -> Vec<crate::view::suggestions::Suggestion> {
+        if self.running {
+            return Vec::new();
+        }
+        if !self.agent_suggestions.is_empty() {
+            return self.agent_suggestions.clone();
+        }
+        self.pipeline
+            .thread
+            .state
+            .get("suggestions")
+            .map(crate::view::suggestions::from_value)
+            .unwrap_or_default()
     }
 
     /// How the person rated an answer, if they did.

@@ -288,6 +288,7 @@ impl Session {
     /// nothing late can fold into it; everything on screen is marked for the next flush.
     /// `keep_warnings`: the same conversation (a branch switch).
     pub(super) fn install(&mut self, saved: SavedThread, keep_warnings: bool) {
+        self.agent_suggestions.clear();
         let old = std::mem::take(&mut self.pipeline.thread);
         let mut thread = Thread::from_saved(saved);
         if keep_warnings {

@@ -132,11 +132,19 @@ pub fn Composer() -> impl IntoView {
         let _ = el.focus();
     };
 
+    let agent_suggestions = Memo::new(move |_| store.agent_suggestions());
     view! {
         <div class="agui-composer" data-testid="composer">
-            <Show when=move || has_rows.get()>
-                {suggestion_chips(store, plugins.suggestions())}
-            </Show>
+            // After a run: the agent's follow-ups (a `suggestions` event or state), else the
+            // page's chips; none while one streams.
+            {move || {
+                if !has_rows.get() {
+                    return None;
+                }
+                let from_agent = agent_suggestions.get();
+                let list = if from_agent.is_empty() { plugins.suggestions().to_vec() } else { from_agent };
+                suggestion_chips(store, &list)
+            }}
             <form
                 class="agui-composer__form"
                 on:submit=move |ev| {

@@ -9,5 +9,6 @@ pub mod interrupt;
 pub mod rows;
 pub mod run;
 pub mod state;
+pub mod suggestions;
 pub mod tool;
 pub mod wording;
