@@ -230,8 +230,27 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
         asking.set(Some(rating));
         thanked.set(false);
     };
-    let pressed =
-        move |rating: Rating| move || (asking.get().or(rated.get()) == Some(rating)).to_string();
+    let thumb_button = move |rating: Rating| {
+        let (testid, icon) = match rating {
+            Rating::Up => ("rate-up", "👍"),
+            Rating::Down => ("rate-down", "👎"),
+        };
+        view! {
+            <button
+                type="button"
+                class="agui-message__action agui-answer-actions__thumb"
+                data-testid=testid
+                aria-label=move || match rating {
+                    Rating::Up => tr(store).rate_up,
+                    Rating::Down => tr(store).rate_down,
+                }
+                aria-pressed=move || (asking.get().or(rated.get()) == Some(rating)).to_string()
+                on:click=move |_| thumb(rating)
+            >
+                {icon}
+            </button>
+        }
+    };
     view! {
         <div class="agui-answer-actions" role="group" aria-label=move || tr(store).answer_actions>
             <button
@@ -246,26 +265,8 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
             >
                 {move || if copied.get() { tr(store).copied } else { tr(store).copy }}
             </button>
-            <button
-                type="button"
-                class="agui-message__action agui-answer-actions__thumb"
-                data-testid="rate-up"
-                aria-label=move || tr(store).rate_up
-                aria-pressed=pressed(Rating::Up)
-                on:click=move |_| thumb(Rating::Up)
-            >
-                "👍"
-            </button>
-            <button
-                type="button"
-                class="agui-message__action agui-answer-actions__thumb"
-                data-testid="rate-down"
-                aria-label=move || tr(store).rate_down
-                aria-pressed=pressed(Rating::Down)
-                on:click=move |_| thumb(Rating::Down)
-            >
-                "👎"
-            </button>
+            {thumb_button(Rating::Up)}
+            {thumb_button(Rating::Down)}
             <Show when=move || thanked.get()>
                 <span class="agui-answer-actions__thanks" data-testid="feedback-thanks" role="status">
                     {move || tr(store).feedback_thanks}
