@@ -21,6 +21,7 @@
 //! | `storage-budget`          | `data-agui-storage-budget` | `storageBudget` | bytes of conversations this widget may keep (default 1,000,000; the oldest go first) |
 //! | `credentials`             | `data-agui-credentials` | `credentials` | cookies and HTTP auth on requests: `same-origin` (default), `include` (cross-origin too), `omit` |
 //! | `redirects`               | `data-agui-redirects`   | `redirects`  | `error` (default: a redirect fails the run; the page's headers never follow it) or `follow` |
+//! | `suggestions`             | `data-agui-suggestions` | `suggestions` | follow-up chips: a JSON array of strings or `{title, description}` (JS: an array, read by the plug-ins) |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
 //!
 //! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
@@ -149,6 +150,8 @@ pub struct WidgetOptions {
     pub demo: bool,
     /// The `settings` attribute: show the agent picker (endpoint, headers) outside page mode.
     pub settings: bool,
+    /// The `suggestions` attribute (a JSON array; see [`crate::view::suggestions`]).
+    pub suggestions: Vec<crate::view::suggestions::Suggestion>,
     /// The `credentials` and `redirects` attributes.
     pub fetch: FetchPolicy,
     /// The `allowed-endpoints` attribute: origins or URL prefixes runs may go to (`None`: any).
@@ -174,6 +177,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("speed", "speed"),
     ("demo", "demo"),
     ("settings", "settings"),
+    ("suggestions", "suggestions"),
     ("credentials", "credentials"),
     ("redirects", "redirects"),
     ("url-options", "urlOptions"),
@@ -264,6 +268,14 @@ impl WidgetOptions {
         o.demo = get("demo").is_some_and(|v| flag(&v));
         o.settings = get("settings").is_some_and(|v| flag(&v));
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
+        if let Some(list) = text("suggestions") {
+            match serde_json::from_str::<Value>(&list) {
+                Ok(v @ Value::Array(_)) => o.suggestions = crate::view::suggestions::from_value(&v),
+                _ => problems.push(
+                    "suggestions: not a JSON array of strings or {title, description}".to_owned(),
+                ),
+            }
+        }
         if let Some(c) = get("credentials") {
             match c.trim().to_ascii_lowercase().as_str() {
                 "" | "same-origin" => o.fetch.credentials = Credentials::SameOrigin,

@@ -429,9 +429,16 @@ fn mount(
     let made = slot.clone();
     let event_host = host.clone();
     // The page's registrations win over the demo's on a name clash.
+    // The `suggestions` attribute, unless the page's JS gave its own.
+    let mut own = page.plugins.clone();
+    if own.suggestions().is_empty() {
+        for s in &options.suggestions {
+            own = own.suggestion(s.prompt.clone(), s.hint.as_deref());
+        }
+    }
     let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
-        Some(demo) => demo().merge(page.plugins.clone()),
-        None => page.plugins.clone(),
+        Some(demo) => demo().merge(own),
+        None => own,
     }
     // Where data goes is the page's choice: the picker only where the page asks for it.
     .agent_picker(options.shows_settings());

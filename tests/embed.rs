@@ -186,6 +186,24 @@ fn redirects_are_refused_and_credentials_stated_unless_the_page_says_otherwise()
 }
 
 #[test]
+fn suggestions_come_from_a_json_attribute() {
+    let (o, problems) = parse(&[(
+        "suggestions",
+        r#"["Book it", {"title": "Compare", "description": "prices"}]"#,
+    )]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let got: Vec<(&str, Option<&str>)> = o
+        .suggestions
+        .iter()
+        .map(|s| (s.prompt.as_str(), s.hint.as_deref()))
+        .collect();
+    assert_eq!(got, [("Book it", None), ("Compare", Some("prices"))]);
+    let (o, problems) = parse(&[("suggestions", "Book it, Compare")]);
+    assert!(o.suggestions.is_empty());
+    assert_eq!(problems.len(), 1);
+}
+
+#[test]
 fn persist_and_the_storage_budget_are_the_pages_choice() {
     assert_eq!(parse(&[]).0.persist, Persist::Local);
     assert_eq!(parse(&[]).0.storage_budget, None);

@@ -364,6 +364,24 @@ async fn the_agents_suggestions_become_chips_after_its_run() {
     el.remove();
 }
 
+// Issue 13, item 4: the page's chips from an attribute.
+#[wasm_bindgen_test]
+async fn the_suggestions_attribute_gives_the_chips() {
+    let el = element(&[
+        ("endpoint", "/not-called"),
+        (
+            "suggestions",
+            r#"["Track my order", {"title": "Talk to a person", "description": "a human"}]"#,
+        ),
+    ]);
+    leptos::task::tick().await;
+    let chips = q_all(&frame(&el), r#"[data-testid="suggestion"]"#);
+    let labels: Vec<String> = chips.iter().map(text_of).collect();
+    assert_eq!(labels, ["Track my order", "Talk to a person"]);
+    assert_eq!(chips[1].get_attribute("title").as_deref(), Some("a human"));
+    el.remove();
+}
+
 // Issue 13, item 4: thumbs and an optional comment reach the page as `agui:feedback`.
 #[wasm_bindgen_test]
 async fn rating_an_answer_dispatches_feedback_with_its_comment() {
