@@ -105,8 +105,11 @@ export function register_host(host, options, text, action) {
 }
 export function unregister_host(host) { hosts.delete(host); }
 export function is_dead() { return dead; }
-const isTrap = (e) => e instanceof WebAssembly.RuntimeError
-  || (e instanceof RangeError && /wasm/.test(String(e.stack)));
+// The chat's folder (this file is its snippets/<crate>/inline1.js): a trap's stack names the
+// chat's wasm by URL, so another wasm on the page (the host's own) is not taken for ours.
+const base = new URL('../../', import.meta.url).href;
+const isTrap = (e) => (e instanceof WebAssembly.RuntimeError || e instanceof RangeError)
+  && String(e.stack).includes(base);
 function fatal(error) {
   if (dead || !isTrap(error)) return;
   // After a reload, a late error of the stopped copy (a listener it left on the window) is
