@@ -21,7 +21,7 @@
 //! | `storage-budget`          | `data-agui-storage-budget` | `storageBudget` | bytes of conversations this widget may keep (default 1,000,000; the oldest go first) |
 //! | `credentials`             | `data-agui-credentials` | `credentials` | cookies and HTTP auth on requests: `same-origin` (default), `include` (cross-origin too), `omit` |
 //! | `redirects`               | `data-agui-redirects`   | `redirects`  | `error` (default: a redirect fails the run; the page's headers never follow it) or `follow` |
-//! | `suggestions`             | `data-agui-suggestions` | `suggestions` | follow-up chips: a JSON array of strings or `{title, description}` (JS: an array, read by the plug-ins) |
+//! | `suggestions`             | `data-agui-suggestions` | `suggestions` | follow-up chips: an array (JSON in the attribute) of strings or `{title\|prompt, description\|hint}` |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
 //!
 //! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
@@ -269,11 +269,16 @@ impl WidgetOptions {
         o.settings = get("settings").is_some_and(|v| flag(&v));
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
         if let Some(list) = text("suggestions") {
-            match serde_json::from_str::<Value>(&list) {
-                Ok(v @ Value::Array(_)) => o.suggestions = crate::view::suggestions::from_value(&v),
-                _ => problems.push(
+            let parsed = serde_json::from_str::<Value>(&list);
+            let entries = parsed.as_ref().ok().and_then(Value::as_array).map(Vec::len);
+            if let (Ok(v), Some(_)) = (&parsed, entries) {
+                o.suggestions = crate::view::suggestions::from_value(v);
+            }
+            let kept = o.suggestions.len();
+            if entries.is_none_or(|n| kept < n.min(crate::view::suggestions::MAX_SUGGESTIONS)) {
+                problems.push(
                     "suggestions: not a JSON array of strings or {title, description}".to_owned(),
-                ),
+                );
             }
         }
         if let Some(c) = get("credentials") {

@@ -432,12 +432,10 @@ fn mount(
     let made = slot.clone();
     let event_host = host.clone();
     // The page's registrations win over the demo's on a name clash.
-    // The `suggestions` attribute, unless the page's JS gave its own.
+    // The `suggestions` option (JS, else the attribute).
     let mut own = page.plugins.clone();
-    if own.suggestions().is_empty() {
-        for s in &options.suggestions {
-            own = own.suggestion(s.prompt.clone(), s.hint.as_deref());
-        }
+    for s in &options.suggestions {
+        own = own.suggestion(s.prompt.clone(), s.hint.as_deref());
     }
     let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
         Some(demo) => demo().merge(own),
@@ -652,8 +650,8 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
     });
 }
 
-/// The page's plug-ins from the JS options: `tools`, `renderers`, `suggestions` (see the module
-/// docs). Every entry that cannot be used is a problem shown in the widget, never a failure.
+/// The page's plug-ins from the JS options: `tools`, `renderers` (see the module docs;
+/// `suggestions` are an option like the attribute, [`WidgetOptions::suggestions`]). Every entry that cannot be used is a problem shown in the widget, never a failure.
 fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
     let mut plugins = Plugins::new();
     let mut problems = Vec::new();
@@ -663,25 +661,6 @@ fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
     }
     if let Some(map) = field("renderers") {
         plugins = renderers_from_js(&map, plugins, &mut problems);
-    }
-    if let Some(list) = field("suggestions") {
-        match list.dyn_ref::<js_sys::Array>() {
-            Some(list) => {
-                for item in list.iter() {
-                    let get = |k: &str| own(&item, k);
-                    match item.as_string().or_else(|| get("prompt")?.as_string()) {
-                        Some(prompt) => {
-                            let hint = get("hint").and_then(|h| h.as_string());
-                            plugins = plugins.suggestion(prompt, hint.as_deref());
-                        }
-                        None => problems.push(
-                            "suggestions: an entry is neither a string nor {prompt}".to_owned(),
-                        ),
-                    }
-                }
-            }
-            None => problems.push("suggestions: expected an array".to_owned()),
-        }
     }
     (plugins, problems)
 }

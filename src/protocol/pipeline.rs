@@ -175,16 +175,22 @@ impl Pipeline {
     ) {
         match frame {
             Ok(frame) => match parse_json(&frame.data, &mut self.thread.warnings) {
-                Ok(value) => self.push_value(value, out),
+                Ok(value) => self.fold_value(value, out),
                 Err(message) => self.fail(ProtocolError::InvalidJson { offset, message }),
             },
             Err(e) => self.fail(ProtocolError::Sse(e)),
         }
+        // Once per frame, whichever stage warned (every path returns here).
         self.thread.cap_warnings();
     }
 
     /// Feed one decoded JSON event (the SSE layer already removed).
     pub fn push_value(&mut self, value: Value, out: &mut Vec<Delivered>) {
+        self.fold_value(value, out);
+        self.thread.cap_warnings();
+    }
+
+    fn fold_value(&mut self, value: Value, out: &mut Vec<Delivered>) {
         if self.error.is_some() {
             return;
         }
@@ -211,7 +217,6 @@ impl Pipeline {
             let change = self.thread.apply(&event);
             out.push(Delivered { event, change });
         }
-        self.thread.cap_warnings();
     }
 }
 
