@@ -22,6 +22,7 @@
 //! | `credentials`             | `data-agui-credentials` | `credentials` | cookies and HTTP auth on requests: `same-origin` (default), `include` (cross-origin too), `omit` |
 //! | `redirects`               | `data-agui-redirects`   | `redirects`  | `error` (default: a redirect fails the run; the page's headers never follow it) or `follow` |
 //! | `suggestions`             | `data-agui-suggestions` | `suggestions` | follow-up chips: an array (JSON in the attribute) of strings or `{title\|prompt, description\|hint}` |
+//! | `queue`                   | `data-agui-queue`       | `queue`      | `off` = Send waits while the agent answers; default: what is sent meanwhile waits in a queue (editable, removable) and goes out when the run ends |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
 //!
 //! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
@@ -156,6 +157,8 @@ pub struct WidgetOptions {
     pub fetch: FetchPolicy,
     /// The `allowed-endpoints` attribute: origins or URL prefixes runs may go to (`None`: any).
     pub allowed_endpoints: Option<Vec<String>>,
+    /// `queue="off"`: no queue while a run is live ([`crate::session::queue`]).
+    pub queue_off: bool,
     /// Move the keyboard into the composer once mounted (the visitor opened a popup before
     /// the chat had loaded). Set by the loader, not an attribute.
     pub focus: bool,
@@ -182,6 +185,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("redirects", "redirects"),
     ("url-options", "urlOptions"),
     ("allowed-endpoints", "allowedEndpoints"),
+    ("queue", "queue"),
 ];
 
 /// What a page's URL may set, with `url-options`: never headers, the mode, where
@@ -268,6 +272,7 @@ impl WidgetOptions {
         o.demo = get("demo").is_some_and(|v| flag(&v));
         o.settings = get("settings").is_some_and(|v| flag(&v));
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
+        o.queue_off = get("queue").is_some_and(|v| !flag(&v));
         if let Some(list) = text("suggestions") {
             let parsed = serde_json::from_str::<Value>(&list);
             let entries = parsed.as_ref().ok().and_then(Value::as_array).map(Vec::len);

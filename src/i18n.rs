@@ -256,6 +256,22 @@ catalog! {
     held_run_text,
     /// The button that lets that run go.
     held_run_continue,
+    /// Send's label while a run is live: the message waits in the queue.
+    queue_button,
+    /// The list of messages waiting for the agent.
+    queue_label,
+    /// Under it: when they go out.
+    queue_hint,
+    /// Under it when an answer (an interrupt, a tool call) must come first.
+    queue_blocked,
+    /// Under it when the last run stopped or failed: nothing goes out by itself.
+    queue_held,
+    /// The actions on one queued message.
+    queue_send_now,
+    queue_edit,
+    queue_save,
+    queue_cancel_edit,
+    queue_remove,
     // refusals of the store's actions (thread, branch and human-in-the-loop errors)
     /// A refusal: a run is in flight.
     err_running,
@@ -640,6 +656,16 @@ pub static EN: Strings = Strings {
     notice_delete_failed: "Could not delete a saved conversation: {}.",
     held_run_text: "The agent has used this page’s tools several times in a row on its own. Continue?",
     held_run_continue: "Continue",
+    queue_button: "Queue",
+    queue_label: "Waiting to send",
+    queue_hint: "Sent one by one when the agent is done.",
+    queue_blocked: "Sent once the agent has your answer above.",
+    queue_held: "Not sent: the last run did not finish. Send now or remove.",
+    queue_send_now: "Send now",
+    queue_edit: "Edit",
+    queue_save: "Save",
+    queue_cancel_edit: "Cancel",
+    queue_remove: "Remove",
     answer_actions: "Answer actions",
     copy_answer: "Copy the answer (markdown)",
     rate_up: "Good answer",
@@ -966,6 +992,16 @@ pub static DE: Strings = Strings {
     notice_delete_failed: "Eine gespeicherte Unterhaltung konnte nicht gelöscht werden: {}.",
     held_run_text: "Der Agent hat die Werkzeuge dieser Seite mehrmals hintereinander selbstständig benutzt. Fortfahren?",
     held_run_continue: "Fortfahren",
+    queue_button: "Einreihen",
+    queue_label: "Wartet auf den Versand",
+    queue_hint: "Wird nacheinander gesendet, sobald der Agent fertig ist.",
+    queue_blocked: "Wird gesendet, sobald der Agent Ihre Antwort oben hat.",
+    queue_held: "Nicht gesendet: Der letzte Lauf wurde nicht beendet. Jetzt senden oder entfernen.",
+    queue_send_now: "Jetzt senden",
+    queue_edit: "Bearbeiten",
+    queue_save: "Speichern",
+    queue_cancel_edit: "Abbrechen",
+    queue_remove: "Entfernen",
     answer_actions: "Aktionen zur Antwort",
     copy_answer: "Antwort kopieren (Markdown)",
     rate_up: "Gute Antwort",

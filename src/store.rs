@@ -97,6 +97,8 @@ pub struct AgentStore {
     pub log_version: RwSignal<u64>,
     /// The last feedback the person gave on an answer (the widget dispatches `agui:feedback`).
     pub feedback: RwSignal<Option<Feedback>>,
+    /// The messages waiting for the agent ([`Session::queued`]).
+    pub queue: RwSignal<Vec<Message>>,
 }
 
 impl AgentStore {
@@ -141,6 +143,7 @@ impl AgentStore {
     pub fn on(session: Session) -> Self {
         let config = session.config().clone();
         let rows = session.rows().to_vec();
+        let queue = session.queued().to_vec();
         AgentStore {
             session: StoredValue::new_local(session),
             shell: StoredValue::new_local(Shell {
@@ -163,6 +166,7 @@ impl AgentStore {
             inspector_open: RwSignal::new(false),
             log_version: RwSignal::new(0),
             feedback: RwSignal::new(None),
+            queue: RwSignal::new(queue),
         }
     }
 
@@ -374,6 +378,9 @@ impl AgentStore {
         if let Some(w) = out.warnings {
             self.warnings.set(w);
         }
+        if let Some(q) = out.queue {
+            self.queue.set(q);
+        }
         if self.running.get_untracked() != running {
             self.running.set(running);
         }
@@ -449,13 +456,37 @@ impl AgentStore {
         }
         self.update(|s| s.end_run(generation, result));
         self.shell.try_update_value(|s| s.abort = None);
-        self.flush();
-        self.publish();
+        // The agent is free: the next queued message goes out (when nothing blocks it).
+        let next = self.update(Session::next_queued).flatten();
+        self.after(next);
     }
 
     /// Send a user message and start a run.
     pub fn send(&self, text: String) {
         let request = self.update(|s| s.send(&text)).flatten();
+        self.after(request);
+    }
+
+    /// Room for one more message in the queue (see [`Session::can_queue`]).
+    pub fn can_queue(&self) -> bool {
+        self.with_session(Session::can_queue)
+    }
+
+    /// Change a queued message's text (empty: remove it).
+    pub fn edit_queued(&self, id: &str, text: &str) {
+        self.update(|s| s.edit_queued(id, text));
+        self.flush();
+    }
+
+    /// Drop a queued message.
+    pub fn remove_queued(&self, id: &str) {
+        self.update(|s| s.remove_queued(id));
+        self.flush();
+    }
+
+    /// Send a queued message now (no run in flight).
+    pub fn send_queued(&self, id: &str) {
+        let request = self.update(|s| s.send_queued(id)).flatten();
         self.after(request);
     }
 
@@ -496,7 +527,8 @@ impl AgentStore {
                 Some(e) => Err(TransportError::Network(e)),
             })
         });
-        self.after(None);
+        let next = self.update(Session::next_queued).flatten();
+        self.after(next);
     }
 
     /// Show `notice` in the warnings list (once per distinct notice), worded by the catalog

@@ -449,6 +449,7 @@ fn mount(
             headers: options.headers.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
             fetch: options.fetch,
+            queue: !options.queue_off,
             demo_speed: options.speed.unwrap_or(DEFAULT_DEMO_SPEED),
             locale: options
                 .lang

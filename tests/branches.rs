@@ -493,6 +493,7 @@ fn record_with_branches() -> ThreadRecord {
         thread: edited,
         branches: b,
         replayed: false,
+        queued: Vec::new(),
     }
 }
 

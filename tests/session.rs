@@ -1261,3 +1261,213 @@ fn a_stop_after_the_run_started_is_cancelled_and_its_late_end_changes_nothing() 
     assert_eq!(s.thread().status(), RunStatus::Cancelled);
     assert_eq!(s.run_view().error, None);
 }
+
+// ---- the queue while a run is live (issue 13 item 3) ---------------------------------------
+
+fn queued_texts(s: &Session) -> Vec<String> {
+    s.queued().iter().map(|m| m.text().into_owned()).collect()
+}
+
+#[test]
+fn messages_sent_during_a_run_wait_and_go_out_one_per_run_when_it_succeeds() {
+    let mut s = session();
+    let first = s.send("plan our Lisbon offsite").expect("a request");
+    assert_eq!(s.send("and a dinner"), None, "queued, not sent");
+    assert_eq!(s.send("  "), None);
+    assert_eq!(s.send("with a view"), None);
+    assert_eq!(queued_texts(&s), ["and a dinner", "with a view"]);
+    assert_eq!(
+        texts(&s, "user"),
+        ["plan our Lisbon offsite"],
+        "not in the history yet"
+    );
+    let f = s.flush();
+    assert_eq!(
+        f.queue.as_ref().map(Vec::len),
+        Some(2),
+        "the shell hears of it"
+    );
+    assert_eq!(s.flush().queue, None, "once");
+
+    // Edit and remove while it waits.
+    let ids: Vec<String> = s.queued().iter().map(|m| m.id.clone()).collect();
+    assert!(s.edit_queued(&ids[0], " and a dinner for 12 "));
+    assert!(!s.edit_queued("nope", "x"));
+    assert_eq!(queued_texts(&s), ["and a dinner for 12", "with a view"]);
+    assert!(s.remove_queued(&ids[1]));
+    assert!(!s.remove_queued(&ids[1]));
+    assert_eq!(s.next_queued(), None, "not while the run is live");
+
+    play(&mut s, first);
+    assert_eq!(status(&s), "success");
+    let next = s
+        .next_queued()
+        .expect("the agent is free: the first queued goes out");
+    assert!(s.queued().is_empty());
+    let last = next.body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["role"], "user");
+    assert_eq!(last["content"], "and a dinner for 12");
+    assert_eq!(last["id"], ids[0].as_str(), "the queued message itself");
+    play(&mut s, next);
+    assert_eq!(s.next_queued(), None, "nothing left");
+    assert_eq!(
+        texts(&s, "user"),
+        ["plan our Lisbon offsite", "and a dinner for 12"]
+    );
+
+    // Emptied by an edit: removed.
+    let req = s.send("one more").unwrap();
+    s.send("typo");
+    let id = s.queued()[0].id.clone();
+    assert!(s.edit_queued(&id, "   "));
+    assert!(s.queued().is_empty());
+    play(&mut s, req);
+}
+
+#[test]
+fn stop_keeps_the_queue_and_the_person_sends_it() {
+    let mut s = session();
+    let _req = s.send("plan our Lisbon offsite").unwrap();
+    s.send("then the budget");
+    s.stop();
+    assert!(!s.running());
+    assert_eq!(
+        s.next_queued(),
+        None,
+        "a stopped run does not send the queue"
+    );
+    assert_eq!(queued_texts(&s), ["then the budget"], "kept");
+    let id = s.queued()[0].id.clone();
+    let req = s.send_queued(&id).expect("sent on request");
+    assert!(s.queued().is_empty());
+    assert_eq!(s.send_queued(&id), None, "once");
+    play(&mut s, req);
+    assert_eq!(
+        texts(&s, "user"),
+        ["plan our Lisbon offsite", "then the budget"]
+    );
+}
+
+#[test]
+fn an_interrupt_or_a_pending_frontend_call_blocks_the_queue_until_answered() {
+    // An interrupt: the queue waits for the answer's run.
+    let mut s = session();
+    let g = s.begin_external();
+    s.send("queued behind the question");
+    let t = s.thread_id().to_owned();
+    s.push(
+        g,
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": t, "runId": "r1"}),
+            json!({"type": "RUN_FINISHED", "threadId": t, "runId": "r1", "outcome": two_interrupts()}),
+        ]),
+    );
+    s.end_run(g, Ok(()));
+    assert_eq!(status(&s), "interrupted");
+    assert_eq!(s.next_queued(), None, "the interrupts come first");
+    let id = s.queued()[0].id.clone();
+    assert_eq!(s.send_queued(&id), None, "even on request");
+    s.answer_interrupt("multi-1", json!({"name": "Ada"}))
+        .unwrap();
+    s.answer_interrupt("multi-2", json!({"approved": true}))
+        .unwrap();
+    let resume = s.send_answers().unwrap().expect("the resume");
+    assert!(resume.body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["content"] != "queued behind the question"));
+    recorded_end(&mut s, &resume);
+    let next = s.next_queued().expect("answered: the queue moves");
+    assert_eq!(
+        next.body["messages"].as_array().unwrap().last().unwrap()["content"],
+        "queued behind the question"
+    );
+
+    // A frontend tool call: the queue waits for its result.
+    let mut s = Session::new(with_tools(&["confirm_payment"]), env());
+    let req = s.send("pay the deposit").unwrap();
+    s.send("then book dinner");
+    play(&mut s, req);
+    let call = s.pending_frontend_calls()[0].clone();
+    assert_eq!(s.next_queued(), None, "a call waits for its result");
+    let next = s
+        .answer_tool_call(&call.id, Ok(json!({"approved": true})))
+        .unwrap()
+        .expect("the answer's run");
+    assert_eq!(s.queued().len(), 1, "still waiting");
+    play(&mut s, next);
+    let queued = s.next_queued().expect("then the queue");
+    assert_eq!(
+        queued.body["messages"].as_array().unwrap().last().unwrap()["content"],
+        "then book dinner"
+    );
+}
+
+/// End a resume run with a plain successful finish.
+fn recorded_end(s: &mut Session, req: &RunRequest) {
+    let (t, r) = (&req.body["threadId"], &req.body["runId"]);
+    s.push(
+        req.generation,
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": t, "runId": r}),
+            json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}),
+        ]),
+    );
+    s.end_run(req.generation, Ok(()));
+}
+
+#[test]
+fn a_failed_run_keeps_the_queue_and_a_reload_mid_run_keeps_it_too() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    let req = s.send("plan our Lisbon offsite").unwrap();
+    s.send("typed while it streamed");
+    let id = s.thread_id().to_owned();
+    // The page reloads mid-run: the queue is saved with its conversation.
+    let mut again = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    assert_eq!(again.thread_id(), id);
+    assert_eq!(queued_texts(&again), ["typed while it streamed"]);
+    assert_eq!(again.next_queued(), None, "a cut-off run does not send it");
+
+    s.end_run(
+        req.generation,
+        Err(TransportError::Network("offline".into())),
+    );
+    assert_eq!(s.next_queued(), None, "nor a failed one");
+    assert_eq!(queued_texts(&s), ["typed while it streamed"]);
+    // Parked with its conversation.
+    assert_eq!(s.new_thread(), Ok(true));
+    assert!(s.queued().is_empty());
+    s.switch_thread(&id).unwrap();
+    assert_eq!(queued_texts(&s), ["typed while it streamed"]);
+}
+
+#[test]
+fn the_queue_is_bounded_and_can_be_turned_off() {
+    let mut s = session();
+    let _req = s.send("plan our Lisbon offsite").unwrap();
+    for i in 0..agui_leptos::session::queue::MAX_QUEUED + 5 {
+        s.send(&format!("message {i}"));
+    }
+    assert_eq!(s.queued().len(), agui_leptos::session::queue::MAX_QUEUED);
+    assert!(!s.can_queue());
+
+    let mut s = Session::new(
+        AgentConfig {
+            queue: false,
+            ..demo_config()
+        },
+        env(),
+    );
+    let req = s.send("plan our Lisbon offsite").unwrap();
+    assert!(!s.can_queue());
+    assert_eq!(s.send("refused"), None);
+    assert!(s.queued().is_empty(), "off: nothing waits");
+    play(&mut s, req);
+}

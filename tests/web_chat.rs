@@ -783,3 +783,148 @@ async fn retry_replaces_the_failed_answer() {
     drop(handle);
     container.remove();
 }
+
+// ---- the queue while a run is live ------------------------------------------------------------
+
+fn queued(root: &Element) -> Vec<String> {
+    q_all(root, r#"[data-testid="queued-text"]"#)
+        .iter()
+        .map(text_of)
+        .collect()
+}
+
+fn user_texts(root: &Element) -> Vec<String> {
+    q_all(
+        root,
+        r#"[data-testid="message"][data-role="user"] [data-testid="message-text"]"#,
+    )
+    .iter()
+    .map(|e| text_of(e).trim().to_owned())
+    .collect()
+}
+
+#[wasm_bindgen_test]
+async fn messages_sent_while_the_agent_streams_wait_editable_and_go_out_when_it_is_done() {
+    let store = store_with_speed(0.0);
+    let (container, root, handle) = mount_chat(store);
+    store.begin_external();
+    for ev in started_with_text(&store, "r-q", "Working on it") {
+        store.push_bytes(&sse(ev));
+    }
+    settle(&store).await;
+    let send = testid(&root, "composer-send").expect("send");
+    assert_eq!(
+        text_of(&send).trim(),
+        "Queue",
+        "Send queues while the agent works"
+    );
+    type_text(&root, "and book a dinner");
+    assert!(!send.has_attribute("disabled"), "enabled while running");
+    click_testid(&root, "composer-send");
+    send_message(&root, "with a view");
+    settle(&store).await;
+    assert_eq!(composer(&root).value(), "", "the composer is free again");
+    assert_eq!(queued(&root), ["and book a dinner", "with a view"]);
+    assert!(user_texts(&root).is_empty(), "nothing sent yet");
+    assert!(text_of(&testid(&root, "queue-hint").expect("hint")).contains("when the agent is done"));
+
+    // Edit the first, remove the second.
+    let first = q(&root, r#"[data-testid="queued"]"#).expect("an item");
+    click(&q(&first, r#"[data-testid="queued-edit"]"#).expect("edit"));
+    settle(&store).await;
+    let input: web_sys::HtmlTextAreaElement = testid(&root, "queued-input")
+        .expect("the editor")
+        .dyn_into()
+        .unwrap();
+    assert_eq!(input.value(), "and book a dinner");
+    input.set_value("and book a dinner for 12");
+    click_testid(&root, "queued-save");
+    settle(&store).await;
+    assert_eq!(queued(&root), ["and book a dinner for 12", "with a view"]);
+    let second = q_all(&root, r#"[data-testid="queued"]"#)
+        .pop()
+        .expect("second");
+    click(&q(&second, r#"[data-testid="queued-remove"]"#).expect("remove"));
+    settle(&store).await;
+    assert_eq!(queued(&root), ["and book a dinner for 12"]);
+    assert!(
+        testid(&root, "queued-send").is_none(),
+        "no Send now while it runs"
+    );
+
+    // The run ends: the queued message goes out by itself, and the queue is gone.
+    store.push_bytes(&sse(
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "m-r-q"}),
+    ));
+    store.push_bytes(&sse(
+        json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-q"}),
+    ));
+    store.end_external(None);
+    wait_until(&store, "the queued message to be sent", || {
+        user_texts(&root) == ["and book a dinner for 12"]
+    })
+    .await;
+    assert!(testid(&root, "queue").is_none());
+    store.stop();
+    settle(&store).await;
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn stop_keeps_the_queue_for_send_now_and_queue_off_keeps_send_waiting() {
+    let store = store_with_speed(0.0);
+    let (container, root, handle) = mount_chat(store);
+    store.begin_external();
+    for ev in started_with_text(&store, "r-s", "Working on it") {
+        store.push_bytes(&sse(ev));
+    }
+    settle(&store).await;
+    send_message(&root, "then the budget");
+    settle(&store).await;
+    click_testid(&root, "composer-stop");
+    settle(&store).await;
+    assert_eq!(queued(&root), ["then the budget"], "Stop keeps the queue");
+    assert!(text_of(&testid(&root, "queue-hint").unwrap()).contains("did not finish"));
+    assert!(user_texts(&root).is_empty());
+    click_testid(&root, "queued-send");
+    wait_until(&store, "the queued message to be sent", || {
+        user_texts(&root) == ["then the budget"]
+    })
+    .await;
+    assert!(testid(&root, "queue").is_none());
+    wait_idle(&store).await;
+    drop(handle);
+    container.remove();
+
+    // queue="off": Send waits for the run, as before.
+    let store = AgentStore::new(AgentConfig {
+        queue: false,
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    store.begin_external();
+    for ev in started_with_text(&store, "r-o", "Working on it") {
+        store.push_bytes(&sse(ev));
+    }
+    settle(&store).await;
+    type_text(&root, "not now");
+    let send = testid(&root, "composer-send").expect("send");
+    assert!(
+        send.has_attribute("disabled"),
+        "off: disabled while running"
+    );
+    assert_eq!(text_of(&send).trim(), "Send");
+    click_testid(&root, "composer-send");
+    settle(&store).await;
+    assert!(testid(&root, "queue").is_none());
+    assert_eq!(
+        composer(&root).value(),
+        "not now",
+        "the text stays in the composer"
+    );
+    store.end_external(None);
+    settle(&store).await;
+    drop(handle);
+    container.remove();
+}

@@ -363,6 +363,9 @@ pub struct ThreadRecord {
     /// frontend tool handler runs for it and nothing continues it by itself.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub replayed: bool,
+    /// Messages the person wrote while a run was live, not sent yet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queued: Vec<Message>,
 }
 
 impl ThreadRecord {
@@ -381,6 +384,7 @@ impl ThreadRecord {
             },
             branches: Branches::default(),
             replayed: false,
+            queued: Vec::new(),
         }
     }
 

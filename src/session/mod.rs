@@ -20,6 +20,7 @@ pub mod failure;
 pub mod hitl;
 pub mod inspector;
 pub mod local;
+pub mod queue;
 pub mod storage;
 pub mod threads;
 
@@ -66,6 +67,8 @@ pub struct AgentConfig {
     pub locale: Locale,
     /// How requests go out: credentials and redirects (the page's choice).
     pub fetch: FetchPolicy,
+    /// A message sent while a run is live waits in a queue ([`queue`]); off, Send waits.
+    pub queue: bool,
 }
 
 /// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
@@ -100,6 +103,7 @@ impl Default for AgentConfig {
             legacy_resume: false,
             locale: Locale::default(),
             fetch: FetchPolicy::default(),
+            queue: true,
         }
     }
 }
@@ -167,6 +171,8 @@ pub struct Flush {
     pub warnings: Option<Vec<Notice>>,
     /// The open thread's event log grew.
     pub log_changed: bool,
+    /// The queued messages ([`Session::queued`]), when they changed.
+    pub queue: Option<Vec<Message>>,
 }
 
 /// What changed since the last flush.
@@ -181,6 +187,7 @@ struct Dirty {
     state_paths: Vec<String>,
     run: bool,
     warnings: bool,
+    queue: bool,
 }
 
 /// Arrival times (the session clock) the views show as durations.
@@ -522,13 +529,26 @@ impl Session {
 
     // ---- runs ---------------------------------------------------------------------------
 
-    /// Send a user message: the request to send, or `None` (nothing to send, a run in
-    /// flight, or interrupts open — they must be answered or cancelled first, §4.11). A
-    /// frontend tool call left unanswered is closed first, so the history never carries a
-    /// call without a result.
+    /// Send a user message: the request to send, or `None` (nothing to send, interrupts
+    /// open — they must be answered or cancelled first, §4.11 — or a run in flight: then the
+    /// message waits in the [`queue`] when it is on). A frontend tool call left unanswered is
+    /// closed first, so the history never carries a call without a result.
     pub fn send(&mut self, text: &str) -> Option<RunRequest> {
         let text = text.trim();
-        if self.running || text.is_empty() {
+        if text.is_empty() {
+            return None;
+        }
+        let message = Message::user(self.env.new_id("msg"), text);
+        if self.running {
+            self.enqueue(message);
+            return None;
+        }
+        self.send_message(message)
+    }
+
+    /// Append a person's message and start its run (see [`Session::send`]).
+    fn send_message(&mut self, message: Message) -> Option<RunRequest> {
+        if self.running {
             return None;
         }
         let thread = &mut self.pipeline.thread;
@@ -544,8 +564,7 @@ impl Session {
         }
         // The person takes over: a replayed trace's calls are closed above, the thread lives.
         self.threads.replayed = false;
-        let id = self.env.new_id("msg");
-        self.pipeline.thread.append(Message::user(id, text));
+        self.pipeline.thread.append(message);
         self.dirty.appended = true;
         self.start_run(RunOptions::default())
     }
@@ -748,6 +767,7 @@ impl Session {
         self.dirty.run = true;
         self.dirty.warnings = true;
         self.dirty.all_tools = true;
+        self.dirty.queue = true;
     }
 
     /// What changed since the last flush (and forget it).
@@ -811,6 +831,7 @@ impl Session {
         out.run = dirty.run.then(|| self.run_view());
         out.warnings = dirty.warnings.then(|| self.notices());
         out.log_changed = self.logs.take_changed();
+        out.queue = dirty.queue.then(|| self.threads.queued.clone());
         out
     }
 

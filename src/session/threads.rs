@@ -117,6 +117,8 @@ pub(super) struct Threads {
     branches: Branches,
     /// The open conversation is a replayed trace ([`ThreadRecord::replayed`]).
     pub(super) replayed: bool,
+    /// Messages waiting for the agent ([`super::queue`]).
+    pub(super) queued: Vec<crate::protocol::types::Message>,
     /// Storage problems (and widget notices), shown in the warnings list first.
     pub(super) notices: Vec<Notice>,
 }
@@ -246,6 +248,7 @@ impl Session {
         s.threads.updated_at = record.updated_at;
         s.threads.branches = record.branches;
         s.threads.replayed = record.replayed;
+        s.threads.queued = super::queue::bounded(record.queued);
         s.install(record.thread, false);
         s
     }
@@ -281,6 +284,7 @@ impl Session {
             thread: self.pipeline.thread.saved(),
             branches: self.threads.branches.clone(),
             replayed: self.threads.replayed,
+            queued: self.threads.queued.clone(),
         }
     }
 
@@ -313,6 +317,7 @@ impl Session {
         self.threads.updated_at = record.updated_at;
         self.threads.branches = record.branches;
         self.threads.replayed = record.replayed;
+        self.threads.queued = super::queue::bounded(record.queued);
         self.install(record.thread, false);
     }
 

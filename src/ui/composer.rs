@@ -1,6 +1,8 @@
 //! The composer: a growing textarea (Enter sends, Shift+Enter inserts a newline, nothing is
 //! sent while an IME composition is open), Send, Stop while a run is in flight, and the
 //! page's suggestion chips ([`crate::plugins::Plugins::suggestion`]), if it registered any.
+//! While a run is live, Send is "Queue": the message waits above the composer
+//! ([`crate::ui::queue`]) and goes out when the agent is done.
 //!
 //! While the agent waits on open interrupts the composer is locked (spec digest §4.11: the
 //! next run must answer them): the input is disabled with a hint, and "Cancel all" abandons
@@ -109,8 +111,17 @@ pub fn Composer() -> impl IntoView {
             let _ = button.toggle_attribute_with_force("disabled", disabled);
         }
     };
+    // While a run is live, Send queues the message (unless the page turned the queue off).
+    let can_queue = Memo::new(move |_| {
+        store.queue.track();
+        store.config.track();
+        store.can_queue()
+    });
+    let blocked =
+        move |running: bool, can_queue: bool, locked: bool| (running && !can_queue) || locked;
     Effect::new(move || {
-        let disabled = text.with(|t| t.trim().is_empty()) || store.running.get() || locked.get();
+        let disabled = text.with(|t| t.trim().is_empty())
+            || blocked(store.running.get(), can_queue.get(), locked.get());
         send_button.track();
         set_send_disabled(disabled);
     });
@@ -121,7 +132,13 @@ pub fn Composer() -> impl IntoView {
             return;
         };
         let value = el.value();
-        if value.trim().is_empty() || store.running.get_untracked() || locked.get_untracked() {
+        if value.trim().is_empty()
+            || blocked(
+                store.running.get_untracked(),
+                can_queue.get_untracked(),
+                locked.get_untracked(),
+            )
+        {
             return;
         }
         store.send(value);
@@ -145,6 +162,7 @@ pub fn Composer() -> impl IntoView {
                 let list = if from_agent.is_empty() { plugins.suggestions().to_vec() } else { from_agent };
                 suggestion_chips(store, &list)
             }}
+            {crate::ui::queue::queue_list(store)}
             <form
                 class="agui-composer__form"
                 on:submit=move |ev| {
@@ -175,8 +193,11 @@ pub fn Composer() -> impl IntoView {
                         // that types and clicks at once must find Send enabled already.
                         set_send_disabled(
                             value.trim().is_empty()
-                                || store.running.get_untracked()
-                                || locked.get_untracked(),
+                                || blocked(
+                                    store.running.get_untracked(),
+                                    can_queue.get_untracked(),
+                                    locked.get_untracked(),
+                                ),
                         );
                         set_text.set(value);
                         autosize(&el);
@@ -207,7 +228,10 @@ pub fn Composer() -> impl IntoView {
                         node_ref=send_button
                         disabled=true
                     >
-                        {move || tr(store).send}
+                        {move || {
+                            let t = tr(store);
+                            if store.running.get() && store.config.with(|c| c.queue) { t.queue_button } else { t.send }
+                        }}
                     </button>
                 </div>
             </form>

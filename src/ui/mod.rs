@@ -13,6 +13,7 @@ pub mod hitl;
 pub mod inspector;
 pub mod markdown_view;
 pub mod message;
+pub mod queue;
 pub mod reasoning;
 pub mod run_status;
 pub mod settings;
