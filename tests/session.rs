@@ -1471,3 +1471,138 @@ fn the_queue_is_bounded_and_can_be_turned_off() {
     assert!(s.queued().is_empty(), "off: nothing waits");
     play(&mut s, req);
 }
+
+// ---- attachments in saved threads -------------------------------------------------------------
+
+/// A thread in storage whose user message carries a 1 MB inlined image and a linked PDF (as
+/// a save without shrinking, or another tab, would leave it).
+fn seed_attachment_thread(store: &MemoryStore, big: &str) -> String {
+    use agui_leptos::protocol::types::PartSource;
+    use agui_leptos::view::attachments::{part, user_message, Kind};
+    let image = part(
+        Kind::Image,
+        PartSource::Data {
+            value: big.to_owned(),
+            mime_type: "image/png".into(),
+        },
+        Some("photo.png"),
+    );
+    let pdf = part(
+        Kind::Document,
+        PartSource::Url {
+            value: "https://files.test/spec.pdf".into(),
+            mime_type: Some("application/pdf".into()),
+        },
+        Some("spec.pdf"),
+    );
+    let message = user_message(
+        "msg-photo".into(),
+        "what is in this photo",
+        vec![image, pdf],
+    );
+    let id = "thread-photo";
+    let record = json!({
+        "version": 1, "id": id, "createdAt": 1.0, "updatedAt": 2.0,
+        "thread": {"messages": [message], "state": {}},
+    });
+    store.put(&format!("{PREFIX}:thread:{id}"), &record.to_string());
+    id.to_owned()
+}
+
+#[test]
+fn saved_threads_drop_big_inlined_attachments_but_the_live_thread_sends_them() {
+    use agui_leptos::session::RunOptions;
+    use agui_leptos::view::attachments::{base64, describe};
+    let big = base64(&vec![0x42; 1_000_000]);
+    let store = MemoryStore::new();
+    let id = seed_attachment_thread(&store, &big);
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    assert_eq!(s.thread_id(), id);
+
+    // A run sent from it carries the bytes (and the save at its start does not remove them
+    // from the conversation on screen).
+    let req = s.start_run(RunOptions::default()).expect("a request");
+    let sent = &req.body["messages"][0]["content"];
+    assert_eq!(
+        sent[1]["source"]["value"].as_str().map(str::len),
+        Some(big.len())
+    );
+    assert_eq!(s.last_request(), Some(&req.body));
+    play(&mut s, req);
+    // Regenerating sends the image again.
+    let again = s.regenerate().expect("allowed").expect("a request");
+    assert_eq!(
+        again.body["messages"][0]["content"][1]["source"]["value"]
+            .as_str()
+            .map(str::len),
+        Some(big.len()),
+        "the live thread still has the bytes"
+    );
+    play(&mut s, again);
+    // Editing the message keeps the tail from it on, image included, as a branch.
+    let edited = s.edit_message("msg-photo", "never mind").expect("allowed");
+    play(&mut s, edited.expect("a request"));
+    assert!(
+        !s.notices()
+            .iter()
+            .any(|n| matches!(n, Notice::TooLargeToSave { .. })),
+        "{:?}",
+        s.notices()
+    );
+    let stored = store.peek(&format!("{PREFIX}:thread:{id}")).expect("saved");
+    assert!(stored.len() < 50_000, "{} bytes stored", stored.len());
+    let record: Value = serde_json::from_str(&stored).unwrap();
+    let forks = record["branches"]["forks"].as_array().expect("forks");
+    let edit = forks
+        .iter()
+        .find(|f| f["anchor"].is_null())
+        .expect("the edit's fork");
+    let kept = &edit["variants"][0]["messages"][0];
+    assert_eq!(kept["id"], "msg-photo", "{}", record["branches"]);
+    assert_eq!(kept["content"][1]["metadata"]["dropped"], true);
+
+    // Back to the first branch: in memory it still has the bytes; stored, the image is
+    // marked dropped and the link intact — no megabyte anywhere, so it fits the 1 MB budget.
+    s.switch_branch(None, 0).expect("switched");
+    let first = &s.thread().messages[0];
+    assert_eq!(first.id, "msg-photo");
+    let live = serde_json::to_value(first).unwrap();
+    assert_eq!(
+        live["content"][1]["source"]["value"].as_str().map(str::len),
+        Some(big.len())
+    );
+    let stored = store.peek(&format!("{PREFIX}:thread:{id}")).expect("saved");
+    assert!(stored.len() < 50_000, "{} bytes stored", stored.len());
+    let record: Value = serde_json::from_str(&stored).unwrap();
+    let content = &record["thread"]["messages"][0]["content"];
+    assert_eq!(
+        content[1],
+        json!({"type": "image", "source": {"type": "data", "value": "", "mimeType": "image/png"},
+               "metadata": {"filename": "photo.png", "dropped": true, "size": 1_000_000}})
+    );
+    assert_eq!(
+        content[2],
+        json!({"type": "document",
+               "source": {"type": "url", "value": "https://files.test/spec.pdf", "mimeType": "application/pdf"},
+               "metadata": {"filename": "spec.pdf"}})
+    );
+    drop(s);
+
+    // After a reload the part is shown as not saved, and the next request leaves it out.
+    let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    assert_eq!(s.thread_id(), id);
+    let message = &s.thread().messages[0];
+    let Some(agui_leptos::protocol::types::Content::Parts(parts)) = &message.content else {
+        panic!("parts: {message:?}")
+    };
+    let chips: Vec<_> = parts.iter().filter_map(describe).collect();
+    assert_eq!(chips.len(), 2);
+    assert!(chips[0].dropped && chips[0].size == Some(1_000_000));
+    assert_eq!(chips[1].url.as_deref(), Some("https://files.test/spec.pdf"));
+    assert!(s.notices().is_empty(), "{:?}", s.notices());
+    let req = s.start_run(RunOptions::default()).expect("a request");
+    let content = &req.body["messages"][0]["content"];
+    assert_eq!(content.as_array().map(Vec::len), Some(2), "{content}");
+    assert_eq!(content[0]["type"], "text");
+    assert_eq!(content[1]["source"]["type"], "url");
+}

@@ -10,7 +10,7 @@ use super::compat::{upgrade_messages, Version, V0_0_39};
 use super::enforce::enforce_input;
 use super::error::{Malformed, Warning, WarningKind};
 use super::resume::ResumeError;
-use super::types::{Message, ResumeEntry, Role, RunAgentInput};
+use super::types::{Content, ContentPart, Message, PartSource, ResumeEntry, Role, RunAgentInput};
 
 /// The protocol version this client speaks (1.1 only adds optional `encryptedValueType` to 1.0).
 pub const PROTOCOL_VERSION: &str = "1.1";
@@ -101,11 +101,37 @@ pub fn check_resume_coverage(open: &[String], resume: &[ResumeEntry]) -> Result<
     }
 }
 
-/// The history to send: every message except activity (also stripped by `prepare_request`).
+/// The history to send: every message except activity (also stripped by `prepare_request`),
+/// without the media parts whose `data` value is empty — they carry no bytes (an attachment
+/// not kept when the thread was saved, `view::attachments::shrink_for_storage`) and a provider
+/// would refuse them. A message left with no part at all gets empty text content.
 pub fn history_for_request(messages: &[Message]) -> Vec<Message> {
     messages
         .iter()
         .filter(|m| m.role != Role::Activity)
-        .cloned()
+        .map(|m| {
+            let mut m = m.clone();
+            if let Some(Content::Parts(parts)) = &mut m.content {
+                let before = parts.len();
+                parts.retain(|p| !no_bytes(p));
+                if parts.is_empty() && before > 0 {
+                    m.content = Some(Content::Text(String::new()));
+                }
+            }
+            m
+        })
         .collect()
+}
+
+/// A media part with an empty `data` value.
+fn no_bytes(part: &ContentPart) -> bool {
+    match part {
+        ContentPart::Image(m)
+        | ContentPart::Audio(m)
+        | ContentPart::Video(m)
+        | ContentPart::Document(m) => {
+            matches!(&m.source, PartSource::Data { value, .. } if value.is_empty())
+        }
+        ContentPart::Text { .. } => false,
+    }
 }

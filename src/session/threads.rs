@@ -17,6 +17,9 @@
 //! delete). A failed write (quota) or an unreadable value is a notice in the warnings list,
 //! never a panic; an unreadable conversation is moved aside to `{prefix}:unreadable:{id}`
 //! (kept, not destroyed) and skipped — one saved by another format version is only skipped.
+//! Inlined attachments larger than [`crate::view::attachments::STORED_INLINE_BYTES`] are left
+//! out of the stored copy (marked `dropped`, [`crate::view::attachments::shrink_for_storage`]);
+//! the open conversation keeps them, so its next runs still send them.
 //!
 //! **A budget per widget** ([`StorageBudget`]: bytes of saved records and a number of
 //! conversations, [`Session::set_storage_budget`]): localStorage is the host origin's, shared
@@ -46,6 +49,7 @@ use super::{AgentConfig, Env, RunOptions, RunRequest, Session};
 use crate::protocol::reducer::{SavedRun, SavedThread};
 use crate::protocol::types::{Message, Role};
 use crate::protocol::{Pipeline, PipelineOptions, RunStatus, Thread};
+use crate::view::attachments::{needs_shrinking, shrink_for_storage, STORED_INLINE_BYTES};
 
 /// One line of the thread list.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,6 +135,29 @@ impl Threads {
         self.notices.push(notice);
         true
     }
+}
+
+/// The copy of `record` to store when it holds inlined attachments larger than
+/// [`STORED_INLINE_BYTES`] (its messages and its branches' — [`shrink_for_storage`]); `None`
+/// when it can be stored as it is.
+fn for_storage(record: &ThreadRecord) -> Option<ThreadRecord> {
+    let variants = || record.branches.forks.iter().flat_map(|f| &f.variants);
+    let over = |ms: &[Message]| needs_shrinking(ms, STORED_INLINE_BYTES);
+    if !over(&record.thread.messages)
+        && !over(&record.queued)
+        && !variants().any(|v| over(&v.messages))
+    {
+        return None;
+    }
+    let mut copy = record.clone();
+    shrink_for_storage(&mut copy.thread.messages, STORED_INLINE_BYTES);
+    shrink_for_storage(&mut copy.queued, STORED_INLINE_BYTES);
+    for fork in &mut copy.branches.forks {
+        for variant in &mut fork.variants {
+            shrink_for_storage(&mut variant.messages, STORED_INLINE_BYTES);
+        }
+    }
+    Some(copy)
 }
 
 fn thread_key(prefix: &str, id: &str) -> String {
@@ -395,7 +422,9 @@ impl Session {
             }
             return;
         }
-        let text = match serde_json::to_string(record) {
+        // Inlined attachments above the budget are not stored (the live thread keeps them).
+        let shrunk = for_storage(record);
+        let text = match serde_json::to_string(shrunk.as_ref().unwrap_or(record)) {
             Ok(t) => t,
             Err(e) => {
                 let reason = e.to_string();

@@ -2,6 +2,7 @@
 //! (no web-sys, leptos or wasm-bindgen; `tests/layering.rs` keeps it so). Components render
 //! these models; every assertion about them is a native test.
 
+pub mod attachments;
 pub mod feedback;
 pub mod form;
 pub mod format;
