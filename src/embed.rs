@@ -22,6 +22,11 @@
 //! | `credentials`             | `data-agui-credentials` | `credentials` | cookies and HTTP auth on requests: `same-origin` (default), `include` (cross-origin too), `omit` |
 //! | `redirects`               | `data-agui-redirects`   | `redirects`  | `error` (default: a redirect fails the run; the page's headers never follow it) or `follow` |
 //! | `suggestions`             | `data-agui-suggestions` | `suggestions` | follow-up chips: an array (JSON in the attribute) of strings or `{title\|prompt, description\|hint}` |
+//! | `accept`                  | `data-agui-accept`      | `accept`     | what may be attached, like a file input's `accept` (`image/*,.pdf`); default: images, audio, video, PDF, text, Markdown, CSV, JSON |
+//! | `max-file-bytes`          | `data-agui-max-file-bytes` | `maxFileBytes` | the largest file (`10MB`, `500KB` or bytes; default 10 MB) |
+//! | `max-message-bytes`       | `data-agui-max-message-bytes` | `maxMessageBytes` | all files of one message together (default 20 MB) |
+//! | `max-files`               | `data-agui-max-files`   | `maxFiles`   | files per message (default 10) |
+//! | `attachments`             | `data-agui-attachments` | `attachments` | `off` = no attach button, no drop or paste of files |
 //! | `queue`                   | `data-agui-queue`       | `queue`      | `off` = Send waits while the agent answers; default: what is sent meanwhile waits in a queue (editable, removable) and goes out when the run ends |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
 //!
@@ -159,6 +164,11 @@ pub struct WidgetOptions {
     pub allowed_endpoints: Option<Vec<String>>,
     /// `queue="off"`: no queue while a run is live ([`crate::session::queue`]).
     pub queue_off: bool,
+    /// `accept`, `max-file-bytes`, `max-message-bytes`, `max-files` (`None`: none given, the
+    /// defaults).
+    pub attach_limits: Option<crate::view::attachments::Limits>,
+    /// `attachments="off"`.
+    pub attachments_off: bool,
     /// Move the keyboard into the composer once mounted (the visitor opened a popup before
     /// the chat had loaded). Set by the loader, not an attribute.
     pub focus: bool,
@@ -186,6 +196,11 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("url-options", "urlOptions"),
     ("allowed-endpoints", "allowedEndpoints"),
     ("queue", "queue"),
+    ("accept", "accept"),
+    ("max-file-bytes", "maxFileBytes"),
+    ("max-message-bytes", "maxMessageBytes"),
+    ("max-files", "maxFiles"),
+    ("attachments", "attachments"),
 ];
 
 /// What a page's URL may set, with `url-options`: never headers, the mode, where
@@ -273,6 +288,49 @@ impl WidgetOptions {
         o.settings = get("settings").is_some_and(|v| flag(&v));
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
         o.queue_off = get("queue").is_some_and(|v| !flag(&v));
+        o.attachments_off = get("attachments").is_some_and(|v| !flag(&v));
+        let limits = ["accept", "max-file-bytes", "max-message-bytes", "max-files"].map(&text);
+        if limits.iter().any(Option::is_some) {
+            use crate::view::attachments::{parse_bytes, parse_count, Limits};
+            let [accept, file, message, files] = &limits;
+            let bad = |name: &str, v: &Option<String>, ok: bool| {
+                v.as_ref()
+                    .filter(|_| !ok)
+                    .map(|v| format!("{name}: not usable: {v:?}"))
+            };
+            problems.extend(
+                [
+                    bad(
+                        "accept",
+                        accept,
+                        accept.as_deref().and_then(Limits::parse_accept).is_some(),
+                    ),
+                    bad(
+                        "max-file-bytes",
+                        file,
+                        file.as_deref().and_then(parse_bytes).is_some(),
+                    ),
+                    bad(
+                        "max-message-bytes",
+                        message,
+                        message.as_deref().and_then(parse_bytes).is_some(),
+                    ),
+                    bad(
+                        "max-files",
+                        files,
+                        files.as_deref().and_then(parse_count).is_some(),
+                    ),
+                ]
+                .into_iter()
+                .flatten(),
+            );
+            o.attach_limits = Some(Limits::from_attributes(
+                accept.as_deref(),
+                file.as_deref(),
+                message.as_deref(),
+                files.as_deref(),
+            ));
+        }
         if let Some(list) = text("suggestions") {
             let parsed = serde_json::from_str::<Value>(&list);
             let entries = parsed.as_ref().ok().and_then(Value::as_array).map(Vec::len);

@@ -272,6 +272,29 @@ catalog! {
     queue_save,
     queue_cancel_edit,
     queue_remove,
+    /// The composer's attach button (accessible name) and the attachments list.
+    attach_button,
+    attach_list_label,
+    /// Accessible name of an attachment's remove button; `{}` the file name.
+    attach_remove,
+    /// Shown while files are dragged over the composer.
+    attach_drop_hint,
+    /// An attachment is being uploaded by the page's hook.
+    attach_uploading,
+    /// Refusals: `{}` the file name (and sizes where named).
+    attach_not_accepted,
+    /// `{}` name, `{}` its size, `{}` the limit.
+    attach_file_too_large,
+    /// `{}` the total, `{}` the limit.
+    attach_message_too_large,
+    /// `{}` the most files.
+    attach_too_many,
+    attach_empty,
+    attach_read_failed,
+    /// `{}` name, `{}` the hook's reason.
+    attach_upload_failed,
+    /// On a sent attachment whose bytes were not kept when the conversation was saved.
+    attach_not_saved,
     // refusals of the store's actions (thread, branch and human-in-the-loop errors)
     /// A refusal: a run is in flight.
     err_running,
@@ -666,6 +689,19 @@ pub static EN: Strings = Strings {
     queue_save: "Save",
     queue_cancel_edit: "Cancel",
     queue_remove: "Remove",
+    attach_button: "Attach files",
+    attach_list_label: "Attachments",
+    attach_remove: "Remove {}",
+    attach_drop_hint: "Drop files to attach them",
+    attach_uploading: "Uploading…",
+    attach_not_accepted: "{}: this type of file can’t be attached",
+    attach_file_too_large: "{} is too large ({}; at most {})",
+    attach_message_too_large: "The attachments are too large together ({}; at most {} per message)",
+    attach_too_many: "At most {} files per message",
+    attach_empty: "{} is empty",
+    attach_read_failed: "{} could not be read",
+    attach_upload_failed: "{} could not be uploaded: {}",
+    attach_not_saved: "not kept in this browser",
     answer_actions: "Answer actions",
     copy_answer: "Copy the answer (markdown)",
     rate_up: "Good answer",
@@ -1002,6 +1038,19 @@ pub static DE: Strings = Strings {
     queue_save: "Speichern",
     queue_cancel_edit: "Abbrechen",
     queue_remove: "Entfernen",
+    attach_button: "Dateien anhängen",
+    attach_list_label: "Anhänge",
+    attach_remove: "{} entfernen",
+    attach_drop_hint: "Dateien hier ablegen, um sie anzuhängen",
+    attach_uploading: "Wird hochgeladen…",
+    attach_not_accepted: "{}: Dieser Dateityp kann nicht angehängt werden",
+    attach_file_too_large: "{} ist zu groß ({}; höchstens {})",
+    attach_message_too_large: "Die Anhänge sind zusammen zu groß ({}; höchstens {} pro Nachricht)",
+    attach_too_many: "Höchstens {} Dateien pro Nachricht",
+    attach_empty: "{} ist leer",
+    attach_read_failed: "{} konnte nicht gelesen werden",
+    attach_upload_failed: "{} konnte nicht hochgeladen werden: {}",
+    attach_not_saved: "nicht in diesem Browser gespeichert",
     answer_actions: "Aktionen zur Antwort",
     copy_answer: "Antwort kopieren (Markdown)",
     rate_up: "Gute Antwort",

@@ -48,6 +48,14 @@ pub type Welcome = Arc<dyn Fn(&'static Strings) -> String + Send + Sync>;
 /// Called with the person's feedback on an answer ([`Plugins::on_feedback`]).
 pub type FeedbackHandler = Arc<dyn Fn(&Feedback) + Send + Sync>;
 
+/// Turns an attached file into a URL the agent can fetch ([`Plugins::upload`]).
+pub type UploadHook = Arc<
+    dyn Fn(web_sys::File) -> std::pin::Pin<Box<dyn Future<Output = Result<String, String>>>>
+        + Send
+        + Sync,
+>;
+
+pub use crate::view::attachments::Limits;
 pub use crate::view::suggestions::Suggestion;
 
 /// What a page adds to the chat. Cheap to clone; put it in context with
@@ -63,6 +71,10 @@ pub struct Plugins {
     local_agent: Option<LocalAgentRef>,
     agent_picker: bool,
     feedback: Vec<FeedbackHandler>,
+    /// What the composer accepts (`None`: the defaults); `attach_off`: no attachments.
+    attach_limits: Option<Limits>,
+    attach_off: bool,
+    upload: Option<UploadHook>,
 }
 
 impl std::fmt::Debug for Plugins {
@@ -151,8 +163,6 @@ impl Plugins {
         self
     }
 
-    /// Show the agent picker (endpoint and headers) in the header. For developer pages: a
-    /// visitor could point the chat anywhere.
     /// Be told when the person rates an answer (thumbs up or down, an optional comment). The
     /// chat sends it nowhere itself; the widget also dispatches `agui:feedback`.
     pub fn on_feedback(mut self, handler: impl Fn(&Feedback) + Send + Sync + 'static) -> Self {
@@ -160,8 +170,34 @@ impl Plugins {
         self
     }
 
+    /// Show the agent picker (endpoint and headers) in the header. For developer pages: a
+    /// visitor could point the chat anywhere.
     pub fn agent_picker(mut self, on: bool) -> Self {
         self.agent_picker = on;
+        self
+    }
+
+    /// What the composer accepts as attachments: types, sizes, count (default:
+    /// [`Limits::default`]).
+    pub fn attachments(mut self, limits: Limits) -> Self {
+        self.attach_limits = Some(limits);
+        self
+    }
+
+    /// No attach button, no drop or paste of files.
+    pub fn no_attachments(mut self) -> Self {
+        self.attach_off = true;
+        self
+    }
+
+    /// Upload each attached file with `upload` and send its URL (a `url` source) instead of
+    /// its bytes inlined as base64. An `Err` is shown on the file's chip.
+    pub fn upload<F, Fut>(mut self, upload: F) -> Self
+    where
+        F: Fn(web_sys::File) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<String, String>> + 'static,
+    {
+        self.upload = Some(Arc::new(move |file| Box::pin(upload(file))));
         self
     }
 
@@ -180,6 +216,9 @@ impl Plugins {
         self.local_agent = self.local_agent.or(other.local_agent);
         self.agent_picker |= other.agent_picker;
         self.feedback.extend(other.feedback);
+        self.attach_limits = self.attach_limits.or(other.attach_limits);
+        self.attach_off |= other.attach_off;
+        self.upload = self.upload.or(other.upload);
         self
     }
 
@@ -241,6 +280,16 @@ impl Plugins {
     /// Whether the header shows the agent picker.
     pub fn shows_agent_picker(&self) -> bool {
         self.agent_picker
+    }
+
+    /// What the composer accepts; `None`: attachments are off.
+    pub fn attachment_limits(&self) -> Option<Limits> {
+        (!self.attach_off).then(|| self.attach_limits.clone().unwrap_or_default())
+    }
+
+    /// The page's upload hook, if any.
+    pub fn uploader(&self) -> Option<UploadHook> {
+        self.upload.clone()
     }
 
     /// Hand the person's feedback to every [`Plugins::on_feedback`] handler.

@@ -463,7 +463,12 @@ impl AgentStore {
 
     /// Send a user message and start a run.
     pub fn send(&self, text: String) {
-        let request = self.update(|s| s.send(&text)).flatten();
+        self.send_with(text, Vec::new());
+    }
+
+    /// Send a user message with attachments (content parts after the text).
+    pub fn send_with(&self, text: String, parts: Vec<crate::protocol::types::ContentPart>) {
+        let request = self.update(|s| s.send_parts(&text, parts)).flatten();
         self.after(request);
     }
 

@@ -195,6 +195,8 @@ thread_local! {
     /// JS frontend-tool handlers by (widget id, tool name): looked up at call time, so the
     /// registry's handlers (which must be `Send`) only hold plain data.
     static JS_TOOLS: RefCell<HashMap<(u32, String), js_sys::Function>> = RefCell::new(HashMap::new());
+    /// JS `upload(file) → url` hooks by widget id (the same reason).
+    static JS_UPLOADS: RefCell<HashMap<u32, js_sys::Function>> = RefCell::new(HashMap::new());
 }
 
 fn warn(text: &str) {
@@ -437,6 +439,12 @@ fn mount(
     for s in &options.suggestions {
         own = own.suggestion(s.prompt.clone(), s.hint.as_deref());
     }
+    if let Some(limits) = options.attach_limits.clone() {
+        own = own.attachments(limits);
+    }
+    if options.attachments_off {
+        own = own.no_attachments();
+    }
     let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
         Some(demo) => demo().merge(own),
         None => own,
@@ -516,6 +524,7 @@ fn unmount(host: &HtmlElement) -> bool {
         return false;
     };
     JS_TOOLS.with_borrow_mut(|t| t.retain(|(owner, _), _| *owner != id));
+    JS_UPLOADS.with_borrow_mut(|u| u.remove(&id));
     true
 }
 
@@ -663,7 +672,33 @@ fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
     if let Some(map) = field("renderers") {
         plugins = renderers_from_js(&map, plugins, &mut problems);
     }
+    if let Some(upload) = field("upload") {
+        match upload.dyn_into::<js_sys::Function>() {
+            Ok(f) => {
+                JS_UPLOADS.with_borrow_mut(|u| u.insert(id, f));
+                plugins = plugins.upload(move |file| call_js_upload(id, file));
+            }
+            Err(_) => problems.push("upload: expected a function (file) → URL".to_owned()),
+        }
+    }
     (plugins, problems)
+}
+
+/// The page's `upload(file)`: a URL (or a promise of one) for the attached file.
+async fn call_js_upload(widget: u32, file: web_sys::File) -> Result<String, String> {
+    let f = JS_UPLOADS
+        .with_borrow(|u| u.get(&widget).cloned())
+        .ok_or_else(|| "the upload hook is no longer registered".to_owned())?;
+    let out = f.call1(&JsValue::NULL, &file).map_err(|e| error_text(&e))?;
+    let out = match out.dyn_into::<js_sys::Promise>() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .map_err(|e| error_text(&e))?,
+        Err(v) => v,
+    };
+    out.as_string()
+        .filter(|url| !url.trim().is_empty())
+        .ok_or_else(|| "upload did not return a URL".to_owned())
 }
 
 /// `tools: [{name, description, parameters, handler}]`: frontend tools whose handler runs in

@@ -732,3 +732,48 @@ fn describe_never_panics_on_odd_metadata() {
         let _: Value = serde_json::to_value(&p).unwrap();
     }
 }
+
+#[test]
+fn unbase64_reverses_base64_and_refuses_other_text() {
+    for n in 0..=40usize {
+        let bytes: Vec<u8> = (0..n).map(|i| (i * 37 % 256) as u8).collect();
+        let text = base64(&bytes);
+        assert_eq!(
+            unbase64(&text).as_deref(),
+            Some(bytes.as_slice()),
+            "{n} bytes"
+        );
+        assert_eq!(
+            unbase64(text.trim_end_matches('=')).as_deref(),
+            Some(bytes.as_slice()),
+            "unpadded"
+        );
+    }
+    assert_eq!(unbase64("Zm9v\nYmFy").as_deref(), Some(&b"foobar"[..]));
+    assert_eq!(unbase64("Zm9v*"), None);
+    assert_eq!(unbase64("ü"), None);
+}
+
+#[test]
+fn refusals_are_worded_by_the_catalog() {
+    use agui_leptos::i18n::EN;
+    use agui_leptos::view::wording::attach_error;
+    let limits = Limits::default();
+    let big = Pending::new("film.mp4", "video/mp4", 50 * 1024 * 1024);
+    let e = check(&limits, &[], &big).unwrap_err();
+    assert_eq!(
+        attach_error(&EN, &e),
+        "film.mp4 is too large (50.0 MB; at most 10.0 MB)"
+    );
+    let exe = Pending::new("setup.exe", "application/x-msdownload", 10);
+    let e = check(&limits, &[], &exe).unwrap_err();
+    assert_eq!(
+        attach_error(&EN, &e),
+        "setup.exe: this type of file can’t be attached"
+    );
+    let many: Vec<Pending> = (0..10)
+        .map(|i| Pending::new(&format!("{i}.png"), "image/png", 1))
+        .collect();
+    let e = check(&limits, &many, &Pending::new("x.png", "image/png", 1)).unwrap_err();
+    assert_eq!(attach_error(&EN, &e), "At most 10 files per message");
+}

@@ -618,10 +618,9 @@ async fn snapshot_history_shows_user_parts_as_text_and_chips() {
     );
     assert!(q(&user, "b").is_none());
     assert!(q(&user, "img").is_none(), "media parts are never loaded");
-    assert_eq!(
-        testid(&user, "media-chip").map(|c| text_of(&c)).as_deref(),
-        Some("[image]")
-    );
+    // An image URL in history: a placeholder that names its host, loaded only on a click.
+    let placeholder = testid(&user, "load-image").expect("a click-to-load placeholder");
+    assert!(text_of(&placeholder).contains("example.com"));
     let system = q(&root, r#"[data-testid="message"][data-role="system"]"#).expect("system");
     assert!(text_of(&system).contains("You are a planner."));
     let answer = q(&root, r#"[data-role="assistant"] strong"#).expect("markdown answer");
@@ -925,6 +924,282 @@ async fn stop_keeps_the_queue_for_send_now_and_queue_off_keeps_send_waiting() {
     );
     store.end_external(None);
     settle(&store).await;
+    drop(handle);
+    container.remove();
+}
+
+// ---- attachments ------------------------------------------------------------------------------
+
+use agui_leptos::plugins::{Limits, Plugins};
+
+/// A `File` of `bytes` named `name` of type `mime`.
+fn file(name: &str, mime: &str, bytes: &[u8]) -> web_sys::File {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes).into());
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"type".into(), &mime.into()).unwrap();
+    let ctor = js_sys::Reflect::get(&web_sys::window().unwrap(), &"File".into()).unwrap();
+    let args = js_sys::Array::of3(&parts, &name.into(), &options);
+    js_sys::Reflect::construct(ctor.unchecked_ref::<js_sys::Function>(), &args)
+        .unwrap()
+        .unchecked_into()
+}
+
+/// `new DataTransfer()` holding `files`.
+fn transfer(files: &[web_sys::File]) -> JsValue {
+    let ctor = js_sys::Reflect::get(&web_sys::window().unwrap(), &"DataTransfer".into()).unwrap();
+    let dt = js_sys::Reflect::construct(
+        ctor.unchecked_ref::<js_sys::Function>(),
+        &js_sys::Array::new(),
+    )
+    .unwrap();
+    let items = js_sys::Reflect::get(&dt, &"items".into()).unwrap();
+    let add: js_sys::Function = js_sys::Reflect::get(&items, &"add".into())
+        .unwrap()
+        .unchecked_into();
+    for f in files {
+        add.call1(&items, f).unwrap();
+    }
+    dt
+}
+
+/// Pick `files` with the composer's file input (what the attach button opens).
+fn pick(root: &Element, files: &[web_sys::File]) {
+    let input = testid(root, "attach-input").expect("the picker");
+    let dt = transfer(files);
+    let list = js_sys::Reflect::get(&dt, &"files".into()).unwrap();
+    js_sys::Reflect::set(&input, &"files".into(), &list).unwrap();
+    input
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+}
+
+/// Dispatch `new {ctor}(kind, {[key]: DataTransfer(files), bubbles, cancelable})` on `target`.
+fn transfer_event(
+    target: &Element,
+    ctor: &str,
+    kind: &str,
+    key: &str,
+    files: &[web_sys::File],
+) -> web_sys::Event {
+    let init = js_sys::Object::new();
+    js_sys::Reflect::set(&init, &key.into(), &transfer(files)).unwrap();
+    js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+    js_sys::Reflect::set(&init, &"cancelable".into(), &true.into()).unwrap();
+    let class = js_sys::Reflect::get(&web_sys::window().unwrap(), &ctor.into()).unwrap();
+    let ev: web_sys::Event = js_sys::Reflect::construct(
+        class.unchecked_ref::<js_sys::Function>(),
+        &js_sys::Array::of2(&kind.into(), &init),
+    )
+    .unwrap()
+    .unchecked_into();
+    target.dispatch_event(&ev).unwrap();
+    ev
+}
+
+/// A 1×1 PNG.
+const PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0,
+    0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+fn chips(root: &Element) -> Vec<String> {
+    q_all(root, r#"[data-testid="attachment"]"#)
+        .iter()
+        .map(|e| e.get_attribute("data-kind").unwrap_or_default())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn an_attached_image_previews_and_goes_out_as_an_image_part_with_its_bytes() {
+    let store = store_with_speed(0.0);
+    let (container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    let attach = testid(&root, "attach").expect("the attach button");
+    assert_eq!(
+        attach.get_attribute("aria-label").as_deref(),
+        Some("Attach files")
+    );
+    let accept = testid(&root, "attach-input")
+        .unwrap()
+        .get_attribute("accept")
+        .unwrap();
+    assert!(
+        accept.contains("image/*") && accept.contains("application/pdf"),
+        "{accept}"
+    );
+
+    pick(
+        &root,
+        &[
+            file("dot.png", "image/png", PNG),
+            file("notes.md", "", b"# Notes"),
+        ],
+    );
+    wait_until(&store, "both files read", || {
+        q_all(&root, r#"[data-testid="attachment"][data-ready="true"]"#).len() == 2
+    })
+    .await;
+    assert_eq!(chips(&root), ["image", "document"]);
+    let thumb = q(&root, r#"[data-testid="attachment"] img"#).expect("a thumbnail");
+    assert!(
+        thumb.get_attribute("src").unwrap().starts_with("blob:"),
+        "from the local file"
+    );
+    let names = text_of(&testid(&root, "attachments").unwrap());
+    assert!(
+        names.contains("dot.png") && names.contains("notes.md") && names.contains("text/markdown"),
+        "{names}"
+    );
+    let send = testid(&root, "composer-send").unwrap();
+    assert!(
+        !send.has_attribute("disabled"),
+        "attachments alone can be sent"
+    );
+
+    // Remove one, send the other with text.
+    let second = q_all(&root, r#"[data-testid="attachment"]"#).pop().unwrap();
+    click(&q(&second, r#"[data-testid="attachment-remove"]"#).unwrap());
+    settle(&store).await;
+    assert_eq!(chips(&root), ["image"]);
+    send_message(&root, "what is in this picture?");
+    settle(&store).await;
+    assert!(
+        testid(&root, "attachments").is_none(),
+        "the chips went with the message"
+    );
+    let body = store.last_request().expect("a request");
+    let user = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "user")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        user["content"][0],
+        json!({"type": "text", "text": "what is in this picture?"})
+    );
+    assert_eq!(user["content"][1]["type"], "image");
+    assert_eq!(user["content"][1]["source"]["type"], "data");
+    assert_eq!(user["content"][1]["source"]["mimeType"], "image/png");
+    assert_eq!(
+        user["content"][1]["source"]["value"],
+        agui_leptos::view::attachments::base64(PNG)
+    );
+    assert_eq!(user["content"][1]["metadata"]["filename"], "dot.png");
+    // The person's message shows its picture from the bytes it carries.
+    let sent = q(
+        &root,
+        r#"[data-testid="message"][data-role="user"] [data-testid="sent-attachment"] img"#,
+    )
+    .expect("the sent image");
+    assert!(sent.get_attribute("src").unwrap().starts_with("blob:"));
+    wait_idle(&store).await;
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn limits_refuse_with_a_clear_error_and_drop_and_paste_attach_too() {
+    let store = store_with_speed(0.0);
+    let limits = Limits {
+        accept: vec!["image/*".into()],
+        max_files: 2,
+        ..Limits::default()
+    };
+    let (container, root, handle) = mount_chat_with(store, Plugins::new().attachments(limits));
+    settle(&store).await;
+    pick(
+        &root,
+        &[file("setup.exe", "application/x-msdownload", b"MZ")],
+    );
+    settle(&store).await;
+    let error = testid(&root, "attach-error").expect("a refusal");
+    assert_eq!(error.get_attribute("role").as_deref(), Some("alert"));
+    assert!(
+        text_of(&error).contains("setup.exe: this type of file can’t be attached"),
+        "{}",
+        text_of(&error)
+    );
+    assert!(chips(&root).is_empty());
+
+    // Dropped on the composer.
+    let form = q(&root, ".agui-composer__form").unwrap();
+    let ev = transfer_event(
+        &form,
+        "DragEvent",
+        "drop",
+        "dataTransfer",
+        &[file("a.png", "image/png", PNG)],
+    );
+    assert!(ev.default_prevented(), "the drop is taken");
+    // Pasted into the textarea.
+    let ev = transfer_event(
+        &composer(&root).into(),
+        "ClipboardEvent",
+        "paste",
+        "clipboardData",
+        &[file("b.png", "image/png", PNG)],
+    );
+    assert!(
+        ev.default_prevented(),
+        "a pasted file is attached, not pasted as text"
+    );
+    settle(&store).await;
+    assert_eq!(chips(&root), ["image", "image"]);
+    assert!(
+        testid(&root, "attach-error").is_none(),
+        "a good file clears the refusal"
+    );
+    pick(&root, &[file("c.png", "image/png", PNG)]);
+    settle(&store).await;
+    assert!(
+        text_of(&testid(&root, "attach-error").unwrap()).contains("At most 2 files per message")
+    );
+    assert_eq!(chips(&root).len(), 2);
+    drop(handle);
+    container.remove();
+
+    // Off: no button.
+    let store = store_with_speed(0.0);
+    let (container, root, handle) = mount_chat_with(store, Plugins::new().no_attachments());
+    settle(&store).await;
+    assert!(testid(&root, "attach").is_none());
+    drop(handle);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_upload_hook_sends_a_url_part_and_the_url_is_not_fetched_without_a_click() {
+    let store = store_with_speed(0.0);
+    let plugins = app_plugins().upload(|file: web_sys::File| async move {
+        Ok(format!("https://files.example/{}", file.name()))
+    });
+    let (container, root, handle) = mount_chat_with(store, plugins);
+    settle(&store).await;
+    pick(&root, &[file("plan.png", "image/png", PNG)]);
+    wait_until(&store, "the upload", || {
+        q(&root, r#"[data-testid="attachment"][data-ready="true"]"#).is_some()
+    })
+    .await;
+    send_message(&root, "see the plan");
+    settle(&store).await;
+    let body = store.last_request().expect("a request");
+    let part = body["messages"][0]["content"][1].clone();
+    assert_eq!(
+        part["source"],
+        json!({"type": "url", "value": "https://files.example/plan.png", "mimeType": "image/png"})
+    );
+    let user = q(&root, r#"[data-testid="message"][data-role="user"]"#).unwrap();
+    assert!(q(&user, "img").is_none(), "nothing loaded by itself");
+    assert!(
+        q(&user, r#"[data-testid="load-image"]"#).is_some(),
+        "a click loads it"
+    );
+    wait_idle(&store).await;
     drop(handle);
     container.remove();
 }

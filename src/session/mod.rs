@@ -534,11 +534,22 @@ impl Session {
     /// message waits in the [`queue`] when it is on). A frontend tool call left unanswered is
     /// closed first, so the history never carries a call without a result.
     pub fn send(&mut self, text: &str) -> Option<RunRequest> {
+        self.send_parts(text, Vec::new())
+    }
+
+    /// [`Session::send`] with attachments: content parts after the text (spec digest §3;
+    /// built by [`crate::view::attachments`]). A message may be only attachments.
+    pub fn send_parts(
+        &mut self,
+        text: &str,
+        parts: Vec<crate::protocol::types::ContentPart>,
+    ) -> Option<RunRequest> {
         let text = text.trim();
-        if text.is_empty() {
+        if text.is_empty() && parts.is_empty() {
             return None;
         }
-        let message = Message::user(self.env.new_id("msg"), text);
+        let id = self.env.new_id("msg");
+        let message = crate::view::attachments::user_message(id, text, parts);
         if self.running {
             self.enqueue(message);
             return None;

@@ -12,10 +12,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
-use web_sys::{HtmlTextAreaElement, KeyboardEvent};
+use web_sys::{ClipboardEvent, DragEvent, HtmlTextAreaElement, KeyboardEvent};
 
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
+use crate::ui::attach::{files_of, pending_chips, Attachments};
 use crate::ui::tr;
 
 /// Ids of this composer's elements, unique on the page (several widgets may share one page,
@@ -117,13 +118,29 @@ pub fn Composer() -> impl IntoView {
         store.config.track();
         store.can_queue()
     });
-    let blocked =
-        move |running: bool, can_queue: bool, locked: bool| (running && !can_queue) || locked;
+    let dragging = RwSignal::new(false);
+    let att = plugins
+        .attachment_limits()
+        .map(|limits| Attachments::new(limits, plugins.uploader()));
+    // Whether `value` (and the attachments) can go out now (reads nothing reactively).
+    let sendable = move |value: &str| {
+        let attached = att.is_some_and(|a| !a.list.with_untracked(Vec::is_empty));
+        let busy = att.is_some_and(|a| a.list.with_untracked(|l| !l.is_empty()) && a.busy());
+        let blocked =
+            (store.running.get_untracked() && !can_queue.get_untracked()) || locked.get_untracked();
+        (attached || !value.trim().is_empty()) && !busy && !blocked
+    };
     Effect::new(move || {
-        let disabled = text.with(|t| t.trim().is_empty())
-            || blocked(store.running.get(), can_queue.get(), locked.get());
+        // What the answer depends on, tracked.
+        text.track();
+        store.running.track();
+        can_queue.track();
+        locked.track();
+        if let Some(a) = att {
+            a.list.track();
+        }
         send_button.track();
-        set_send_disabled(disabled);
+        set_send_disabled(!text.with_untracked(|t| sendable(t)));
     });
 
     // Reads the element itself, so a value set by a script (or a test) is sent too.
@@ -132,16 +149,11 @@ pub fn Composer() -> impl IntoView {
             return;
         };
         let value = el.value();
-        if value.trim().is_empty()
-            || blocked(
-                store.running.get_untracked(),
-                can_queue.get_untracked(),
-                locked.get_untracked(),
-            )
-        {
+        if !sendable(&value) {
             return;
         }
-        store.send(value);
+        let parts = att.map(|a| a.take_parts()).unwrap_or_default();
+        store.send_with(value, parts);
         el.set_value("");
         set_text.set(String::new());
         set_send_disabled(true);
@@ -163,13 +175,37 @@ pub fn Composer() -> impl IntoView {
                 suggestion_chips(store, &list)
             }}
             {crate::ui::queue::queue_list(store)}
+            {att.map(|a| pending_chips(a, move || tr(store)))}
+            <Show when=move || dragging.get()>
+                <p class="agui-composer__drop-hint" role="status">{move || tr(store).attach_drop_hint}</p>
+            </Show>
             <form
                 class="agui-composer__form"
+                class:agui-composer__form--drop=move || dragging.get()
                 on:submit=move |ev| {
                     ev.prevent_default();
                     send();
                 }
+                on:dragover=move |ev: DragEvent| {
+                    // Files dragged over the composer: take the drop.
+                    if att.is_some() && carries_files(&ev) {
+                        ev.prevent_default();
+                        dragging.set(true);
+                    }
+                }
+                on:dragleave=move |_| dragging.set(false)
+                on:drop=move |ev: DragEvent| {
+                    dragging.set(false);
+                    if let Some(a) = att {
+                        let files = files_of(ev.data_transfer().and_then(|d| d.files()));
+                        if !files.is_empty() {
+                            ev.prevent_default();
+                            a.add(files, tr(store));
+                        }
+                    }
+                }
             >
+                {att.map(|a| attach_button(store, a, locked))}
                 <label class="agui-visually-hidden" for=input_id.clone()>
                     {move || tr(store).message_label}
                 </label>
@@ -191,14 +227,7 @@ pub fn Composer() -> impl IntoView {
                         let value = el.value();
                         // Reactive updates land a microtask later; a script (or a fast test)
                         // that types and clicks at once must find Send enabled already.
-                        set_send_disabled(
-                            value.trim().is_empty()
-                                || blocked(
-                                    store.running.get_untracked(),
-                                    can_queue.get_untracked(),
-                                    locked.get_untracked(),
-                                ),
-                        );
+                        set_send_disabled(!sendable(&value));
                         set_text.set(value);
                         autosize(&el);
                     }
@@ -206,6 +235,16 @@ pub fn Composer() -> impl IntoView {
                         if sends(&ev) {
                             ev.prevent_default();
                             send();
+                        }
+                    }
+                    on:paste=move |ev: ClipboardEvent| {
+                        // Pasted files (a screenshot) are attached; pasted text stays text.
+                        if let Some(a) = att {
+                            let files = files_of(ev.clipboard_data().and_then(|d| d.files()));
+                            if !files.is_empty() {
+                                ev.prevent_default();
+                                a.add(files, tr(store));
+                            }
                         }
                     }
                 ></textarea>
@@ -269,5 +308,56 @@ pub fn Composer() -> impl IntoView {
                 </div>
             </Show>
         </div>
+    }
+}
+
+/// Whether a drag carries files (not text or a link).
+fn carries_files(ev: &DragEvent) -> bool {
+    ev.data_transfer()
+        .map(|d| {
+            d.types()
+                .iter()
+                .any(|t| t.as_string().as_deref() == Some("Files"))
+        })
+        .unwrap_or(false)
+}
+
+/// The attach button and the hidden file picker it opens.
+fn attach_button(store: AgentStore, att: Attachments, locked: Memo<bool>) -> impl IntoView {
+    let picker: NodeRef<leptos::html::Input> = NodeRef::new();
+    view! {
+        <input
+            type="file"
+            multiple=true
+            class="agui-visually-hidden"
+            data-testid="attach-input"
+            tabindex="-1"
+            aria-hidden="true"
+            accept=att.accept()
+            node_ref=picker
+            on:change=move |ev| {
+                let el: web_sys::HtmlInputElement = event_target(&ev);
+                att.add(files_of(el.files()), tr(store));
+                // The same file can be picked again after removing it.
+                el.set_value("");
+            }
+        />
+        <button
+            type="button"
+            class="agui-composer__attach"
+            data-testid="attach"
+            aria-label=move || tr(store).attach_button
+            title=move || tr(store).attach_button
+            disabled=move || locked.get()
+            on:click=move |_| {
+                if let Some(p) = picker.get_untracked() {
+                    p.click();
+                }
+            }
+        >
+            <svg class="agui-composer__attach-icon" viewBox="0 0 24 24" aria-hidden="true">
+                <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.9-8.9a3.7 3.7 0 0 1 5.2 5.2l-8.9 8.9a1.8 1.8 0 0 1-2.6-2.6l8.2-8.2" />
+            </svg>
+        </button>
     }
 }

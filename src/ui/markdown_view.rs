@@ -379,7 +379,7 @@ fn render_inline(inline: &Inline) -> AnyView {
 }
 
 /// An image placeholder: nothing is fetched until the person asks for it.
-fn image(src: SafeUrl, alt: String, title: Option<String>) -> AnyView {
+pub(crate) fn image(src: SafeUrl, alt: String, title: Option<String>) -> AnyView {
     let (loaded, set_loaded) = signal(false);
     let host = src.host().unwrap_or_default().to_owned();
     let t = tr_ctx();

@@ -13,7 +13,6 @@ use leptos::html::Textarea;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
-use crate::i18n::Strings;
 use crate::protocol::types::{Content, ContentPart, Role};
 use crate::store::Rating;
 use crate::store::ThreadError;
@@ -400,23 +399,24 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
     }
 }
 
-/// The text of a user message and a chip per media part (media is never fetched).
-fn user_parts(content: Option<&Content>, t: &Strings) -> (String, Vec<String>) {
+/// The text of a user message and its media parts.
+fn user_parts(content: Option<&Content>) -> (String, Vec<ContentPart>) {
     match content {
         Some(Content::Text(s)) => (s.clone(), Vec::new()),
         Some(Content::Parts(parts)) => {
-            let mut text = Vec::new();
-            let mut chips = Vec::new();
-            for part in parts {
-                match part {
-                    ContentPart::Text { text: t, .. } => text.push(t.as_str()),
-                    ContentPart::Image(_) => chips.push(t.media_image.to_owned()),
-                    ContentPart::Audio(_) => chips.push(t.media_audio.to_owned()),
-                    ContentPart::Video(_) => chips.push(t.media_video.to_owned()),
-                    ContentPart::Document(_) => chips.push(t.media_document.to_owned()),
-                }
-            }
-            (text.join("\n"), chips)
+            let text: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| match p {
+                    ContentPart::Text { text, .. } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let media = parts
+                .iter()
+                .filter(|p| !matches!(p, ContentPart::Text { .. }))
+                .cloned()
+                .collect();
+            (text.join("\n"), media)
         }
         Some(Content::Object(_)) | None => (String::new(), Vec::new()),
     }
@@ -428,7 +428,7 @@ fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView
     let parts = Memo::new(move |_| {
         version.track();
         store
-            .with_message(&key, |m| user_parts(m.content.as_ref(), tr(store)))
+            .with_message(&key, |m| user_parts(m.content.as_ref()))
             .unwrap_or_default()
     });
     let editor = move || user_editor(store, editor_key.clone(), editing);
@@ -438,25 +438,7 @@ fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView
                 <div class="agui-message__text" data-testid="message-text">
                     {move || parts.with(|(text, _)| text.clone())}
                 </div>
-                {move || {
-                    parts
-                        .with(|(_, chips)| {
-                            (!chips.is_empty())
-                                .then(|| {
-                                    let chips: Vec<_> = chips
-                                        .iter()
-                                        .map(|kind| {
-                                            view! {
-                                                <span class="agui-chip agui-chip--media" data-testid="media-chip">
-                                                    {format!("[{kind}]")}
-                                                </span>
-                                            }
-                                        })
-                                        .collect();
-                                    view! { <div class="agui-message__media">{chips}</div> }
-                                })
-                        })
-                }}
+                {move || parts.with(|(_, media)| crate::ui::attach::sent_attachments(media, tr(store)))}
             </div>
         </Show>
     }

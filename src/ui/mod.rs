@@ -5,6 +5,7 @@
 //! catalog of the store's locale ([`tr`]).
 
 pub mod activity;
+pub mod attach;
 pub mod chat;
 pub mod composer;
 pub mod error_banner;

@@ -354,6 +354,28 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// The bytes of a base64 text (standard alphabet, padding optional, ASCII whitespace
+/// skipped); `None` when it is not base64. O(the text): the thumbnail of a person's own image
+/// is made from the bytes the message carries.
+pub fn unbase64(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for b in text.bytes().filter(|b| !b.is_ascii_whitespace()) {
+        if b == b'=' {
+            break;
+        }
+        let v = ALPHABET.iter().position(|&a| a == b)? as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
 /// The bytes a base64 text decodes to (padded or not), without decoding it.
 fn decoded_len(b64: &str) -> u64 {
     let data = b64.trim_end_matches('=').len() as u64;

@@ -162,3 +162,21 @@ pub fn resume_error(t: &Strings, e: &ResumeError) -> String {
         ResumeError::NothingOpen => t.err_nothing_open.to_owned(),
     }
 }
+
+/// Why a file was not attached.
+pub fn attach_error(t: &Strings, e: &crate::view::attachments::AttachError) -> String {
+    use crate::view::attachments::AttachError as E;
+    let bytes = |n: u64| format_bytes(usize::try_from(n).unwrap_or(usize::MAX), t);
+    match e {
+        E::NotAccepted { name, .. } => fill(t.attach_not_accepted, &[name]),
+        E::FileTooLarge { name, size, max } => fill(
+            t.attach_file_too_large,
+            &[name, &bytes(*size), &bytes(*max)],
+        ),
+        E::MessageTooLarge { total, max } => {
+            fill(t.attach_message_too_large, &[&bytes(*total), &bytes(*max)])
+        }
+        E::TooMany { max } => fill(t.attach_too_many, &[&format_count(*max, t)]),
+        E::Empty { name } => fill(t.attach_empty, &[name]),
+    }
+}
