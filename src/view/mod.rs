@@ -6,6 +6,7 @@ pub mod attachments;
 pub mod feedback;
 pub mod form;
 pub mod format;
+pub mod highlight;
 pub mod interrupt;
 pub mod rows;
 pub mod run;
