@@ -372,7 +372,7 @@ const NO_BLOCK: (&str, &str) = ("", "");
 const BASE: Syntax = Syntax {
     keywords: "",
     types: "",
-    literals: "true false null",
+    literals: "false null true",
     line: SLASH,
     block: C_BLOCK,
     quotes: b"\"'",
@@ -384,17 +384,17 @@ const BASE: Syntax = Syntax {
 const JS_KW: &str = "as async await break case catch class const continue debugger default delete do else export extends finally for from function get if import in instanceof let new of return set static super switch this throw try typeof var void while with yield";
 
 static RUST_SYN: Syntax = Syntax {
-    keywords: "as async await break const continue crate dyn else enum extern fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait type union unsafe use where while yield macro_rules",
-    types: "bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64",
-    literals: "true false None Some Ok Err",
+    keywords: "Self as async await break const continue crate dyn else enum extern fn for if impl in let loop macro_rules match mod move mut pub ref return self static struct super trait type union unsafe use where while yield",
+    types: "bool char f32 f64 i128 i16 i32 i64 i8 isize str u128 u16 u32 u64 u8 usize",
+    literals: "Err None Ok Some false true",
     prefixes: b"bc",
     flags: CAPS | RUST | MULTILINE,
     ..BASE
 };
 static PYTHON_SYN: Syntax = Syntax {
-    keywords: "and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case",
-    types: "int float str bool list dict set tuple bytes object",
-    literals: "True False None self cls",
+    keywords: "and as assert async await break case class continue def del elif else except finally for from global if import in is lambda match nonlocal not or pass raise return try while with yield",
+    types: "bool bytes dict float int list object set str tuple",
+    literals: "False None True cls self",
     line: HASH,
     block: NO_BLOCK,
     prefixes: b"rbfuRBFU",
@@ -403,13 +403,13 @@ static PYTHON_SYN: Syntax = Syntax {
 };
 static JS_SYN: Syntax = Syntax {
     keywords: JS_KW,
-    literals: "true false null undefined NaN Infinity",
+    literals: "Infinity NaN false null true undefined",
     quotes: b"\"'`",
     flags: CAPS | AT_META,
     ..BASE
 };
 static TS_SYN: Syntax = Syntax {
-    keywords: "as async await break case catch class const continue debugger default delete do else export extends finally for from function get if import in instanceof let new of return set static super switch this throw try typeof var void while with yield abstract declare enum implements interface keyof namespace private protected public readonly type infer is satisfies override",
+    keywords: "abstract as async await break case catch class const continue debugger declare default delete do else enum export extends finally for from function get if implements import in infer instanceof interface is keyof let namespace new of override private protected public readonly return satisfies set static super switch this throw try type typeof var void while with yield",
     types: "any bigint boolean never number object string symbol unknown",
     ..JS_SYN
 };
@@ -419,7 +419,7 @@ static JSON_SYN: Syntax = Syntax {
     ..BASE
 };
 static SHELL_SYN: Syntax = Syntax {
-    keywords: "if then else elif fi for while until do done case esac in function select return break continue exit export local readonly declare unset shift source alias eval exec set trap time",
+    keywords: "alias break case continue declare do done elif else esac eval exec exit export fi for function if in local readonly return select set shift source then time trap unset until while",
     literals: "",
     line: HASH,
     block: NO_BLOCK,
@@ -436,21 +436,21 @@ static HTML_SYN: Syntax = Syntax {
     ..BASE
 };
 static CSS_SYN: Syntax = Syntax {
-    literals: "inherit initial unset none auto transparent currentColor",
+    literals: "auto currentColor inherit initial none transparent unset",
     flags: CSS | AT_META | SPACED,
     ops: b"",
     ..BASE
 };
 static SQL_SYN: Syntax = Syntax {
-    keywords: "select from where and or not insert into values update set delete create table drop alter add column index view join inner left right outer full cross on as group by order having limit offset union all distinct case when then else end is in like ilike between exists primary key foreign references default unique check constraint begin commit rollback transaction with returning if asc desc grant revoke trigger function procedure declare return returns language replace cascade",
-    types: "int integer bigint smallint tinyint varchar char text boolean bool date time timestamp timestamptz interval numeric decimal real float double serial bigserial uuid json jsonb blob bytea",
+    keywords: "add all alter and as asc begin between by cascade case check column commit constraint create cross declare default delete desc distinct drop else end exists foreign from full function grant group having if ilike in index inner insert into is join key language left like limit not offset on or order outer primary procedure references replace return returning returns revoke right rollback select set table then transaction trigger union unique update values view when where with",
+    types: "bigint bigserial blob bool boolean bytea char date decimal double float int integer interval json jsonb numeric real serial smallint text time timestamp timestamptz tinyint uuid varchar",
     line: &["--"],
     quotes: b"\"'`",
     flags: NOCASE | MULTILINE,
     ..BASE
 };
 static YAML_SYN: Syntax = Syntax {
-    literals: "true false null yes no on off",
+    literals: "false no null off on true yes",
     line: HASH,
     block: NO_BLOCK,
     ops: b"",
@@ -459,46 +459,46 @@ static YAML_SYN: Syntax = Syntax {
 };
 static GO_SYN: Syntax = Syntax {
     keywords: "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var",
-    types: "bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any",
-    literals: "true false nil iota",
+    types: "any bool byte complex128 complex64 error float32 float64 int int16 int32 int64 int8 rune string uint uint16 uint32 uint64 uint8 uintptr",
+    literals: "false iota nil true",
     quotes: b"\"'`",
     flags: CAPS | RAW_BT,
     ..BASE
 };
 static JAVA_SYN: Syntax = Syntax {
-    keywords: "abstract assert break case catch class continue default do else enum extends final finally for if implements import instanceof interface native new package private protected public return static strictfp super switch synchronized this throw throws transient try volatile while var record yield sealed permits",
+    keywords: "abstract assert break case catch class continue default do else enum extends final finally for if implements import instanceof interface native new package permits private protected public record return sealed static strictfp super switch synchronized this throw throws transient try var volatile while yield",
     types: "boolean byte char double float int long short void",
     flags: CAPS | AT_META | TRIPLE,
     ..BASE
 };
 static C_SYN: Syntax = Syntax {
-    keywords: "auto break case const continue default do else enum extern for goto if inline register restrict return sizeof static struct switch typedef union volatile while class namespace template typename public private protected virtual override new delete this throw try catch using operator friend constexpr noexcept explicit mutable static_cast dynamic_cast reinterpret_cast const_cast decltype final",
-    types: "bool char double float int long short signed unsigned void size_t ssize_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t wchar_t",
-    literals: "true false NULL nullptr",
+    keywords: "auto break case catch class const const_cast constexpr continue decltype default delete do dynamic_cast else enum explicit extern final for friend goto if inline mutable namespace new noexcept operator override private protected public register reinterpret_cast restrict return sizeof static static_cast struct switch template this throw try typedef typename union using virtual volatile while",
+    types: "bool char double float int int16_t int32_t int64_t int8_t long short signed size_t ssize_t uint16_t uint32_t uint64_t uint8_t unsigned void wchar_t",
+    literals: "NULL false nullptr true",
     prefixes: b"uUL8",
     flags: CAPS | PREPROC,
     ..BASE
 };
 static CSHARP_SYN: Syntax = Syntax {
-    keywords: "abstract as base break case catch checked class const continue default delegate do else enum event explicit extern finally fixed for foreach goto if implicit in interface internal is lock namespace new operator out override params private protected public readonly ref return sealed sizeof stackalloc static struct switch this throw try typeof unchecked unsafe using virtual volatile while async await var get set init record yield where when",
-    types: "bool byte char decimal double float int long object sbyte short string uint ulong ushort void dynamic",
+    keywords: "abstract as async await base break case catch checked class const continue default delegate do else enum event explicit extern finally fixed for foreach get goto if implicit in init interface internal is lock namespace new operator out override params private protected public readonly record ref return sealed set sizeof stackalloc static struct switch this throw try typeof unchecked unsafe using var virtual volatile when where while yield",
+    types: "bool byte char decimal double dynamic float int long object sbyte short string uint ulong ushort void",
     prefixes: b"$@",
     flags: CAPS | PREPROC,
     ..BASE
 };
 static KOTLIN_SYN: Syntax = Syntax {
-    keywords: "as break class continue do else for fun if in interface is object package return super this throw try typealias val var when while by catch constructor finally get import init set where abstract annotation companion data enum external final inner internal lateinit open operator out override private protected public sealed suspend vararg",
+    keywords: "abstract annotation as break by catch class companion constructor continue data do else enum external final finally for fun get if import in init inner interface internal is lateinit object open operator out override package private protected public return sealed set super suspend this throw try typealias val var vararg when where while",
     flags: CAPS | AT_META | TRIPLE,
     ..BASE
 };
 static SWIFT_SYN: Syntax = Syntax {
-    keywords: "associatedtype class deinit enum extension fileprivate func import init inout internal let open operator private protocol public rethrows static struct subscript typealias var break case continue default defer do else fallthrough for guard if in repeat return switch where while as catch is super self Self throw throws try async await some any mutating override final lazy weak convenience required",
-    literals: "true false nil",
+    keywords: "Self any as associatedtype async await break case catch class continue convenience default defer deinit do else enum extension fallthrough fileprivate final for func guard if import in init inout internal is lazy let mutating open operator override private protocol public repeat required rethrows return self some static struct subscript super switch throw throws try typealias var weak where while",
+    literals: "false nil true",
     flags: CAPS | AT_META | TRIPLE,
     ..BASE
 };
 static TOML_SYN: Syntax = Syntax {
-    literals: "true false inf nan",
+    literals: "false inf nan true",
     line: HASH,
     block: NO_BLOCK,
     ops: b"",
@@ -533,18 +533,38 @@ fn syntax(lang: Lang) -> &'static Syntax {
     }
 }
 
-/// Whether `w` is one of the space-separated words of `list`.
+/// Whether `w` is one of the words of `list` (space-separated, sorted bytewise; lowercase when
+/// `nocase`, then `w` is compared lowercased): a binary search, a few short compares per word.
 fn listed(list: &str, w: &[u8], nocase: bool) -> bool {
-    !w.is_empty()
-        && w.len() <= 24
-        && list.split(' ').any(|k| {
-            let k = k.as_bytes();
-            if nocase {
-                k.eq_ignore_ascii_case(w)
-            } else {
-                k == w
-            }
-        })
+    use std::cmp::Ordering::*;
+    let l = list.as_bytes();
+    let (mut lo, mut hi) = (0, l.len());
+    while lo < hi && !w.is_empty() && w.len() <= 24 {
+        let mid = lo + (hi - lo) / 2;
+        let before = l.get(lo..mid).unwrap_or_default();
+        let start = before
+            .iter()
+            .rposition(|&c| c == b' ')
+            .map_or(lo, |p| lo + p + 1);
+        let after = l.get(mid..hi).unwrap_or_default();
+        let end = after
+            .iter()
+            .position(|&c| c == b' ')
+            .map_or(hi, |p| mid + p);
+        let k = l.get(start..end).unwrap_or_default();
+        let order = if nocase {
+            k.iter().copied().cmp(w.iter().map(u8::to_ascii_lowercase))
+        } else {
+            k.cmp(w)
+        };
+        match order {
+            Equal => return true,
+            Less => lo = end + 1,
+            Greater if start > lo => hi = start - 1,
+            Greater => return false,
+        }
+    }
+    false
 }
 
 fn is_space(b: u8) -> bool {
@@ -973,7 +993,11 @@ fn scan(syn: &Syntax, mut st: State, sc: &mut Scan, first: bool) -> State {
                         if next == b'=' && prev != b'=' {
                             Some(Variable)
                         } else if listed(syn.keywords, w, false) {
-                            cmd = listed("if then else elif do while until time exec", w, false);
+                            cmd = listed(
+                                "do elif else exec function if then time until while",
+                                w,
+                                false,
+                            );
                             Some(Keyword)
                         } else if cmd && prev != b'=' && b != b'-' {
                             cmd = false;
@@ -992,9 +1016,9 @@ fn scan(syn: &Syntax, mut st: State, sc: &mut Scan, first: bool) -> State {
                         was_def
                     } else if listed(syn.keywords, w, nocase) {
                         // The name after `fn` is a function's, after `class` a type's.
-                        if listed("fn def func function fun", w, false) {
+                        if listed("def fn fun func function", w, false) {
                             def = Some(Function);
-                        } else if listed("class struct enum trait interface type", w, false) {
+                        } else if listed("class enum interface struct trait type", w, false) {
                             def = Some(Type);
                         }
                         Some(Keyword)
@@ -1060,4 +1084,33 @@ fn yaml_key(s: &[u8], i: usize) -> Option<usize> {
         prev = c;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`listed`] needs every word list sorted, without repeats, lowercase when `NOCASE`.
+    #[test]
+    fn word_lists_are_sorted() {
+        let langs = ALIASES.iter().map(|(l, _)| *l);
+        for syn in langs.map(syntax) {
+            for list in [syn.keywords, syn.types, syn.literals] {
+                let words: Vec<&str> = list.split(' ').filter(|w| !w.is_empty()).collect();
+                assert!(words.windows(2).all(|p| p[0] < p[1]), "{list}");
+                if syn.flags & NOCASE != 0 {
+                    assert_eq!(list, list.to_ascii_lowercase());
+                }
+                for w in &words {
+                    assert!(listed(list, w.as_bytes(), false), "{w} in {list}");
+                    assert!(!listed(list, format!("{w}x").as_bytes(), false));
+                    assert!(!listed(list, &w.as_bytes()[1..], false) || words.contains(&&w[1..]));
+                }
+            }
+        }
+        assert!(listed(SQL_SYN.keywords, b"SeLeCt", true));
+        assert!(!listed(SQL_SYN.keywords, b"SeLeCt", false));
+        assert!(!listed("", b"a", false));
+        assert!(!listed("b", b"a", false) && !listed("b", b"c", false) && listed("b", b"b", false));
+    }
 }
