@@ -377,6 +377,17 @@ fn css() {
             ("\"Inter\"", Some(String)),
         ],
     );
+    // SCSS: a top-level variable and a colour.
+    let l = hl("scss", "$primary: #3b82f6; // c\n#app { x: 1 }\n");
+    expect(
+        &l,
+        &[
+            ("$primary", Some(Property)),
+            ("#3b82f6", Some(Number)),
+            ("// c", Some(Comment)),
+            ("#app", Some(Type)),
+        ],
+    );
 }
 
 #[test]

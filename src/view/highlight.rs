@@ -16,17 +16,18 @@
 //! strings, Rust raw strings, an HTML tag split over lines, CSS brace depth) is a small `Copy`
 //! value carried from one line to the next. A line is tokenised once, when its `\n` arrives,
 //! and is never touched again ([`Highlighter::lines`] only grows); only the still-open last
-//! line is tokenised again on each look ([`Highlighter::open_spans`]), from the carried state.
+//! line is tokenised again on each look ([`Highlighter::open_spans`]), from the carried state
+//! (at most [`MAX_LINE_BYTES`] of it: look once per frame, not once per delta).
 //!
 //! **Budgets** (the agent controls the text): a line is tokenised only up to
 //! [`MAX_LINE_BYTES`], the rest of it is one plain span; after [`MAX_LINES`] lines or
 //! [`MAX_BLOCK_BYTES`] bytes the remaining lines are plain. Tokenising is one forward pass over
-//! the line (no backtracking, no regexes); lookups are against short fixed lists.
+//! the line (no backtracking, no regexes); word lookups bisect short sorted lists.
 //!
-//! One table-driven scanner serves every language ([`Syntax`]: word lists, comment markers,
-//! quotes, operator bytes and feature flags); HTML/XML, CSS, YAML, TOML, shell and diff add a
-//! few small special cases. Word lists are one space-separated `&str` each (smaller in wasm
-//! than a slice of `&str`s).
+//! One table-driven scanner serves every language (a `Syntax` per language: word lists,
+//! comment markers, quotes, operator bytes and feature flags); HTML/XML, CSS, YAML, TOML, shell
+//! and diff add a few small special cases. A word list is one sorted, space-separated `&str`
+//! (smaller in wasm than a slice of `&str`s).
 
 /// A line is tokenised up to this many bytes (cut back to a char boundary); the rest of it is
 /// one plain span.
@@ -925,9 +926,13 @@ fn scan(syn: &Syntax, mut st: State, sc: &mut Scan, first: bool) -> State {
                     && is_word(f, at1)
                     && !(b == b'.' && at1.is_ascii_digit())
                 {
-                    // `.class` and `#id` selectors; `#fff` in a rule.
+                    // `.class` and `#id` selectors; `#fff` in a rule (or an SCSS variable).
                     let e = run(s, i + 1, |c| is_word(f, c));
+                    let hex = s.get(i + 1..e).unwrap_or_default();
+                    let colour =
+                        matches!(hex.len(), 3 | 4 | 6 | 8) && hex.iter().all(u8::is_ascii_hexdigit);
                     let class = match (st.n, b) {
+                        (_, b'#') if colour => Some(Number),
                         (0, _) => Some(Type),
                         (_, b'#') => Some(Number),
                         _ => None,
@@ -1008,10 +1013,14 @@ fn scan(syn: &Syntax, mut st: State, sc: &mut Scan, first: bool) -> State {
                             }
                             None
                         }
+                    } else if has(CSS)
+                        && ((st.n > 0 && sc.at(run(s, e, is_space)) == b':')
+                            || (next == b':' && matches!(sc.at(e + 1), b' ' | b'\t' | 0)))
+                    {
+                        // `color: red`; at the top level `$var: 1` and `max-width: 600px`.
+                        Some(Property)
                     } else if has(CSS) && st.n == 0 {
                         Some(Tag)
-                    } else if has(CSS) && sc.at(run(s, e, is_space)) == b':' {
-                        Some(Property)
                     } else if was_def.is_some() {
                         was_def
                     } else if listed(syn.keywords, w, nocase) {
