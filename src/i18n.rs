@@ -272,6 +272,9 @@ catalog! {
     queue_save,
     queue_cancel_edit,
     queue_remove,
+    /// The toggles of a long code block.
+    code_line_numbers,
+    code_wrap,
     /// The composer's attach button (accessible name) and the attachments list.
     attach_button,
     attach_list_label,
@@ -689,6 +692,8 @@ pub static EN: Strings = Strings {
     queue_save: "Save",
     queue_cancel_edit: "Cancel",
     queue_remove: "Remove",
+    code_line_numbers: "Line numbers",
+    code_wrap: "Wrap",
     attach_button: "Attach files",
     attach_list_label: "Attachments",
     attach_remove: "Remove {}",
@@ -1038,6 +1043,8 @@ pub static DE: Strings = Strings {
     queue_save: "Speichern",
     queue_cancel_edit: "Abbrechen",
     queue_remove: "Entfernen",
+    code_line_numbers: "Zeilennummern",
+    code_wrap: "Umbrechen",
     attach_button: "Dateien anhängen",
     attach_list_label: "Anhänge",
     attach_remove: "{} entfernen",

@@ -33,39 +33,6 @@ fn store_with(locale: Locale, demo_speed: f64) -> AgentStore {
     })
 }
 
-/// The shipped stylesheets, once per page (the browser tests do not go through trunk).
-fn install_styles() {
-    let doc = document();
-    if doc.get_element_by_id("agui-test-styles").is_some() {
-        return;
-    }
-    let style = doc.create_element("style").expect("style element");
-    style.set_id("agui-test-styles");
-    style.set_text_content(Some(
-        &[
-            include_str!("../style/tokens.css"),
-            include_str!("../style/app.css"),
-            include_str!("../style/tools.css"),
-            include_str!("../style/inspector.css"),
-        ]
-        .join("\n"),
-    ));
-    doc.head()
-        .expect("head")
-        .append_child(&style)
-        .expect("append style");
-}
-
-fn computed(el: &Element, property: &str) -> String {
-    web_sys::window()
-        .expect("window")
-        .get_computed_style(el)
-        .expect("getComputedStyle")
-        .expect("a style")
-        .get_property_value(property)
-        .expect("property value")
-}
-
 fn announcer(root: &Element) -> Element {
     testid(root, "transcript-announcer").expect("the transcript's live region")
 }

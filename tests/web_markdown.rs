@@ -309,3 +309,96 @@ async fn finished_blocks_are_not_re_rendered() {
     drop(handle);
     m.container.remove();
 }
+
+// ---- highlighted code ----------------------------------------------------------------------
+
+fn color(el: &Element) -> String {
+    computed(el, "color")
+}
+
+#[wasm_bindgen_test]
+async fn code_streams_highlighted_line_by_line_and_finished_lines_stay_put() {
+    install_styles();
+    let (m, handle) = mount_streaming("m-code").await;
+    let mut code = String::from("Here it is:\n\n```rust\n");
+    for i in 0..14 {
+        code.push_str(&format!(
+            "fn step_{i}() -> String {{ \"hi\".to_owned() }} // {i}\n"
+        ));
+    }
+    let chars: Vec<char> = code.chars().collect();
+    let mut first_line: Option<Element> = None;
+    let mut checks = 0;
+    for piece in chars.chunks(7) {
+        push_text(&m.store, "m-code", &piece.iter().collect::<String>());
+        settle(&m.store).await;
+        let lines = q_all(&answer(&m.root), ".agui-code__line");
+        match &first_line {
+            None if lines.len() >= 2 => first_line = lines.first().cloned(),
+            Some(first) => {
+                assert!(
+                    first.is_same_node(lines.first().map(|l| l.as_ref())),
+                    "a finished line was redrawn"
+                );
+                checks += 1;
+            }
+            None => {}
+        }
+    }
+    assert!(checks > 20, "{checks}");
+    let first = first_line.expect("lines rendered while streaming");
+    let kw = q(&first, ".agui-tok-kw").expect("a keyword token");
+    assert_eq!(text_of(&kw), "fn");
+    assert_eq!(text_of(&q(&first, ".agui-tok-str").unwrap()), "\"hi\"");
+    assert_eq!(text_of(&q(&first, ".agui-tok-com").unwrap()), "// 0");
+    assert_eq!(text_of(&q(&first, ".agui-tok-fn").unwrap()), "step_0");
+    assert!(
+        q(&first, "script, img, a").is_none(),
+        "tokens are text in spans"
+    );
+
+    push_text(&m.store, "m-code", "```\n");
+    finish(&m.store, "m-code");
+    settle(&m.store).await;
+    let block = q(&answer(&m.root), r#"[data-testid="code-block"]"#).expect("the block");
+    let code_el = q(&block, "pre > code").unwrap();
+    assert_eq!(text_of(&code_el).lines().count(), 14);
+    assert!(text_of(&code_el).starts_with("fn step_0() -> String { \"hi\".to_owned() } // 0\n"));
+    // Themed by tokens: the keyword colour differs from the text's, and between the themes.
+    let kw = q(&block, ".agui-tok-kw").unwrap();
+    let app = testid(&m.root, "app-root").expect("app root");
+    app.set_attribute("data-theme", "light").unwrap();
+    let light = color(&kw);
+    app.set_attribute("data-theme", "dark").unwrap();
+    let dark = color(&kw);
+    assert_ne!(light, dark, "light and dark keyword colours");
+    assert_ne!(dark, color(&code_el), "a keyword is not the text colour");
+    app.remove_attribute("data-theme").unwrap();
+
+    // A long block: line numbers off by default, and a wrap toggle.
+    let numbers = q(&block, r#"[data-testid="code-numbers"]"#).expect("line numbers toggle");
+    assert_eq!(
+        numbers.get_attribute("aria-pressed").as_deref(),
+        Some("false")
+    );
+    assert!(!block.class_list().contains("agui-code--numbered"));
+    click(&numbers);
+    settle(&m.store).await;
+    assert!(block.class_list().contains("agui-code--numbered"));
+    assert_eq!(
+        numbers.get_attribute("aria-pressed").as_deref(),
+        Some("true")
+    );
+    let wrap = q(&block, r#"[data-testid="code-wrap"]"#).expect("wrap toggle");
+    click(&wrap);
+    settle(&m.store).await;
+    let pre = q(&block, "pre").unwrap();
+    let ws = computed(&pre, "white-space");
+    assert_eq!(ws, "pre-wrap");
+    assert!(
+        q(&block, r#"[data-testid="copy-code"]"#).is_some(),
+        "copy stays"
+    );
+    drop(handle);
+    m.container.remove();
+}

@@ -16,9 +16,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
 use crate::i18n::fill;
+use crate::i18n::Strings;
 use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
 use crate::store::AgentStore;
 use crate::ui::tr_ctx;
+use crate::view::highlight::{self, Highlighter, Line};
 
 /// The parser of one message plus a generation that changes when its text was replaced
 /// (not just appended to), so every rendered segment is thrown away.
@@ -122,12 +124,27 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
     // Changes only when a segment is finished (or everything was reset), so the `<For>` below
     // diffs its keys once per segment, not once per token.
     let segments = Memo::new(move |_| progress.with(|p| (p.generation, p.finished)));
-    let tail = move || {
-        progress.track();
-        let blocks = state
-            .try_with_value(|s| s.md.tail().to_vec())
-            .unwrap_or_default();
-        render_blocks(&blocks)
+    // A tail that is one code block (a code file streaming) keeps its DOM from frame to
+    // frame; any other tail is redrawn.
+    let tail_code = Memo::new(move |_| {
+        let p = progress.get();
+        let lang = state
+            .try_with_value(|s| match s.md.tail() {
+                [Block::CodeBlock { lang, .. }] => Some(lang.clone()),
+                _ => None,
+            })
+            .flatten()?;
+        Some((p.generation, p.finished, lang))
+    });
+    let tail = move || match tail_code.get() {
+        Some((_, _, lang)) => streaming_code_block(state, progress, lang),
+        None => {
+            progress.track();
+            let blocks = state
+                .try_with_value(|s| s.md.tail().to_vec())
+                .unwrap_or_default();
+            render_blocks(&blocks)
+        }
     };
     view! {
         <For
@@ -271,33 +288,207 @@ fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> 
     .into_any()
 }
 
-fn code_block(lang: Option<String>, code: String) -> AnyView {
+/// A block at least this many lines long gets the line-number and wrap toggles.
+const LONG_BLOCK_LINES: usize = 12;
+
+/// One line of code: its pieces as text nodes, a token's inside a `<span>` with its class.
+fn code_line(line: &Line) -> AnyView {
+    let pieces: Vec<AnyView> = line
+        .parts()
+        .map(|(class, text)| match class {
+            Some(c) => view! { <span class=c.css()>{text.to_owned()}</span> }.into_any(),
+            None => text.to_owned().into_any(),
+        })
+        .collect();
+    view! { <span class="agui-code__line">{pieces}"\n"</span> }.into_any()
+}
+
+/// The lines of a finished block: highlighted when its language is known, else plain.
+fn code_lines(lang: Option<&str>, code: &str) -> Vec<Line> {
+    match lang.and_then(highlight::language) {
+        Some(l) => highlight::highlight(l, code),
+        None => code
+            .strip_suffix('\n')
+            .unwrap_or(code)
+            .split('\n')
+            .map(|l| Line {
+                text: l.to_owned(),
+                spans: Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+/// A code block's frame: the bar (language, toggles for a long block, Copy) around `body`.
+fn code_frame(
+    lang: Option<String>,
+    long: bool,
+    copy: impl Fn() -> String + Send + Sync + 'static,
+    body: AnyView,
+) -> AnyView {
     let (copied, set_copied) = signal(false);
-    let to_copy = code.clone();
+    let numbered = RwSignal::new(false);
+    let wrapped = RwSignal::new(false);
     let class = lang
         .as_ref()
         .map(|l| format!("language-{l}"))
         .unwrap_or_default();
-    view! {
-        <div class="agui-code" data-testid="code-block">
-            <div class="agui-code__bar">
-                <span class="agui-code__lang">{lang.unwrap_or_else(|| "text".to_owned())}</span>
+    let toggle =
+        move |on: RwSignal<bool>, testid: &'static str, label: fn(&Strings) -> &'static str| {
+            view! {
                 <button
                     type="button"
                     class="agui-code__copy"
-                    data-testid="copy-code"
-                    aria-label=move || tr_ctx().copy_code_label
-                    on:click=move |_| copy_to_clipboard(to_copy.clone(), set_copied)
+                    data-testid=testid
+                    aria-pressed=move || on.get().to_string()
+                    on:click=move |_| on.update(|v| *v = !*v)
                 >
-                    {move || if copied.get() { tr_ctx().copied } else { tr_ctx().copy }}
+                    {move || label(tr_ctx())}
                 </button>
+            }
+        };
+    view! {
+        <div
+            class="agui-code"
+            class:agui-code--numbered=move || numbered.get()
+            class:agui-code--wrap=move || wrapped.get()
+            data-testid="code-block"
+        >
+            <div class="agui-code__bar">
+                <span class="agui-code__lang">{lang.unwrap_or_else(|| "text".to_owned())}</span>
+                <span class="agui-code__tools">
+                    {long.then(|| view! {
+                        {toggle(numbered, "code-numbers", |t| t.code_line_numbers)}
+                        {toggle(wrapped, "code-wrap", |t| t.code_wrap)}
+                    })}
+                    <button
+                        type="button"
+                        class="agui-code__copy"
+                        data-testid="copy-code"
+                        aria-label=move || tr_ctx().copy_code_label
+                        on:click=move |_| copy_to_clipboard(copy(), set_copied)
+                    >
+                        {move || if copied.get() { tr_ctx().copied } else { tr_ctx().copy }}
+                    </button>
+                </span>
             </div>
             <pre class="agui-code__pre" tabindex="0">
-                <code class=class>{code}</code>
+                <code class=class>{body}</code>
             </pre>
         </div>
     }
     .into_any()
+}
+
+fn code_block(lang: Option<String>, code: String) -> AnyView {
+    let lines = code_lines(lang.as_deref(), &code);
+    let long = lines.len() >= LONG_BLOCK_LINES;
+    let body: Vec<AnyView> = lines.iter().map(code_line).collect();
+    code_frame(lang, long, move || code.clone(), body.into_any())
+}
+
+/// The lines of a code block as it streams: highlighted when its language is known.
+struct CodeStream {
+    highlighter: Option<Highlighter>,
+    /// Finished lines of a block without a known language.
+    plain: Vec<Line>,
+    /// Its open line.
+    open: String,
+    /// Bytes of the block's code fed so far.
+    fed: usize,
+}
+
+impl CodeStream {
+    fn new(lang: Option<&str>) -> Self {
+        CodeStream {
+            highlighter: lang.and_then(highlight::language).map(Highlighter::new),
+            plain: Vec::new(),
+            open: String::new(),
+            fed: 0,
+        }
+    }
+
+    fn push(&mut self, rest: &str) {
+        self.fed += rest.len();
+        if let Some(h) = &mut self.highlighter {
+            return h.push(rest);
+        }
+        self.open.push_str(rest);
+        while let Some(i) = self.open.find('\n') {
+            let text: String = self.open.drain(..=i).collect();
+            self.plain.push(Line {
+                text: text.trim_end_matches('\n').to_owned(),
+                spans: Vec::new(),
+            });
+        }
+    }
+
+    fn lines(&self) -> &[Line] {
+        match &self.highlighter {
+            Some(h) => h.lines(),
+            None => &self.plain,
+        }
+    }
+
+    fn open_line(&self) -> Line {
+        match &self.highlighter {
+            Some(h) => h.open_line(),
+            None => Line {
+                text: self.open.clone(),
+                spans: Vec::new(),
+            },
+        }
+    }
+}
+
+/// The code block a message is streaming (the open tail is exactly this block): each frame
+/// feeds the highlighter only the new text; a finished line is tokenised and mounted once (a
+/// keyed `<For>` that only grows) and only the open last line is redrawn — O(the new text +
+/// the open line) per frame, not O(the block).
+fn streaming_code_block(
+    state: StoredValue<MdState>,
+    progress: Memo<Progress>,
+    lang: Option<String>,
+) -> AnyView {
+    let stream = StoredValue::new(CodeStream::new(lang.as_deref()));
+    let tail_code = move |from: usize| {
+        state
+            .try_with_value(|s| match s.md.tail() {
+                [Block::CodeBlock { code, .. }] => code.get(from..).map(str::to_owned),
+                _ => None,
+            })
+            .flatten()
+    };
+    // Feed what arrived since the last frame: (finished lines, the open line's revision).
+    let fed = Memo::new(move |prev: Option<&(usize, u64)>| {
+        progress.track();
+        let from = stream.with_value(|c| c.fed);
+        if let Some(rest) = tail_code(from).filter(|r| !r.is_empty()) {
+            stream.update_value(|c| c.push(&rest));
+        }
+        let rev = prev.map_or(0, |p| p.1.wrapping_add(1));
+        (stream.with_value(|c| c.lines().len()), rev)
+    });
+    let finished = Memo::new(move |_| fed.get().0);
+    let body = view! {
+        <For
+            each=move || 0..finished.get()
+            key=|i| *i
+            children=move |i| {
+                stream
+                    .with_value(|c| c.lines().get(i).map(code_line))
+                    .unwrap_or_else(|| ().into_any())
+            }
+        />
+        {move || {
+            fed.track();
+            let open = stream.with_value(CodeStream::open_line);
+            (!open.text.is_empty()).then(|| code_line(&open))
+        }}
+    }
+    .into_any();
+    let copy = move || tail_code(0).unwrap_or_default();
+    code_frame(lang, false, copy, body)
 }
 
 /// `navigator.clipboard.writeText`; failures (no permission, insecure context) are ignored.

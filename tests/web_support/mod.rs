@@ -203,3 +203,39 @@ pub fn keyboard_event(kind: &str, key: &str, shift: bool, composing: bool) -> we
 pub fn keydown(key: &str) -> web_sys::Event {
     keyboard_event("keydown", key, false, false)
 }
+
+// ---- styles ----------------------------------------------------------------------------------
+
+/// The shipped stylesheets, once per page (the browser tests do not go through trunk).
+pub fn install_styles() {
+    let doc = document();
+    if doc.get_element_by_id("agui-test-styles").is_some() {
+        return;
+    }
+    let style = doc.create_element("style").expect("style element");
+    style.set_id("agui-test-styles");
+    style.set_text_content(Some(
+        &[
+            include_str!("../../style/tokens.css"),
+            include_str!("../../style/app.css"),
+            include_str!("../../style/tools.css"),
+            include_str!("../../style/inspector.css"),
+        ]
+        .join("\n"),
+    ));
+    doc.head()
+        .expect("head")
+        .append_child(&style)
+        .expect("append style");
+}
+
+pub fn computed(el: &Element, property: &str) -> String {
+    web_sys::window()
+        .expect("window")
+        .get_computed_style(el)
+        .expect("getComputedStyle")
+        .expect("a style")
+        .get_property_value(property)
+        .expect("property value")
+}
+
