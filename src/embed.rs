@@ -27,6 +27,7 @@
 //! | `max-message-bytes`       | `data-agui-max-message-bytes` | `maxMessageBytes` | all files of one message together (default 20 MB) |
 //! | `max-files`               | `data-agui-max-files`   | `maxFiles`   | files per message (default 10) |
 //! | `attachments`             | `data-agui-attachments` | `attachments` | `off` = no attach button, no drop or paste of files |
+//! | `capabilities`            | `data-agui-capabilities` | `capabilities` | the agent's `AgentCapabilities` (JSON; spec digest §6): the UI adapts — attachments to `multimodal.input`, frontend tools offered unless `tools.clientProvided` is `false`, `identity.name` as the title; omitted fields are unknown, never assumed |
 //! | `queue`                   | `data-agui-queue`       | `queue`      | `off` = Send waits while the agent answers; default: what is sent meanwhile waits in a queue (editable, removable) and goes out when the run ends |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
 //!
@@ -169,6 +170,8 @@ pub struct WidgetOptions {
     pub attach_limits: Option<crate::view::attachments::Limits>,
     /// `attachments="off"`.
     pub attachments_off: bool,
+    /// The `capabilities` attribute (spec digest §6).
+    pub capabilities: Option<crate::protocol::capabilities::Capabilities>,
     /// Move the keyboard into the composer once mounted (the visitor opened a popup before
     /// the chat had loaded). Set by the loader, not an attribute.
     pub focus: bool,
@@ -201,6 +204,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("max-message-bytes", "maxMessageBytes"),
     ("max-files", "maxFiles"),
     ("attachments", "attachments"),
+    ("capabilities", "capabilities"),
 ];
 
 /// What a page's URL may set, with `url-options`: never headers, the mode, where
@@ -289,6 +293,18 @@ impl WidgetOptions {
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
         o.queue_off = get("queue").is_some_and(|v| !flag(&v));
         o.attachments_off = get("attachments").is_some_and(|v| !flag(&v));
+        if let Some(c) = text("capabilities") {
+            let parsed = serde_json::from_str::<Value>(&c)
+                .map_err(|_| "capabilities: not JSON".to_owned())
+                .and_then(|v| {
+                    crate::protocol::capabilities::Capabilities::parse(&v)
+                        .map_err(|e| format!("{e} (the declaration is ignored)"))
+                });
+            match parsed {
+                Ok(c) => o.capabilities = Some(c),
+                Err(e) => problems.push(e),
+            }
+        }
         let limits = ["accept", "max-file-bytes", "max-message-bytes", "max-files"].map(&text);
         if limits.iter().any(Option::is_some) {
             use crate::view::attachments::{parse_bytes, parse_count, Limits};

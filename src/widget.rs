@@ -458,6 +458,7 @@ fn mount(
             allowed_endpoints: options.allowed_endpoints.clone(),
             fetch: options.fetch,
             queue: !options.queue_off,
+            capabilities: options.capabilities.clone(),
             demo_speed: options.speed.unwrap_or(DEFAULT_DEMO_SPEED),
             locale: options
                 .lang
@@ -491,7 +492,11 @@ fn mount(
             <WidgetShell
                 mode=options.mode
                 controls
-                title=options.title.clone().unwrap_or_default()
+                title=options
+                    .title
+                    .clone()
+                    .or_else(|| options.capabilities.as_ref().and_then(|c| c.name.clone()))
+                    .unwrap_or_default()
                 focus_on_start=options.focus
             />
         }

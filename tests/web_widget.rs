@@ -382,6 +382,77 @@ async fn the_suggestions_attribute_gives_the_chips() {
     el.remove();
 }
 
+// Issue 13, items 1 and 6: the attachment attributes, and the agent's declared capabilities.
+#[wasm_bindgen_test]
+async fn attachment_attributes_and_declared_capabilities_shape_the_composer() {
+    let el = element(&[
+        ("endpoint", "/not-called"),
+        ("accept", "image/*,.pdf"),
+        ("max-files", "3"),
+    ]);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    let picker = testid(&root, "attach-input").expect("the picker");
+    assert_eq!(
+        picker.get_attribute("accept").as_deref(),
+        Some("image/*,.pdf")
+    );
+    // The agent declares it reads no images: only PDFs are offered.
+    el.set_attribute(
+        "capabilities",
+        r#"{"multimodal": {"input": {"image": false}}}"#,
+    )
+    .unwrap();
+    until("the narrowed picker", || {
+        testid(&frame(&el), "attach-input").and_then(|p| p.get_attribute("accept"))
+            == Some(".pdf".to_owned())
+    })
+    .await;
+    el.remove();
+
+    // An agent that takes no media input at all: no attach button; its name is the title.
+    let el = element(&[
+        ("endpoint", "/not-called"),
+        ("mode", "popup"),
+        (
+            "capabilities",
+            r#"{"identity": {"name": "Trip planner"}, "multimodal": {"input": {"image": false, "audio": false, "video": false, "pdf": false, "file": false}}}"#,
+        ),
+    ]);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    assert!(testid(&root, "composer").is_some());
+    assert!(testid(&root, "attach").is_none(), "nothing to attach");
+    assert!(
+        text_of(&root).contains("Trip planner"),
+        "the declared name is the title"
+    );
+    el.remove();
+
+    // attachments="off", and an unusable declaration is ignored with a warning.
+    let el = element(&[
+        ("endpoint", "/not-called"),
+        ("attachments", "off"),
+        ("capabilities", r#"{"tools": {"clientProvided": "no"}}"#),
+    ]);
+    leptos::task::tick().await;
+    let root = frame(&el);
+    assert!(testid(&root, "attach").is_none());
+    testid(&root, "warnings-toggle")
+        .expect("a warning")
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+    leptos::task::tick().await;
+    let list = testid(&frame(&el), "warnings-list").expect("list");
+    assert!(
+        text_of(&list).contains("tools.clientProvided"),
+        "{}",
+        text_of(&list)
+    );
+    el.remove();
+}
+
 // Issue 13, item 4: thumbs and an optional comment reach the page as `agui:feedback`.
 #[wasm_bindgen_test]
 async fn rating_an_answer_dispatches_feedback_with_its_comment() {

@@ -6,6 +6,7 @@
 //! [`pipeline`] strings them together. [`input`] prepares the outgoing `RunAgentInput`,
 //! [`partial_json`] previews tool arguments while they stream.
 
+pub mod capabilities;
 pub mod chunks;
 pub mod compat;
 pub mod enforce;

@@ -69,6 +69,9 @@ pub struct AgentConfig {
     pub fetch: FetchPolicy,
     /// A message sent while a run is live waits in a queue ([`queue`]); off, Send waits.
     pub queue: bool,
+    /// What the agent declares about itself, as the page passed it (spec digest §6; `None`:
+    /// nothing declared — never assumed).
+    pub capabilities: Option<crate::protocol::capabilities::Capabilities>,
 }
 
 /// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
@@ -104,6 +107,7 @@ impl Default for AgentConfig {
             locale: Locale::default(),
             fetch: FetchPolicy::default(),
             queue: true,
+            capabilities: None,
         }
     }
 }
@@ -619,7 +623,11 @@ impl Session {
             parent_run_id: None,
             state: Some(thread.state.clone()),
             messages: history_for_request(&thread.messages),
-            tools: Some(self.config.tools.clone()),
+            // An agent that declares it takes no client tools is not offered the page's.
+            tools: Some(match &self.config.capabilities {
+                Some(c) if c.client_tools == Some(false) => Vec::new(),
+                _ => self.config.tools.clone(),
+            }),
             context: Some(Vec::new()),
             forwarded_props: match &options.resume {
                 Some(r) if options.legacy_resume || self.config.legacy_resume => {

@@ -68,9 +68,9 @@ impl Attachments {
         }
     }
 
-    /// The `accept` attribute of the picker.
-    pub fn accept(&self) -> String {
-        self.limits.with_value(|l| l.accept.join(","))
+    /// What may be attached from now on (the agent's declaration changed).
+    pub fn set_limits(&self, limits: Limits) {
+        self.limits.set_value(limits);
     }
 
     /// A file is still being read or uploaded (Send waits).

@@ -119,9 +119,29 @@ pub fn Composer() -> impl IntoView {
         store.can_queue()
     });
     let dragging = RwSignal::new(false);
-    let att = plugins
-        .attachment_limits()
-        .map(|limits| Attachments::new(limits, plugins.uploader()));
+    // What may be attached: the page's limits, narrowed to what the agent declares it takes
+    // (`None`: nothing — no attach button, no drop or paste).
+    let base = plugins.attachment_limits();
+    let offered = base.is_some();
+    let limits = Memo::new(move |_| {
+        let base = base.clone()?;
+        store.config.with(|c| match &c.capabilities {
+            Some(cap) => base.for_agent(&cap.input),
+            None => Some(base),
+        })
+    });
+    let att = offered.then(|| {
+        Attachments::new(
+            limits.get_untracked().unwrap_or_default(),
+            plugins.uploader(),
+        )
+    });
+    let attaching = move || limits.with_untracked(Option::is_some);
+    Effect::new(move || {
+        if let (Some(a), Some(l)) = (att, limits.get()) {
+            a.set_limits(l);
+        }
+    });
     // Whether `value` (and the attachments) can go out now (reads nothing reactively).
     let sendable = move |value: &str| {
         let attached = att.is_some_and(|a| !a.list.with_untracked(Vec::is_empty));
@@ -188,7 +208,7 @@ pub fn Composer() -> impl IntoView {
                 }
                 on:dragover=move |ev: DragEvent| {
                     // Files dragged over the composer: take the drop.
-                    if att.is_some() && carries_files(&ev) {
+                    if attaching() && carries_files(&ev) {
                         ev.prevent_default();
                         dragging.set(true);
                     }
@@ -196,7 +216,7 @@ pub fn Composer() -> impl IntoView {
                 on:dragleave=move |_| dragging.set(false)
                 on:drop=move |ev: DragEvent| {
                     dragging.set(false);
-                    if let Some(a) = att {
+                    if let Some(a) = att.filter(|_| attaching()) {
                         let files = files_of(ev.data_transfer().and_then(|d| d.files()));
                         if !files.is_empty() {
                             ev.prevent_default();
@@ -205,7 +225,10 @@ pub fn Composer() -> impl IntoView {
                     }
                 }
             >
-                {att.map(|a| attach_button(store, a, locked))}
+                {move || {
+                    let accept = limits.with(|l| l.as_ref().map(|l| l.accept.join(",")))?;
+                    att.map(|a| attach_button(store, a, accept, locked))
+                }}
                 <label class="agui-visually-hidden" for=input_id.clone()>
                     {move || tr(store).message_label}
                 </label>
@@ -239,7 +262,7 @@ pub fn Composer() -> impl IntoView {
                     }
                     on:paste=move |ev: ClipboardEvent| {
                         // Pasted files (a screenshot) are attached; pasted text stays text.
-                        if let Some(a) = att {
+                        if let Some(a) = att.filter(|_| attaching()) {
                             let files = files_of(ev.clipboard_data().and_then(|d| d.files()));
                             if !files.is_empty() {
                                 ev.prevent_default();
@@ -323,7 +346,12 @@ fn carries_files(ev: &DragEvent) -> bool {
 }
 
 /// The attach button and the hidden file picker it opens.
-fn attach_button(store: AgentStore, att: Attachments, locked: Memo<bool>) -> impl IntoView {
+fn attach_button(
+    store: AgentStore,
+    att: Attachments,
+    accept: String,
+    locked: Memo<bool>,
+) -> impl IntoView {
     let picker: NodeRef<leptos::html::Input> = NodeRef::new();
     view! {
         <input
@@ -333,7 +361,7 @@ fn attach_button(store: AgentStore, att: Attachments, locked: Memo<bool>) -> imp
             data-testid="attach-input"
             tabindex="-1"
             aria-hidden="true"
-            accept=att.accept()
+            accept=accept
             node_ref=picker
             on:change=move |ev| {
                 let el: web_sys::HtmlInputElement = event_target(&ev);

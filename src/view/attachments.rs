@@ -25,6 +25,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::protocol::capabilities::MediaInput;
 use crate::protocol::types::{Content, ContentPart, MediaPart, Message, PartSource};
 
 /// What the composer accepts and how much.
@@ -136,6 +137,58 @@ impl Limits {
             } else {
                 mime == t
             }
+        })
+    }
+}
+
+/// Which `multimodal.input` flag an accept token falls under.
+fn token_input(t: &str) -> fn(&MediaInput) -> Option<bool> {
+    if t.starts_with("image/") {
+        |i| i.image
+    } else if t.starts_with("audio/") {
+        |i| i.audio
+    } else if t.starts_with("video/") {
+        |i| i.video
+    } else if t == "application/pdf" || t == ".pdf" {
+        |i| i.pdf
+    } else {
+        |i| i.file
+    }
+}
+
+impl Limits {
+    /// These limits for an agent that declared `input` (spec digest §6 `multimodal.input`):
+    /// the kinds it declared `false` are not offered; an undeclared kind is unknown, never
+    /// assumed unsupported. `None`: nothing is left to attach (no attach button).
+    pub fn for_agent(&self, input: &MediaInput) -> Option<Limits> {
+        let refused = |t: &str| token_input(t)(input) == Some(false);
+        let mut accept = Vec::new();
+        for t in &self.accept {
+            if t == "*" || t == "*/*" {
+                // "Anything" minus what the agent refuses.
+                if [input.image, input.audio, input.video, input.pdf, input.file]
+                    .contains(&Some(false))
+                {
+                    let kinds = ["image/*", "audio/*", "video/*", "application/pdf"];
+                    accept.extend(
+                        kinds
+                            .iter()
+                            .filter(|k| !refused(k))
+                            .map(|k| (*k).to_owned()),
+                    );
+                    if input.file != Some(false) {
+                        accept.extend(DEFAULT_ACCEPT.iter().skip(4).map(|k| (*k).to_owned()));
+                    }
+                    continue;
+                }
+            }
+            if !refused(t) && !accept.contains(t) {
+                accept.push(t.clone());
+            }
+        }
+        (!accept.is_empty()).then(|| Limits {
+            accept,
+            ..self.clone()
         })
     }
 }

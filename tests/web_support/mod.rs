@@ -238,4 +238,3 @@ pub fn computed(el: &Element, property: &str) -> String {
         .get_property_value(property)
         .expect("property value")
 }
-
