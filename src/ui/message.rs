@@ -343,12 +343,7 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
         }
     };
     let save = StoredValue::new(save);
-    // The editor may be gone by the next frame (cancelled at once): never panic on it.
-    request_animation_frame(move || {
-        if let Some(Some(el)) = input.try_get_untracked() {
-            let _ = el.focus();
-        }
-    });
+    crate::ui::focus_editor(input);
     view! {
         <form
             class="agui-message__editor"
@@ -366,13 +361,7 @@ fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl 
                 rows="3"
                 prop:value=original
                 on:keydown=move |ev: KeyboardEvent| {
-                    if ev.key() == "Escape" {
-                        ev.prevent_default();
-                        editing.set(false);
-                    } else if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
-                        ev.prevent_default();
-                        save.with_value(|f| f());
-                    }
+                    crate::ui::editor_keys(&ev, || editing.set(false), || save.with_value(|f| f()))
                 }
             ></textarea>
             {move || {

@@ -83,3 +83,25 @@ pub(crate) fn focus_in(root: NodeRef<leptos::html::Div>, selector: &str) {
         }
     });
 }
+
+/// An inline editor's textarea gets the keyboard on the next frame (it may be gone by then:
+/// cancelled at once — never panic on it).
+pub(crate) fn focus_editor(input: NodeRef<leptos::html::Textarea>) {
+    request_animation_frame(move || {
+        if let Some(Some(el)) = input.try_get_untracked() {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// An inline editor's keys: Escape cancels, Enter saves (Shift+Enter is a new line, nothing
+/// while an IME composition is open).
+pub(crate) fn editor_keys(ev: &web_sys::KeyboardEvent, cancel: impl FnOnce(), save: impl FnOnce()) {
+    if ev.key() == "Escape" {
+        ev.prevent_default();
+        cancel();
+    } else if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
+        ev.prevent_default();
+        save();
+    }
+}

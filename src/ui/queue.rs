@@ -72,11 +72,7 @@ fn queued_item(store: AgentStore, m: Message, blocked: Memo<bool>) -> impl IntoV
         <li class="agui-queue__item" data-testid="queued">
             {move || {
                 if editing.get() {
-                    request_animation_frame(move || {
-                        if let Some(Some(el)) = input.try_get_untracked() {
-                            let _ = el.focus();
-                        }
-                    });
+                    crate::ui::focus_editor(input);
                     view! {
                         <textarea
                             class="agui-message__edit-input"
@@ -86,13 +82,7 @@ fn queued_item(store: AgentStore, m: Message, blocked: Memo<bool>) -> impl IntoV
                             rows="2"
                             prop:value=text.clone()
                             on:keydown=move |ev: KeyboardEvent| {
-                                if ev.key() == "Escape" {
-                                    ev.prevent_default();
-                                    editing.set(false);
-                                } else if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
-                                    ev.prevent_default();
-                                    save();
-                                }
+                                crate::ui::editor_keys(&ev, || editing.set(false), save)
                             }
                         ></textarea>
                         <div class="agui-queue__actions">

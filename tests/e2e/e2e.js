@@ -514,8 +514,28 @@ const declarativeChecks = {
   },
 };
 
+// Issue 13, item 1: an attachment reaches the official Python SDK as an image part.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64');
+const attachChecks = {
+  async 'an attached image goes to the agent as an image content part'(p) {
+    await p.setInputFiles('[data-testid=attach-input]', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await p.waitForSelector('[data-testid=attachment][data-ready=true]');
+    await send(p, 'what is in this picture?');
+    await waitText(p, '[data-testid=message-text]', 'Received image data image/png.');
+    const req = await lastRequest(p);
+    const user = req.messages.filter((m) => m.role === 'user').pop();
+    assert(Array.isArray(user.content) && user.content.length === 2, 'content: ' + JSON.stringify(user.content));
+    assert(user.content[0].type === 'text' && user.content[0].text === 'what is in this picture?', 'text part');
+    const img = user.content[1];
+    assert(img.type === 'image' && img.source.type === 'data' && img.source.mimeType === 'image/png', 'image part: ' + JSON.stringify(img).slice(0, 200));
+    assert(img.source.value === PNG.toString('base64'), 'the bytes, base64');
+    assert(img.metadata && img.metadata.filename === 'dot.png', 'the file name');
+    assert(await p.$('[data-testid=message][data-role=user] [data-testid=sent-attachment] img'), 'the sent image shows');
+  },
+};
+
 const targets = [
-  { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks } },
+  { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
   { name: 'hostile', url: '/hostile/', checks: { ...hostileChecks, ...bareCards, ...checks } },
   { name: 'leptos-app', url: '/leptos-app/', checks: exampleChecks },

@@ -27,6 +27,7 @@ Scripts, chosen by the last user message (or by what the request answers):
   "error"      some text, then RUN_ERROR
   "drop"       some text, then the body just ends (no terminal event)
   a tool message or `resume` in the request → "Got your answer: …"
+  media parts on the last user message → "Received image data image/png." (as the SDK parsed them)
 """
 
 import argparse
@@ -83,9 +84,19 @@ def script(inp: RunAgentInput, body: dict):
     finished = RunFinishedEvent(type=EventType.RUN_FINISHED, thread_id=t, run_id=r)
     last = inp.messages[-1] if inp.messages else None
     users = [m for m in inp.messages if m.role == "user"]
-    text = users[-1].content if users and isinstance(users[-1].content, str) else ""
+    content = users[-1].content if users else ""
+    parts = content if isinstance(content, list) else []
+    text = content if isinstance(content, str) else " ".join(
+        getattr(p, "text", "") for p in parts if getattr(p, "type", "") == "text")
+    media = [p for p in parts if getattr(p, "type", "") in ("image", "audio", "video", "document")]
     resume = body.get("resume")
     yield started
+    if media:
+        # The parts as the official SDK parsed them (its ImageInputContent & co.).
+        seen = ", ".join(f"{p.type} {p.source.type} {p.source.mime_type}" for p in media)
+        yield from text_events("m-" + r, "Received " + seen + ".", 0.0)
+        yield finished
+        return
     if resume or (last is not None and last.role == "tool"):
         answer = json.dumps(resume) if resume else str(last.content)
         yield from text_events("m-" + r, "Got your answer: " + answer, 0.0)
