@@ -357,10 +357,10 @@ fn attach_button(
         <input
             type="file"
             multiple=true
-            class="agui-visually-hidden"
+            // Out of the page (and of the accessibility tree): the button opens it.
+            hidden=true
+            aria-label=move || tr(store).attach_button
             data-testid="attach-input"
-            tabindex="-1"
-            aria-hidden="true"
             accept=accept
             node_ref=picker
             on:change=move |ev| {
