@@ -10,6 +10,13 @@
 //! it never walks the transcript. The jump is instant (`scrollTop`), never smooth, so reduced
 //! motion needs nothing more here.
 //!
+//! A long thread is mounted in slices ([`crate::view::slices`]): the newest rows at once, then
+//! older ones a batch per animation frame, prepended above what the person sees. At the
+//! bottom the view stays at the bottom; scrolled up, the first row on screen stays where it
+//! was (its offset is measured before the batch and restored after it, so it does not depend
+//! on the browser's scroll anchoring). Rows stay keyed, so streaming into the last message
+//! costs the same in a 1,000-message thread as in an empty one.
+//!
 //! Screen readers: the transcript is a `role="log"` with `aria-live="off"`, and a separate,
 //! visually hidden polite live region (`data-testid="transcript-announcer"`) receives the text
 //! of the answer once the run ends. Why not `aria-busy` on the log: streaming appends a text
@@ -35,6 +42,7 @@ use crate::ui::hitl::frontend_tools::use_frontend_tools;
 use crate::ui::hitl::interrupt_card::InterruptList;
 use crate::ui::message::MessageRow;
 use crate::ui::tr;
+use crate::view::slices::Slices;
 
 /// Within this many pixels of the bottom counts as "at the bottom".
 const STICK_SLACK_PX: i32 = 48;
@@ -59,6 +67,93 @@ fn follow(scroller: NodeRef<Div>, stick: RwSignal<bool>, store: AgentStore, tail
             _ => {}
         }
     });
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Mounts the older rows of a long thread, one batch per animation frame (see the module
+/// docs). Everything it holds belongs to the transcript: once that is gone, every access
+/// fails softly and the loop ends.
+#[derive(Clone, Copy)]
+struct Slicer {
+    store: AgentStore,
+    plan: StoredValue<Slices>,
+    /// Bumped after each step: the window's memo re-reads the plan.
+    stepped: RwSignal<u64>,
+    scroller: NodeRef<Div>,
+    inner: NodeRef<Div>,
+    stick: RwSignal<bool>,
+    /// A frame is scheduled or running.
+    busy: StoredValue<bool>,
+}
+
+impl Slicer {
+    /// Schedule the next batch unless one is scheduled or every row is mounted.
+    fn schedule(self) {
+        if self.busy.try_get_value() != Some(false) {
+            return;
+        }
+        if self.plan.try_with_value(Slices::done).unwrap_or(true) {
+            return;
+        }
+        self.busy.set_value(true);
+        request_animation_frame(move || leptos::task::spawn_local(self.frame()));
+    }
+
+    /// One batch: measure the first row on screen, mount, wait for the DOM, restore.
+    async fn frame(self) {
+        let scroller = self.scroller.try_get_untracked().flatten();
+        let pinned = self.stick.try_get_untracked().unwrap_or(true);
+        // Scrolled up: the first mounted row's offset, to keep it in place.
+        let anchor = if pinned {
+            None
+        } else {
+            self.inner
+                .try_get_untracked()
+                .flatten()
+                .and_then(|inner| inner.first_element_child())
+                .map(|el| {
+                    let top = el.get_bounding_client_rect().top();
+                    (el, top)
+                })
+        };
+        let t0 = now_ms();
+        let stepped = self
+            .store
+            .rows
+            .try_with_untracked(|rows| self.plan.try_update_value(|p| p.step(rows)))
+            .flatten()
+            .is_some();
+        if !stepped || self.stepped.try_update(|v| *v += 1).is_none() {
+            return;
+        }
+        // The window's memo and the list re-render in tasks of their own: let them run (all
+        // before this frame's style and layout).
+        leptos::task::tick().await;
+        leptos::task::tick().await;
+        let ms = now_ms() - t0;
+        if self.plan.try_update_value(|p| p.measured(ms)).is_none() {
+            return;
+        }
+        if let Some(el) = scroller {
+            if self.stick.try_get_untracked().unwrap_or(false) {
+                scroll_to_bottom(&el);
+            } else if let Some((row, before)) = anchor {
+                let moved = row.get_bounding_client_rect().top() - before;
+                if moved.abs() >= 0.5 {
+                    el.set_scroll_top(el.scroll_top() + moved.round() as i32);
+                }
+            }
+        }
+        if self.busy.try_update_value(|b| *b = false).is_none() {
+            return;
+        }
+        self.schedule();
+    }
 }
 
 /// The text of a run's answer: the assistant messages after the last user message that were
@@ -88,6 +183,7 @@ fn answer_text(store: AgentStore, announced: &mut HashSet<String>) -> String {
 pub fn Transcript() -> impl IntoView {
     let store = AgentStore::expect();
     let scroller: NodeRef<Div> = NodeRef::new();
+    let inner: NodeRef<Div> = NodeRef::new();
     let stick = RwSignal::new(true);
     let last_top = StoredValue::new(0i32);
     let plugins = Plugins::use_plugins();
@@ -120,6 +216,40 @@ pub fn Transcript() -> impl IntoView {
             follow(scroller, stick, store, 1);
         }
     });
+
+    // The mounted rows: a suffix of the rows, grown a batch per frame (see the module docs).
+    let slicer = Slicer {
+        store,
+        plan: StoredValue::new(store.rows.with_untracked(|rows| Slices::new(rows))),
+        stepped: RwSignal::new(0),
+        scroller,
+        inner,
+        stick,
+        busy: StoredValue::new(false),
+    };
+    let start = Memo::new(move |_| {
+        slicer.stepped.track();
+        store
+            .rows
+            .with(|rows| {
+                slicer.plan.try_update_value(|p| {
+                    p.update(rows);
+                    p.start()
+                })
+            })
+            .unwrap_or(0)
+    });
+    Effect::new(move |_| {
+        if start.get() > 0 {
+            slicer.schedule();
+        }
+    });
+    let window = move || {
+        let from = start.get();
+        store
+            .rows
+            .with(|rows| rows.get(from..).unwrap_or_default().to_vec())
+    };
 
     let on_scroll = move |_| {
         let Some(el) = scroller.get_untracked() else {
@@ -192,7 +322,7 @@ pub fn Transcript() -> impl IntoView {
                 node_ref=scroller
                 on:scroll=on_scroll
             >
-                <div class="agui-transcript__inner">
+                <div class="agui-transcript__inner" node_ref=inner>
                     <Show when=move || empty.get()>
                         <div class="agui-hero" data-testid="empty-state">
                             <h2 class="agui-hero__title">{move || tr(store).hero_title}</h2>
@@ -201,7 +331,7 @@ pub fn Transcript() -> impl IntoView {
                         </div>
                     </Show>
                     <For
-                        each=move || store.rows.get()
+                        each=window
                         key=|row| (row.key.clone(), row.role)
                         children=|row| view! { <MessageRow row /> }
                     />

@@ -10,6 +10,7 @@ pub mod highlight;
 pub mod interrupt;
 pub mod rows;
 pub mod run;
+pub mod slices;
 pub mod state;
 pub mod suggestions;
 pub mod tool;
