@@ -748,3 +748,148 @@ async fn local_storage_holds_the_conversations_and_garbage_in_it_is_a_visible_wa
     container.remove();
     clear_prefix(&prefix);
 }
+
+// ---- long threads -------------------------------------------------------------------------
+
+/// The ids of the message rows on screen, in order.
+fn row_ids(root: &Element) -> Vec<String> {
+    rows(root).into_iter().map(|(id, _)| id).collect()
+}
+
+/// `n` short messages, alternating user / assistant, ids `{prefix}-{i}`.
+fn long_history(prefix: &str, n: usize) -> Value {
+    Value::Array(
+        (0..n)
+            .map(|i| {
+                if i % 2 == 0 {
+                    json!({"id": format!("{prefix}-{i}"), "role": "user", "content": format!("question {i}")})
+                } else {
+                    json!({"id": format!("{prefix}-{i}"), "role": "assistant",
+                           "content": format!("answer {i}:\n\n- one\n- two")})
+                }
+            })
+            .collect(),
+    )
+}
+
+/// One finished run whose `MESSAGES_SNAPSHOT` holds `messages`; the DOM is not settled.
+async fn push_snapshot(store: &AgentStore, messages: Value) {
+    let thread_id = store.thread_id();
+    store.begin_external();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-long"}),
+        json!({"type": "MESSAGES_SNAPSHOT", "messages": messages}),
+        json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": "r-long"}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    store.end_external(None);
+    store.flush();
+    leptos::task::tick().await;
+}
+
+/// The ids `{prefix}-{from}` … `{prefix}-{to - 1}`.
+fn ids(prefix: &str, from: usize, to: usize) -> Vec<String> {
+    (from..to).map(|i| format!("{prefix}-{i}")).collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_long_thread_mounts_its_newest_rows_first_and_a_switch_mid_way_does_not_mix_threads() {
+    let prefix = unique_prefix("long");
+    let store = AgentStore::restore(config(), &prefix);
+    let (container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    // No stylesheet in tests: make the transcript a small scroller.
+    let transcript: web_sys::HtmlElement = testid(&root, "transcript")
+        .expect("transcript")
+        .dyn_into()
+        .expect("an HtmlElement");
+    transcript
+        .set_attribute("style", "height: 300px; overflow-y: auto")
+        .expect("style");
+    let distance =
+        |t: &web_sys::HtmlElement| t.scroll_height() - t.scroll_top() - t.client_height();
+
+    // A: 1,000 messages in one snapshot. Right after it: the newest rows only, in order.
+    let a = store.thread_id();
+    push_snapshot(&store, long_history("a", 1_000)).await;
+    let first = row_ids(&root);
+    assert!(
+        !first.is_empty() && first.len() < 100,
+        "a slice is mounted at once, not the thread: {} rows",
+        first.len()
+    );
+    assert_eq!(
+        first,
+        ids("a", 1_000 - first.len(), 1_000),
+        "the newest rows, in order"
+    );
+    // Then older rows, a batch per frame, until all are there; the view rests at the bottom.
+    let mut seen = vec![first.len()];
+    wait_until(&store, "all 1,000 rows of A", || {
+        let n = q_all(&root, r#"[data-testid="message"]"#).len();
+        if seen.last() != Some(&n) {
+            seen.push(n);
+        }
+        n == 1_000
+    })
+    .await;
+    assert!(seen.len() > 2, "mounted over several frames: {seen:?}");
+    assert_eq!(row_ids(&root), ids("a", 0, 1_000));
+    sleep(50).await;
+    assert!(
+        distance(&transcript) < 60,
+        "at the bottom: {}",
+        distance(&transcript)
+    );
+    assert!(testid(&root, "jump-to-latest").is_none());
+
+    // B: 300 messages; switch back to A while B is still being mounted.
+    store.new_thread().expect("a new thread");
+    settle(&store).await;
+    let b = store.thread_id();
+    assert_ne!(a, b);
+    push_snapshot(&store, long_history("b", 300)).await;
+    sleep(20).await;
+    let partial = row_ids(&root);
+    assert!(
+        partial.len() < 300,
+        "B is still being mounted: {} rows",
+        partial.len()
+    );
+    assert!(partial.iter().all(|id| id.starts_with("b-")), "{partial:?}");
+    store.switch_thread(&a).expect("back to A");
+    store.flush();
+    leptos::task::tick().await;
+    let after = row_ids(&root);
+    assert!(
+        after.len() < 1_000,
+        "A is mounted in slices again: {} rows",
+        after.len()
+    );
+    assert_eq!(
+        after,
+        ids("a", 1_000 - after.len(), 1_000),
+        "only A's newest rows"
+    );
+    wait_until(&store, "all of A again", || {
+        let now = row_ids(&root);
+        assert!(
+            now.iter().all(|id| id.starts_with("a-")),
+            "no row of B in A"
+        );
+        now.len() == 1_000
+    })
+    .await;
+    assert_eq!(row_ids(&root), ids("a", 0, 1_000));
+    // And B, whole, without A.
+    store.switch_thread(&b).expect("to B");
+    wait_until(&store, "all of B", || row_ids(&root).len() == 300).await;
+    assert_eq!(row_ids(&root), ids("b", 0, 300));
+    sleep(50).await;
+    assert!(distance(&transcript) < 60, "at the bottom of B");
+
+    drop(handle);
+    container.remove();
+    clear_prefix(&prefix);
+}
