@@ -5,9 +5,10 @@
 //! [`branches`] keeps regenerated / edited alternatives and the saved form of a conversation
 //! (pure); [`event_log`] and [`trace`] are the event inspector's log, time travel and trace
 //! files (pure); [`i18n`] is the catalog of every UI string (pure); [`embed`] reads widget
-//! options (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
+//! options (pure); [`a2ui`] is the A2UI surface model of `a2ui-surface` activities (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
 //! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
 
+pub mod a2ui;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(feature = "demo")]

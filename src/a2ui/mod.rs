@@ -1,0 +1,613 @@
+//! A2UI surfaces carried in AG-UI activity messages: the pure model (no browser code; the
+//! Leptos view renders [`Node`] trees and calls back into [`Surfaces`]).
+//!
+//! # What this implements
+//!
+//! * **A2UI v1.0** (`a2ui-project/a2ui`, `specification/v1_0/docs/a2ui_protocol.md`, JSON
+//!   schemas `specification/v1_0/json/common_types.json`, `renderer_to_agent.json`, and
+//!   the basic catalogue `specification/v1_0/catalogs/basic/catalog.json`). Agent→renderer
+//!   messages are objects with exactly one of `createSurface` (v1.0 may carry `components`
+//!   and `dataModel` inline), `updateComponents`, `updateDataModel`, `deleteSurface`,
+//!   `callRendererFunction`, `agentFunctionResponse`, plus an optional `version`
+//!   (`"v1.0"`; v0.9 messages share the shape and are accepted). v0.8 messages
+//!   (`surfaceUpdate`, `beginRendering`) are refused as unknown.
+//! * **The AG-UI binding** — the convention of `@ag-ui/a2ui-middleware`
+//!   (`ag-ui-protocol/ag-ui`, `middlewares/a2ui-middleware/src/index.ts` and `types.ts`;
+//!   the A2UI spec itself only names AG-UI as "the standard transport binding"): A2UI rides
+//!   in `ACTIVITY_SNAPSHOT` events (spec digest §2.3, §4.8) with `activityType:
+//!   "a2ui-surface"` ([`ACTIVITY_TYPE`]) and `content: {"a2ui_operations": [message, …]}`
+//!   (older middleware releases used the key `operations`; both are read). Each snapshot is
+//!   cumulative and self-sufficient (`replace: true`, createSurface + updateComponents +
+//!   updateDataModel so far); before the surface paints, the same message id carries a
+//!   lifecycle `content: {"status": "building" | "retrying" | "failed", …}` ([`Lifecycle`]).
+//!   `ACTIVITY_DELTA` patches that content; the store hands the patched content to
+//!   [`Surfaces::sync`] again, which applies only the new operations when the list grew
+//!   and rebuilds otherwise.
+//! * **User actions go back in the next run's `forwardedProps`**: the client starts a new
+//!   run with `forwardedProps: {"a2uiAction": {"userAction": {name, surfaceId,
+//!   sourceComponentId, timestamp, context}}}`; the middleware turns it into a synthetic
+//!   assistant tool call `log_a2ui_event` (arguments = the userAction JSON) plus its tool
+//!   result (`User performed action "…" on surface "…" (component: …). Context: {…}`), so
+//!   the agent sees the click as the latest turn. [`Surface::action`] builds that object
+//!   ([`AgentAction`]); the A2UI-native envelope (`{"version": "v1.0", "action": {…}}`)
+//!   is included for transports that want it. When the surface asked for `sendDataModel`,
+//!   the data model goes with it as `a2uiRendererDataModel` (`{"version": "v1.0",
+//!   "surfaces": {id: model}}`) — the binding does not fix where; we put it next to
+//!   `a2uiAction` in `forwardedProps`.
+//!
+//! # Budgets (agent data controls all of these)
+//!
+//! [`MAX_SURFACES`] per activity, [`MAX_COMPONENTS`] per surface, [`MAX_OPERATIONS`] per
+//! activity content, [`data::MAX_POINTER_SEGMENTS`], tree depth and size
+//! ([`tree::MAX_DEPTH`], [`tree::MAX_TREE_NODES`]), function nesting
+//! ([`eval::MAX_EVAL_DEPTH`]), and the regex engine's limits ([`regex`]). Malformed input
+//! is an [`A2uiError`] value, never a panic; a bad component becomes a placeholder and the
+//! rest of the surface still renders.
+
+pub mod component;
+pub mod data;
+pub mod eval;
+pub mod regex;
+pub mod tree;
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+pub use component::{Action, Children, Component, ComponentDef, Dynamic, FunctionCall};
+pub use data::Scope;
+pub use eval::{Ctx, Intent};
+pub use regex::RegexErrorKind;
+pub use tree::{Node, NodeKind};
+
+/// The AG-UI `activityType` of A2UI surface activities.
+pub const ACTIVITY_TYPE: &str = "a2ui-surface";
+pub const MAX_SURFACES: usize = 32;
+pub const MAX_COMPONENTS: usize = 2_000;
+pub const MAX_OPERATIONS: usize = 1_000;
+/// Per-message problems kept by [`Surfaces::sync`].
+pub const MAX_PROBLEMS: usize = 32;
+
+/// What went wrong, as data (tests match variants; words are for people).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum A2uiError {
+    #[error("{what} is not a JSON object")]
+    NotAnObject { what: &'static str },
+    #[error("unknown A2UI message {key:?}")]
+    UnknownMessage { key: String },
+    #[error("an A2UI message must have exactly one message key, found {count}")]
+    MessageKeys { count: usize },
+    #[error("{message}: missing {field}")]
+    MissingField {
+        message: &'static str,
+        field: &'static str,
+    },
+    #[error("{field} must be {expected}")]
+    WrongType {
+        field: &'static str,
+        expected: &'static str,
+    },
+    #[error("surface {surface_id:?} already exists")]
+    SurfaceExists { surface_id: String },
+    #[error("no surface {surface_id:?}")]
+    SurfaceNotFound { surface_id: String },
+    #[error("more than {limit} surfaces")]
+    TooManySurfaces { limit: usize },
+    #[error("surface {surface_id:?}: more than {limit} components")]
+    TooManyComponents { surface_id: String, limit: usize },
+    #[error("more than {limit} operations")]
+    TooManyOperations { limit: usize },
+    #[error("bad JSON pointer {pointer:?}")]
+    BadPointer { pointer: String },
+    #[error("the component type \"Surface\" is reserved")]
+    ReservedComponent,
+    #[error("no component {id:?}")]
+    ComponentNotFound { id: String },
+    #[error("component {id:?} has no action")]
+    NotActionable { id: String },
+    #[error("checks failed: {}", messages.join("; "))]
+    ChecksFailed { id: String, messages: Vec<String> },
+    #[error("unknown function {name:?}")]
+    UnknownFunction { name: String },
+    #[error("{function}: bad argument {arg}")]
+    BadArgument { function: String, arg: &'static str },
+    #[error("bad expression in formatString")]
+    BadExpression,
+    #[error("regex: {kind} at {offset}")]
+    BadRegex { offset: usize, kind: RegexErrorKind },
+    #[error("function calls nested too deep")]
+    EvalTooDeep,
+    #[error("@index outside a template")]
+    IndexOutsideTemplate,
+    #[error("refused URL {url:?}")]
+    UnsafeUrl { url: String },
+    #[error("the agent may not call {call:?} (rendererOnly or unknown)")]
+    FunctionCallRejected {
+        function_call_id: String,
+        call: String,
+    },
+    #[error("activity type {activity_type:?} is not {ACTIVITY_TYPE:?}")]
+    NotA2ui { activity_type: String },
+    #[error("activity content has no a2ui_operations")]
+    NoOperations,
+}
+
+/// One surface: its components by id, its data model, and what createSurface set.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Surface {
+    pub id: String,
+    pub catalog_id: Option<String>,
+    /// `sendDataModel`: the data model goes to the agent with every action.
+    pub send_data_model: bool,
+    pub components: BTreeMap<String, ComponentDef>,
+    pub data: Value,
+}
+
+/// The pre-paint state the middleware puts on the activity (`content.status`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lifecycle {
+    Building {
+        progress_tokens: Option<u64>,
+    },
+    Retrying {
+        attempt: Option<u64>,
+        max_attempts: Option<u64>,
+    },
+    Failed {
+        error: String,
+    },
+}
+
+/// An action's result for the agent: the JSON to send and how (module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentAction {
+    /// `{name, surfaceId, sourceComponentId, timestamp, context}` (+ `wantResponse`).
+    pub user_action: Value,
+    /// Merge into the next run's `RunAgentInput.forwardedProps`:
+    /// `{"a2uiAction": {"userAction": …}}` (+ `a2uiRendererDataModel` when asked for).
+    pub forwarded_props: Value,
+    /// The A2UI v1.0 renderer→agent message: `{"version": "v1.0", "action": {…}}`.
+    pub envelope: Value,
+}
+
+/// What pressing an actionable component does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionPayload {
+    /// Start a new run carrying [`AgentAction::forwarded_props`].
+    Agent(AgentAction),
+    /// Do something locally (`openUrl`): nothing goes to the agent.
+    Local(Intent),
+}
+
+fn obj<'a>(v: &'a Value, what: &'static str) -> Result<&'a Map<String, Value>, A2uiError> {
+    v.as_object().ok_or(A2uiError::NotAnObject { what })
+}
+
+fn req_str(
+    m: &Map<String, Value>,
+    message: &'static str,
+    field: &'static str,
+) -> Result<String, A2uiError> {
+    match m.get(field) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(A2uiError::WrongType {
+            field,
+            expected: "string",
+        }),
+        None => Err(A2uiError::MissingField { message, field }),
+    }
+}
+
+impl Surface {
+    fn new(id: String) -> Surface {
+        Surface {
+            id,
+            data: Value::Object(Map::new()),
+            ..Surface::default()
+        }
+    }
+
+    /// Whether the `"root"` component has arrived (until then nothing is visible).
+    pub fn has_root(&self) -> bool {
+        self.components.contains_key("root")
+    }
+
+    /// Adds or replaces components. Entries without a usable id are skipped; entries past
+    /// [`MAX_COMPONENTS`] are dropped and reported (the rest are kept).
+    fn upsert(&mut self, list: &[Value]) -> Result<(), A2uiError> {
+        let mut over = false;
+        for c in list {
+            let Ok(def) = component::parse(c) else {
+                continue;
+            };
+            if !self.components.contains_key(&def.id) && self.components.len() >= MAX_COMPONENTS {
+                over = true;
+                continue;
+            }
+            self.components.insert(def.id.clone(), def);
+        }
+        if over {
+            return Err(A2uiError::TooManyComponents {
+                surface_id: self.id.clone(),
+                limit: MAX_COMPONENTS,
+            });
+        }
+        Ok(())
+    }
+
+    /// The render tree from `"root"` ([`NodeKind::Missing`] until root arrives).
+    pub fn tree(&self) -> Node {
+        let mut b = tree::Builder {
+            surface: self,
+            nodes: 0,
+            path: Vec::new(),
+        };
+        b.node("root", &Scope::root())
+    }
+
+    /// Two-way binding: the person changed an input bound to `path` (absolute, as in the
+    /// node's `bind`).
+    pub fn set_value(&mut self, path: &str, value: Value) -> Result<(), A2uiError> {
+        data::set(&mut self.data, path, value)
+    }
+
+    /// Evaluates a dynamic value in a scope (for UI code that needs one value).
+    pub fn eval(&self, d: &Dynamic, scope: &Scope) -> Result<Value, A2uiError> {
+        Ctx::new(&self.data, scope).eval(d)
+    }
+
+    /// [`Surface::action_at`] in the root scope.
+    pub fn action(&self, component_id: &str, timestamp: &str) -> Result<ActionPayload, A2uiError> {
+        self.action_at(component_id, &Scope::root(), timestamp)
+    }
+
+    /// What pressing `component_id` (a Button; in a template, pass its node's `scope`) does:
+    /// its checks must pass, then an `event` resolves its `context` against the data model
+    /// and becomes the `userAction` the binding sends; a `functionCall` becomes a local
+    /// [`Intent`]. `timestamp` is ISO 8601 (the model has no clock).
+    pub fn action_at(
+        &self,
+        component_id: &str,
+        scope: &Scope,
+        timestamp: &str,
+    ) -> Result<ActionPayload, A2uiError> {
+        let def =
+            self.components
+                .get(component_id)
+                .ok_or_else(|| A2uiError::ComponentNotFound {
+                    id: component_id.to_string(),
+                })?;
+        let Component::Button { action, checks, .. } = &def.component else {
+            return Err(A2uiError::NotActionable {
+                id: component_id.to_string(),
+            });
+        };
+        let ctx = Ctx::new(&self.data, scope);
+        let messages = tree::failed_checks(&ctx, checks, None);
+        if !messages.is_empty() {
+            return Err(A2uiError::ChecksFailed {
+                id: component_id.to_string(),
+                messages,
+            });
+        }
+        let (name, context, want_response) = match action {
+            Action::Local(f) => return ctx.intent(f).map(ActionPayload::Local),
+            Action::Event {
+                name,
+                context,
+                want_response,
+            } => (name, context, *want_response),
+        };
+        let resolved: Map<String, Value> = context
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    ctx.eval(&Dynamic::parse(v)).unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        let mut user_action = json!({
+            "name": name,
+            "surfaceId": self.id,
+            "sourceComponentId": component_id,
+            "timestamp": timestamp,
+            "context": resolved,
+        });
+        if want_response {
+            if let Some(m) = user_action.as_object_mut() {
+                m.insert("wantResponse".into(), Value::Bool(true));
+            }
+        }
+        let mut forwarded_props = json!({ "a2uiAction": { "userAction": user_action } });
+        if self.send_data_model {
+            if let Some(m) = forwarded_props.as_object_mut() {
+                m.insert(
+                    "a2uiRendererDataModel".into(),
+                    json!({ "version": "v1.0", "surfaces": { self.id.clone(): self.data } }),
+                );
+            }
+        }
+        let envelope = json!({ "version": "v1.0", "action": user_action });
+        Ok(ActionPayload::Agent(AgentAction {
+            user_action,
+            forwarded_props,
+            envelope,
+        }))
+    }
+}
+
+/// All surfaces of one activity message, and the state of its operation stream.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Surfaces {
+    surfaces: BTreeMap<String, Surface>,
+    /// The operations applied so far (to tell a grown list from a replaced one).
+    applied: Vec<Value>,
+    lifecycle: Option<Lifecycle>,
+    /// Replies owed to the agent (`error` messages for refused `callRendererFunction`).
+    outbox: Vec<Value>,
+}
+
+impl Surfaces {
+    pub fn new() -> Surfaces {
+        Surfaces::default()
+    }
+
+    /// Restores the model from a saved activity content (a reload or thread switch).
+    pub fn from_content(content: &Value) -> (Surfaces, Vec<A2uiError>) {
+        let mut s = Surfaces::new();
+        let problems = match s.sync(content) {
+            Ok(p) => p,
+            Err(e) => vec![e],
+        };
+        (s, problems)
+    }
+
+    pub fn get(&self, surface_id: &str) -> Option<&Surface> {
+        self.surfaces.get(surface_id)
+    }
+
+    pub fn get_mut(&mut self, surface_id: &str) -> Option<&mut Surface> {
+        self.surfaces.get_mut(surface_id)
+    }
+
+    /// Surfaces in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &Surface> {
+        self.surfaces.values()
+    }
+
+    pub fn lifecycle(&self) -> Option<&Lifecycle> {
+        self.lifecycle.as_ref()
+    }
+
+    /// Takes the replies owed to the agent (A2UI renderer→agent messages).
+    pub fn take_outbox(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Two-way binding on one surface.
+    pub fn set_value(
+        &mut self,
+        surface_id: &str,
+        path: &str,
+        value: Value,
+    ) -> Result<(), A2uiError> {
+        self.surfaces
+            .get_mut(surface_id)
+            .ok_or_else(|| A2uiError::SurfaceNotFound {
+                surface_id: surface_id.to_string(),
+            })?
+            .set_value(path, value)
+    }
+
+    /// Checks the activity type of an `ACTIVITY_SNAPSHOT`/`DELTA` and syncs its content.
+    pub fn sync_activity(
+        &mut self,
+        activity_type: &str,
+        content: &Value,
+    ) -> Result<Vec<A2uiError>, A2uiError> {
+        if activity_type != ACTIVITY_TYPE {
+            return Err(A2uiError::NotA2ui {
+                activity_type: activity_type.chars().take(80).collect(),
+            });
+        }
+        self.sync(content)
+    }
+
+    /// Brings the model up to date with an activity's (whole, current) content. When the
+    /// operation list extends what was applied, only the new operations run (local input
+    /// survives); otherwise the model is rebuilt. Returns the problems of single operations
+    /// (at most [`MAX_PROBLEMS`]); `Err` when the content itself is unusable.
+    pub fn sync(&mut self, content: &Value) -> Result<Vec<A2uiError>, A2uiError> {
+        let c = obj(content, "activity content")?;
+        let ops = match c.get("a2ui_operations").or_else(|| c.get("operations")) {
+            Some(Value::Array(ops)) => ops,
+            Some(_) => {
+                return Err(A2uiError::WrongType {
+                    field: "a2ui_operations",
+                    expected: "array",
+                })
+            }
+            None => {
+                self.lifecycle = Some(lifecycle(c).ok_or(A2uiError::NoOperations)?);
+                return Ok(Vec::new());
+            }
+        };
+        if ops.len() > MAX_OPERATIONS {
+            return Err(A2uiError::TooManyOperations {
+                limit: MAX_OPERATIONS,
+            });
+        }
+        self.lifecycle = None;
+        let grown = ops.len() >= self.applied.len()
+            && ops.get(..self.applied.len()) == Some(self.applied.as_slice());
+        if !grown {
+            self.surfaces.clear();
+            self.applied.clear();
+        }
+        let mut problems = Vec::new();
+        for op in ops.iter().skip(self.applied.len()) {
+            if let Err(e) = self.apply(op) {
+                if problems.len() < MAX_PROBLEMS {
+                    problems.push(e);
+                }
+            }
+        }
+        self.applied = ops.clone();
+        Ok(problems)
+    }
+
+    /// Applies one A2UI message. On `Err` nothing changed, except for `updateComponents`
+    /// past the component budget (the components that fit are kept).
+    pub fn apply(&mut self, msg: &Value) -> Result<(), A2uiError> {
+        let m = obj(msg, "A2UI message")?;
+        let mut keys = m.iter().filter(|(k, _)| k.as_str() != "version");
+        let (Some((key, body)), None) = (keys.next(), keys.next()) else {
+            return Err(A2uiError::MessageKeys {
+                count: m.keys().filter(|k| *k != "version").count(),
+            });
+        };
+        match key.as_str() {
+            "createSurface" => self.create(obj(body, "createSurface")?),
+            "updateComponents" => {
+                let b = obj(body, "updateComponents")?;
+                let id = req_str(b, "updateComponents", "surfaceId")?;
+                let list = b.get("components").and_then(Value::as_array).ok_or(
+                    A2uiError::MissingField {
+                        message: "updateComponents",
+                        field: "components",
+                    },
+                )?;
+                self.surface(&id)?.upsert(list)
+            }
+            "updateDataModel" => {
+                let b = obj(body, "updateDataModel")?;
+                let id = req_str(b, "updateDataModel", "surfaceId")?;
+                let path = match b.get("path") {
+                    None => "/",
+                    Some(Value::String(p)) => p.as_str(),
+                    Some(_) => {
+                        return Err(A2uiError::WrongType {
+                            field: "path",
+                            expected: "string",
+                        })
+                    }
+                };
+                // An omitted value deletes, like an explicit null (v0.9 wording).
+                let value = b.get("value").cloned().unwrap_or(Value::Null);
+                self.surface(&id)?.set_value(path, value)
+            }
+            "deleteSurface" => {
+                let id = req_str(obj(body, "deleteSurface")?, "deleteSurface", "surfaceId")?;
+                self.surfaces
+                    .remove(&id)
+                    .map(|_| ())
+                    .ok_or(A2uiError::SurfaceNotFound { surface_id: id })
+            }
+            "callRendererFunction" => {
+                // Every basic-catalogue function is rendererOnly (the default): the renderer
+                // MUST answer an agent's call with INVALID_FUNCTION_CALL.
+                let b = obj(body, "callRendererFunction")?;
+                let function_call_id = req_str(b, "callRendererFunction", "functionCallId")?;
+                let call = b
+                    .get("callFunction")
+                    .and_then(|f| f.get("call"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                if self.outbox.len() < MAX_PROBLEMS {
+                    self.outbox.push(json!({
+                        "version": "v1.0",
+                        "error": {
+                            "code": "INVALID_FUNCTION_CALL",
+                            "message": format!("Function '{call}' cannot be invoked by the agent."),
+                            "functionCallId": function_call_id,
+                        }
+                    }));
+                }
+                Err(A2uiError::FunctionCallRejected {
+                    function_call_id,
+                    call,
+                })
+            }
+            // This renderer never sends callAgentFunction, so a response answers nothing.
+            "agentFunctionResponse" => obj(body, "agentFunctionResponse").map(|_| ()),
+            other => Err(A2uiError::UnknownMessage {
+                key: other.chars().take(80).collect(),
+            }),
+        }
+    }
+
+    fn surface(&mut self, id: &str) -> Result<&mut Surface, A2uiError> {
+        self.surfaces
+            .get_mut(id)
+            .ok_or_else(|| A2uiError::SurfaceNotFound {
+                surface_id: id.to_string(),
+            })
+    }
+
+    fn create(&mut self, b: &Map<String, Value>) -> Result<(), A2uiError> {
+        let id = req_str(b, "createSurface", "surfaceId")?;
+        if self.surfaces.contains_key(&id) {
+            return Err(A2uiError::SurfaceExists { surface_id: id });
+        }
+        if self.surfaces.len() >= MAX_SURFACES {
+            return Err(A2uiError::TooManySurfaces {
+                limit: MAX_SURFACES,
+            });
+        }
+        let mut s = Surface::new(id.clone());
+        s.catalog_id = b
+            .get("catalogId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        s.send_data_model = [b.get("sendDataModel"), b.get("attachDataModel")]
+            .iter()
+            .any(|v| v.and_then(Value::as_bool) == Some(true));
+        if let Some(model) = b.get("dataModel") {
+            if !model.is_object() {
+                return Err(A2uiError::WrongType {
+                    field: "dataModel",
+                    expected: "object",
+                });
+            }
+            s.data = model.clone();
+        }
+        let over = match b.get("components") {
+            Some(Value::Array(list)) => s.upsert(list),
+            Some(_) => {
+                return Err(A2uiError::WrongType {
+                    field: "components",
+                    expected: "array",
+                })
+            }
+            None => Ok(()),
+        };
+        self.surfaces.insert(id, s);
+        over
+    }
+}
+
+fn lifecycle(c: &Map<String, Value>) -> Option<Lifecycle> {
+    let n = |k: &str| c.get(k).and_then(Value::as_u64);
+    Some(match c.get("status")?.as_str()? {
+        "building" => Lifecycle::Building {
+            progress_tokens: n("progressTokens"),
+        },
+        "retrying" => Lifecycle::Retrying {
+            attempt: n("attempt"),
+            max_attempts: n("maxAttempts"),
+        },
+        "failed" => Lifecycle::Failed {
+            error: c
+                .get("error")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .chars()
+                .take(500)
+                .collect(),
+        },
+        _ => return None,
+    })
+}
