@@ -494,7 +494,14 @@ pub fn format_number(v: f64, decimals: Option<f64>, grouping: bool) -> String {
     }
     let fixed = decimals.map(|d| d.clamp(0.0, 20.0) as usize);
     let places = fixed.unwrap_or(3);
-    let s = format!("{:.*}", places, v.abs());
+    // Round half away from zero, as Intl.NumberFormat does (`{:.0}` of 2.5 is "2").
+    let scale = 10f64.powi(places.min(15) as i32);
+    let scaled = (v.abs() * scale).round() / scale;
+    let s = format!(
+        "{:.*}",
+        places,
+        if scaled.is_finite() { scaled } else { v.abs() }
+    );
     let (int, mut frac) = match s.split_once('.') {
         Some((i, f)) => (i.to_string(), f.to_string()),
         None => (s.clone(), String::new()),

@@ -1,0 +1,1284 @@
+//! The A2UI surface model (`src/a2ui/`): messages, the basic catalogue, binding, templates,
+//! functions, the bounded regex engine, actions and the budgets.
+
+use std::time::{Duration, Instant};
+
+use agui_leptos::a2ui::component::{Children, IconName};
+use agui_leptos::a2ui::eval::{format_currency, format_number, is_email, DateTime};
+use agui_leptos::a2ui::regex::{Regex, RegexErrorKind};
+use agui_leptos::a2ui::tree::{MAX_DEPTH, MAX_TREE_NODES};
+use agui_leptos::a2ui::{
+    data, A2uiError, ActionPayload, Component, Ctx, Dynamic, Intent, Lifecycle, Node, NodeKind,
+    Scope, Surfaces, MAX_COMPONENTS,
+};
+use serde_json::{json, Value};
+
+const TS: &str = "2026-06-02T08:57:23Z";
+
+fn surfaces(ops: Value) -> Surfaces {
+    let (s, problems) = Surfaces::from_content(&json!({ "a2ui_operations": ops }));
+    assert!(problems.is_empty(), "{problems:?}");
+    s
+}
+
+fn one(components: Value, data: Value) -> Surfaces {
+    surfaces(json!([{ "version": "v1.0", "createSurface": {
+        "surfaceId": "s", "catalogId": "basic", "components": components, "dataModel": data } }]))
+}
+
+fn root(s: &Surfaces) -> Node {
+    s.get("s").expect("surface s").tree()
+}
+
+fn children(n: &Node) -> &[Node] {
+    match &n.kind {
+        NodeKind::Row { children, .. }
+        | NodeKind::Column { children, .. }
+        | NodeKind::List { children, .. } => children,
+        other => panic!("not a container: {other:?}"),
+    }
+}
+
+fn text(n: &Node) -> &str {
+    match &n.kind {
+        NodeKind::Text { text, .. } => text,
+        other => panic!("not text: {other:?}"),
+    }
+}
+
+fn eval(expr: Value, data: Value) -> Result<Value, A2uiError> {
+    let scope = Scope::root();
+    Ctx::new(&data, &scope).eval(&Dynamic::parse(&expr))
+}
+
+fn call(name: &str, args: Value) -> Value {
+    eval(json!({ "call": name, "args": args }), json!({})).expect("evaluates")
+}
+
+// ---- messages ------------------------------------------------------------------------
+
+#[test]
+fn create_surface_with_inline_components_and_data_model() {
+    let s = one(
+        json!([{ "id": "root", "component": "Text", "text": { "path": "/name" } }]),
+        json!({ "name": "John Doe" }),
+    );
+    let surface = s.get("s").expect("surface");
+    assert_eq!(surface.catalog_id.as_deref(), Some("basic"));
+    assert_eq!(text(&surface.tree()), "John Doe");
+}
+
+#[test]
+fn the_protocol_example_stream_applies_in_order() {
+    let mut s = Surfaces::new();
+    for m in [
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "c", "catalogId": "x"}}),
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "c", "components": [
+            {"id": "root", "component": "Column", "children": ["a", "b"]},
+            {"id": "a", "component": "Text", "text": "First"},
+            {"id": "b", "component": "Text", "text": {"path": "/user/name"}}]}}),
+        json!({"version": "v1.0", "updateDataModel": {"surfaceId": "c", "path": "/user/name", "value": "Jane"}}),
+    ] {
+        s.apply(&m).expect("applies");
+    }
+    let tree = s.get("c").expect("c").tree();
+    let kids = children(&tree);
+    assert_eq!((text(&kids[0]), text(&kids[1])), ("First", "Jane"));
+    s.apply(&json!({"deleteSurface": {"surfaceId": "c"}}))
+        .expect("deletes");
+    assert!(s.get("c").is_none());
+    assert_eq!(
+        s.apply(&json!({"deleteSurface": {"surfaceId": "c"}})),
+        Err(A2uiError::SurfaceNotFound {
+            surface_id: "c".into()
+        })
+    );
+}
+
+#[test]
+fn malformed_messages_are_errors() {
+    let mut s = Surfaces::new();
+    assert_eq!(
+        s.apply(&json!([1])),
+        Err(A2uiError::NotAnObject {
+            what: "A2UI message"
+        })
+    );
+    assert_eq!(
+        s.apply(&json!({"surfaceUpdate": {}})),
+        Err(A2uiError::UnknownMessage {
+            key: "surfaceUpdate".into()
+        })
+    );
+    assert_eq!(
+        s.apply(&json!({"version": "v1.0"})),
+        Err(A2uiError::MessageKeys { count: 0 })
+    );
+    assert_eq!(
+        s.apply(&json!({"createSurface": {"surfaceId": "a"}, "deleteSurface": {"surfaceId": "a"}})),
+        Err(A2uiError::MessageKeys { count: 2 })
+    );
+    assert_eq!(
+        s.apply(&json!({"createSurface": {}})),
+        Err(A2uiError::MissingField {
+            message: "createSurface",
+            field: "surfaceId"
+        })
+    );
+    assert_eq!(
+        s.apply(&json!({"createSurface": {"surfaceId": 7}})),
+        Err(A2uiError::WrongType {
+            field: "surfaceId",
+            expected: "string"
+        })
+    );
+    assert_eq!(
+        s.apply(&json!({"updateComponents": {"surfaceId": "nope", "components": []}})),
+        Err(A2uiError::SurfaceNotFound {
+            surface_id: "nope".into()
+        })
+    );
+    s.apply(&json!({"createSurface": {"surfaceId": "a"}}))
+        .expect("creates");
+    assert_eq!(
+        s.apply(&json!({"createSurface": {"surfaceId": "a"}})),
+        Err(A2uiError::SurfaceExists {
+            surface_id: "a".into()
+        })
+    );
+    assert_eq!(
+        s.apply(&json!({"updateDataModel": {"surfaceId": "a", "path": "no-slash", "value": 1}})),
+        Err(A2uiError::BadPointer {
+            pointer: "no-slash".into()
+        })
+    );
+    // Nothing above panicked, and the good surface is intact.
+    assert!(s.get("a").is_some());
+}
+
+#[test]
+fn a_bad_component_does_not_kill_the_surface() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "Column", "children": ["ok", "bad", "weird", "nope"]},
+            {"id": "ok", "component": "Text", "text": "fine"},
+            {"id": "bad", "component": "Image"},
+            {"id": "weird", "component": "Carousel3D"},
+            {"component": "Text", "text": "no id"},
+            42
+        ]),
+        json!({}),
+    );
+    let tree = root(&s);
+    let kids = children(&tree);
+    assert_eq!(text(&kids[0]), "fine");
+    assert!(matches!(&kids[1].kind, NodeKind::Invalid { type_name, .. } if type_name == "Image"));
+    assert_eq!(
+        kids[2].kind,
+        NodeKind::Unsupported {
+            type_name: "Carousel3D".into()
+        }
+    );
+    assert_eq!(kids[3].kind, NodeKind::Missing);
+}
+
+#[test]
+fn missing_root_is_a_missing_node() {
+    let s = one(
+        json!([{"id": "a", "component": "Text", "text": "x"}]),
+        json!({}),
+    );
+    assert!(!s.get("s").expect("s").has_root());
+    assert_eq!(root(&s).kind, NodeKind::Missing);
+}
+
+#[test]
+fn reserved_surface_component_is_refused() {
+    let s = one(json!([{"id": "root", "component": "Surface"}]), json!({}));
+    assert!(matches!(root(&s).kind, NodeKind::Invalid { .. }));
+}
+
+#[test]
+fn call_renderer_function_is_rejected_with_a_reply() {
+    let mut s = Surfaces::new();
+    let err = s.apply(&json!({"version": "v1.0", "callRendererFunction": {
+        "functionCallId": "f1", "callFunction": {"call": "getScreenResolution", "catalogId": "x"}}}));
+    assert_eq!(
+        err,
+        Err(A2uiError::FunctionCallRejected {
+            function_call_id: "f1".into(),
+            call: "getScreenResolution".into()
+        })
+    );
+    let out = s.take_outbox();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["error"]["code"], "INVALID_FUNCTION_CALL");
+    assert_eq!(out[0]["error"]["functionCallId"], "f1");
+    assert!(s.take_outbox().is_empty());
+    assert_eq!(
+        s.apply(&json!({"agentFunctionResponse": {"functionCallId": "x", "value": 1}})),
+        Ok(())
+    );
+}
+
+// ---- activity content ----------------------------------------------------------------
+
+#[test]
+fn activity_type_and_content_shape_are_checked() {
+    let mut s = Surfaces::new();
+    assert_eq!(
+        s.sync_activity("PLAN", &json!({})),
+        Err(A2uiError::NotA2ui {
+            activity_type: "PLAN".into()
+        })
+    );
+    assert_eq!(
+        s.sync(&json!("text")),
+        Err(A2uiError::NotAnObject {
+            what: "activity content"
+        })
+    );
+    assert_eq!(s.sync(&json!({})), Err(A2uiError::NoOperations));
+    assert_eq!(
+        s.sync(&json!({"a2ui_operations": {}})),
+        Err(A2uiError::WrongType {
+            field: "a2ui_operations",
+            expected: "array"
+        })
+    );
+}
+
+#[test]
+fn lifecycle_status_before_paint() {
+    let mut s = Surfaces::new();
+    s.sync_activity(
+        "a2ui-surface",
+        &json!({"status": "building", "progressTokens": 40}),
+    )
+    .expect("status");
+    assert_eq!(
+        s.lifecycle(),
+        Some(&Lifecycle::Building {
+            progress_tokens: Some(40)
+        })
+    );
+    s.sync(&json!({"status": "failed", "error": "gave up"}))
+        .expect("status");
+    assert_eq!(
+        s.lifecycle(),
+        Some(&Lifecycle::Failed {
+            error: "gave up".into()
+        })
+    );
+    s.sync(&json!({"a2ui_operations": [{"createSurface": {"surfaceId": "x"}}]}))
+        .expect("paints");
+    assert_eq!(s.lifecycle(), None);
+}
+
+#[test]
+fn legacy_operations_key_is_read() {
+    let (s, problems) =
+        Surfaces::from_content(&json!({"operations": [{"createSurface": {"surfaceId": "old"}}]}));
+    assert!(problems.is_empty());
+    assert!(s.get("old").is_some());
+}
+
+#[test]
+fn cumulative_snapshots_keep_local_input_and_replacements_rebuild() {
+    let create = json!({"version": "v0.9", "createSurface": {"surfaceId": "f", "catalogId": "b"}});
+    let comps = json!({"version": "v0.9", "updateComponents": {"surfaceId": "f", "components": [
+        {"id": "root", "component": "TextField", "label": "Name", "value": {"path": "/name"}}]}});
+    let mut s = Surfaces::new();
+    s.sync(&json!({"a2ui_operations": [create, comps]}))
+        .expect("first");
+    s.set_value("f", "/name", json!("typed")).expect("types");
+    // The list grew: only the new operation runs, what the person typed stays.
+    let more = json!({"updateDataModel": {"surfaceId": "f", "path": "/other", "value": 1}});
+    let problems = s
+        .sync(&json!({"a2ui_operations": [create, comps, more]}))
+        .expect("second");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(s.get("f").expect("f").data["name"], "typed");
+    // A different list replaces the model (createSurface again is not "already exists").
+    let problems = s
+        .sync(&json!({"a2ui_operations": [create]}))
+        .expect("third");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(s.get("f").expect("f").data.get("name"), None);
+}
+
+#[test]
+fn restore_from_saved_activity_content() {
+    let content = json!({"a2ui_operations": [
+        {"version": "v0.9", "createSurface": {"surfaceId": "r", "catalogId": "b"}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "r", "components": [
+            {"id": "root", "component": "Card", "child": "t"},
+            {"id": "t", "component": "Text", "text": {"path": "/title"}}]}},
+        {"version": "v0.9", "updateDataModel": {"surfaceId": "r", "path": "/", "value": {"title": "Saved"}}},
+        {"deleteSurface": {"surfaceId": "ghost"}}
+    ]});
+    let (s, problems) = Surfaces::from_content(&content);
+    assert_eq!(
+        problems,
+        vec![A2uiError::SurfaceNotFound {
+            surface_id: "ghost".into()
+        }]
+    );
+    let tree = s.get("r").expect("r").tree();
+    let NodeKind::Card { child } = &tree.kind else {
+        panic!("{tree:?}")
+    };
+    assert_eq!(text(child), "Saved");
+}
+
+#[test]
+fn too_many_operations_is_refused() {
+    let ops: Vec<Value> = (0..1_001)
+        .map(|i| json!({"deleteSurface": {"surfaceId": i.to_string()}}))
+        .collect();
+    assert_eq!(
+        Surfaces::new().sync(&json!({ "a2ui_operations": ops })),
+        Err(A2uiError::TooManyOperations { limit: 1_000 })
+    );
+}
+
+// ---- components ----------------------------------------------------------------------
+
+#[test]
+fn every_basic_catalogue_component_parses() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "Column", "justify": "start", "align": "stretch", "children":
+                ["text", "image", "icon", "svg", "video", "audio", "row", "list", "card", "tabs", "modal",
+                 "divider", "button", "field", "check", "choice", "slider", "date"]},
+            {"id": "text", "component": "Text", "text": "# Hi", "variant": "caption"},
+            {"id": "image", "component": "Image", "url": "https://img.example/a.png", "description": "A",
+             "fit": "cover", "variant": "avatar"},
+            {"id": "icon", "component": "Icon", "name": "mail"},
+            {"id": "svg", "component": "Icon", "name": {"svgPath": "M0 0L1 1"}},
+            {"id": "video", "component": "Video", "url": "https://v.example/a.mp4", "posterUrl": "javascript:x"},
+            {"id": "audio", "component": "AudioPlayer", "url": "https://a.example/a.mp3", "description": "Ep 1"},
+            {"id": "row", "component": "Row", "children": ["text"], "justify": "spaceBetween", "weight": 2},
+            {"id": "list", "component": "List", "children": [], "direction": "horizontal"},
+            {"id": "card", "component": "Card", "child": "text"},
+            {"id": "tabs", "component": "Tabs", "tabs": [{"title": "One", "child": "text"}]},
+            {"id": "modal", "component": "Modal", "trigger": "button", "content": "text"},
+            {"id": "divider", "component": "Divider", "axis": "vertical"},
+            {"id": "button", "component": "Button", "child": "text", "variant": "primary",
+             "action": {"event": {"name": "go"}}},
+            {"id": "field", "component": "TextField", "label": "Name", "value": {"path": "/n"},
+             "placeholder": "Your name", "variant": "obscured"},
+            {"id": "check", "component": "CheckBox", "label": "Agree", "value": true},
+            {"id": "choice", "component": "ChoicePicker", "label": "Pick", "variant": "multipleSelection",
+             "options": [{"label": "A", "value": "a"}, {"label": "B", "value": "b"}],
+             "value": ["b"], "displayStyle": "chips", "filterable": true},
+            {"id": "slider", "component": "Slider", "label": "Vol", "min": 1, "max": 10, "value": 4, "steps": 9},
+            {"id": "date", "component": "DateTimeInput", "value": "2026-01-16", "enableDate": true,
+             "min": "2026-01-01", "max": "2026-12-31", "label": "When"}
+        ]),
+        json!({"n": "Ann"}),
+    );
+    let surface = s.get("s").expect("s");
+    let c = |id: &str| &surface.components[id].component;
+    assert!(matches!(
+        c("icon"),
+        Component::Icon {
+            name: IconName::Named(_)
+        }
+    ));
+    assert!(matches!(
+        c("svg"),
+        Component::Icon {
+            name: IconName::SvgPath(_)
+        }
+    ));
+    assert!(
+        matches!(c("row"), Component::Row { children: Children::Ids(ids), .. } if ids == &["text"])
+    );
+    assert_eq!(surface.components["row"].weight, Some(2.0));
+
+    let tree = surface.tree();
+    let k: Vec<&NodeKind> = children(&tree).iter().map(|n| &n.kind).collect();
+    assert!(
+        matches!(k[0], NodeKind::Text { text, variant: Some(v) } if text == "# Hi" && v == "caption")
+    );
+    assert!(
+        matches!(k[1], NodeKind::Image { url: Some(u), description, fit: Some(f), variant: Some(v) }
+        if u.as_str() == "https://img.example/a.png" && description == "A" && f == "cover" && v == "avatar")
+    );
+    assert!(matches!(k[2], NodeKind::Icon { name: Some(n), svg_path: None } if n == "mail"));
+    assert!(matches!(k[3], NodeKind::Icon { name: None, svg_path: Some(p) } if p == "M0 0L1 1"));
+    assert!(matches!(
+        k[4],
+        NodeKind::Video {
+            url: Some(_),
+            poster_url: None
+        }
+    ));
+    assert!(
+        matches!(k[5], NodeKind::AudioPlayer { url: Some(_), description } if description == "Ep 1")
+    );
+    assert!(
+        matches!(k[6], NodeKind::Row { children, justify: Some(j), .. } if children.len() == 1 && j == "spaceBetween")
+    );
+    assert!(matches!(k[7], NodeKind::List { direction: Some(d), .. } if d == "horizontal"));
+    assert!(matches!(k[8], NodeKind::Card { .. }));
+    assert!(matches!(k[9], NodeKind::Tabs { tabs } if tabs.len() == 1 && tabs[0].0 == "One"));
+    assert!(
+        matches!(k[10], NodeKind::Modal { trigger, .. } if matches!(trigger.kind, NodeKind::Button { .. }))
+    );
+    assert!(matches!(k[11], NodeKind::Divider { axis: Some(a) } if a == "vertical"));
+    assert!(
+        matches!(k[12], NodeKind::Button { enabled: true, variant: Some(v), .. } if v == "primary")
+    );
+    assert!(
+        matches!(k[13], NodeKind::TextField { label, value, placeholder, variant: Some(v), bind: Some(b), .. }
+        if label == "Name" && value == "Ann" && placeholder == "Your name" && v == "obscured" && b == "/n")
+    );
+    assert!(matches!(
+        k[14],
+        NodeKind::CheckBox {
+            value: true,
+            bind: None,
+            ..
+        }
+    ));
+    assert!(
+        matches!(k[15], NodeKind::ChoicePicker { options, selected, filterable: true, display_style: Some(d), .. }
+        if options.len() == 2 && selected == &["b"] && d == "chips")
+    );
+    assert!(
+        matches!(k[16], NodeKind::Slider { min, max, value, steps: Some(9), .. } if *min == 1.0 && *max == 10.0 && *value == 4.0)
+    );
+    assert!(
+        matches!(k[17], NodeKind::DateTimeInput { enable_date: true, enable_time: false, value, min, .. }
+        if value == "2026-01-16" && min == "2026-01-01")
+    );
+}
+
+#[test]
+fn required_properties_make_invalid_placeholders() {
+    for (comp, field) in [
+        (json!({"id": "root", "component": "Text"}), "text"),
+        (
+            json!({"id": "root", "component": "Button", "child": "x"}),
+            "action",
+        ),
+        (
+            json!({"id": "root", "component": "Slider", "value": 1}),
+            "max",
+        ),
+        (json!({"id": "root", "component": "Row"}), "children"),
+        (
+            json!({"id": "root", "component": "ChoicePicker", "value": []}),
+            "options",
+        ),
+    ] {
+        let s = one(json!([comp]), json!({}));
+        let NodeKind::Invalid { reason, .. } = root(&s).kind else {
+            panic!("{field}: not invalid")
+        };
+        assert!(reason.contains(field), "{reason}");
+    }
+}
+
+#[test]
+fn images_and_media_keep_only_http_urls() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "Row", "children": ["a", "b", "c"]},
+            {"id": "a", "component": "Image", "url": "javascript:alert(1)"},
+            {"id": "b", "component": "Image", "url": {"path": "/u"}},
+            {"id": "c", "component": "AudioPlayer", "url": "data:audio/mp3;base64,AAAA"}
+        ]),
+        json!({"u": "http://ok.example/x.png"}),
+    );
+    let tree = root(&s);
+    let k: Vec<&NodeKind> = children(&tree).iter().map(|n| &n.kind).collect();
+    assert!(matches!(k[0], NodeKind::Image { url: None, .. }));
+    assert!(
+        matches!(k[1], NodeKind::Image { url: Some(u), .. } if u.as_str() == "http://ok.example/x.png")
+    );
+    assert!(matches!(k[2], NodeKind::AudioPlayer { url: None, .. }));
+}
+
+// ---- tree budgets --------------------------------------------------------------------
+
+#[test]
+fn a_reference_cycle_becomes_a_cycle_node() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "Card", "child": "a"},
+            {"id": "a", "component": "Column", "children": ["b"]},
+            {"id": "b", "component": "Card", "child": "a"}
+        ]),
+        json!({}),
+    );
+    let tree = root(&s);
+    let NodeKind::Card { child: a } = &tree.kind else {
+        panic!()
+    };
+    let NodeKind::Card { child: again } = &children(a)[0].kind else {
+        panic!()
+    };
+    assert_eq!((again.id.as_str(), &again.kind), ("a", &NodeKind::Cycle));
+}
+
+#[test]
+fn self_reference_is_a_cycle() {
+    let s = one(
+        json!([{"id": "root", "component": "Card", "child": "root"}]),
+        json!({}),
+    );
+    let NodeKind::Card { child } = root(&s).kind else {
+        panic!()
+    };
+    assert_eq!(child.kind, NodeKind::Cycle);
+}
+
+#[test]
+fn nesting_beyond_the_depth_budget_is_cut() {
+    let mut comps = vec![json!({"id": "root", "component": "Card", "child": "c0"})];
+    for i in 0..100 {
+        comps.push(
+            json!({"id": format!("c{i}"), "component": "Card", "child": format!("c{}", i + 1)}),
+        );
+    }
+    let s = one(Value::Array(comps), json!({}));
+    let mut node = root(&s);
+    let mut depth = 0;
+    while let NodeKind::Card { child } = node.kind {
+        node = *child;
+        depth += 1;
+    }
+    assert_eq!(node.kind, NodeKind::TooDeep);
+    assert_eq!(depth, MAX_DEPTH);
+}
+
+#[test]
+fn too_many_components_keeps_the_first_and_reports() {
+    let comps: Vec<Value> = (0..MAX_COMPONENTS + 5)
+        .map(|i| json!({"id": format!("t{i}"), "component": "Text", "text": "x"}))
+        .collect();
+    let mut s = Surfaces::new();
+    let err = s.apply(&json!({"createSurface": {"surfaceId": "big", "components": comps}}));
+    assert_eq!(
+        err,
+        Err(A2uiError::TooManyComponents {
+            surface_id: "big".into(),
+            limit: MAX_COMPONENTS
+        })
+    );
+    let big = s.get("big").expect("surface kept");
+    assert_eq!(big.components.len(), MAX_COMPONENTS);
+    // Replacing an existing id still works at the limit.
+    s.apply(
+        &json!({"updateComponents": {"surfaceId": "big", "components": [
+        {"id": "t0", "component": "Divider"}]}}),
+    )
+    .expect("replace at limit");
+    assert!(matches!(
+        s.get("big").expect("big").components["t0"].component,
+        Component::Divider { .. }
+    ));
+}
+
+#[test]
+fn template_explosion_is_truncated() {
+    let items: Vec<Value> = (0..100)
+        .map(|_| json!({"xs": (0..100).collect::<Vec<_>>()}))
+        .collect();
+    let s = one(
+        json!([
+            {"id": "root", "component": "List", "children": {"path": "/items", "componentId": "row"}},
+            {"id": "row", "component": "Row", "children": {"path": "xs", "componentId": "cell"}},
+            {"id": "cell", "component": "Text", "text": {"path": "."}}
+        ]),
+        json!({ "items": items }),
+    );
+    fn count(n: &Node, truncated: &mut usize) -> usize {
+        if n.kind == NodeKind::Truncated {
+            *truncated += 1;
+        }
+        1 + match &n.kind {
+            NodeKind::Row { children, .. } | NodeKind::List { children, .. } => {
+                children.iter().map(|c| count(c, truncated)).sum()
+            }
+            _ => 0,
+        }
+    }
+    let mut truncated = 0;
+    let total = count(&root(&s), &mut truncated);
+    assert!(truncated > 0);
+    assert!(total <= MAX_TREE_NODES + 200, "{total}");
+}
+
+// ---- binding and templates -----------------------------------------------------------
+
+#[test]
+fn template_list_uses_item_relative_paths() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "List", "children": {"path": "/employees", "componentId": "card"}},
+            {"id": "card", "component": "Column", "children": ["name", "company", "pos"]},
+            {"id": "name", "component": "Text", "text": {"path": "name"}},
+            {"id": "company", "component": "Text", "text": {"path": "/company"}},
+            {"id": "pos", "component": "Text", "text": {"call": "formatString", "args": {"value": "#${@index(offset: 1)}"}}}
+        ]),
+        json!({"company": "Acme", "employees": [{"name": "Alice"}, {"name": "Bob"}]}),
+    );
+    let tree = root(&s);
+    let rows = children(&tree);
+    assert_eq!(rows.len(), 2);
+    let bob = children(&rows[1]);
+    assert_eq!(
+        (text(&bob[0]), text(&bob[1]), text(&bob[2])),
+        ("Bob", "Acme", "#2")
+    );
+    assert_eq!(rows[1].scope.base.as_deref(), Some("/employees/1"));
+}
+
+#[test]
+fn index_outside_a_template_is_an_error() {
+    assert_eq!(
+        eval(json!({"call": "@index"}), json!({})),
+        Err(A2uiError::IndexOutsideTemplate)
+    );
+}
+
+#[test]
+fn two_way_binding_updates_the_model_and_dependents() {
+    let mut s = one(
+        json!([
+            {"id": "root", "component": "Column", "children": ["field", "echo", "box", "pick", "slide", "when"]},
+            {"id": "field", "component": "TextField", "label": "Name", "value": {"path": "/user/name"}},
+            {"id": "echo", "component": "Text", "text": {"path": "/user/name"}},
+            {"id": "box", "component": "CheckBox", "label": "Ok", "value": {"path": "/ok"}},
+            {"id": "pick", "component": "ChoicePicker", "options": [{"label": "A", "value": "a"}], "value": {"path": "/pick"}},
+            {"id": "slide", "component": "Slider", "max": 10, "value": {"path": "/level"}},
+            {"id": "when", "component": "DateTimeInput", "value": {"path": "/when"}}
+        ]),
+        json!({}),
+    );
+    let tree = root(&s);
+    let binds: Vec<Option<String>> = children(&tree)
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::TextField { bind, .. }
+            | NodeKind::CheckBox { bind, .. }
+            | NodeKind::ChoicePicker { bind, .. }
+            | NodeKind::Slider { bind, .. }
+            | NodeKind::DateTimeInput { bind, .. } => Some(bind.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        binds,
+        ["/user/name", "/ok", "/pick", "/level", "/when"].map(|p| Some(p.to_string()))
+    );
+    for (path, v) in [
+        ("/user/name", json!("Jane")),
+        ("/ok", json!(true)),
+        ("/pick", json!(["a"])),
+        ("/level", json!(7)),
+        ("/when", json!("2026-02-02T10:00")),
+    ] {
+        s.set_value("s", path, v).expect("set");
+    }
+    let tree = root(&s);
+    let k: Vec<&NodeKind> = children(&tree).iter().map(|n| &n.kind).collect();
+    assert!(matches!(k[0], NodeKind::TextField { value, .. } if value == "Jane"));
+    assert!(matches!(k[1], NodeKind::Text { text, .. } if text == "Jane"));
+    assert!(matches!(k[2], NodeKind::CheckBox { value: true, .. }));
+    assert!(matches!(k[3], NodeKind::ChoicePicker { selected, .. } if selected == &["a"]));
+    assert!(matches!(k[4], NodeKind::Slider { value, .. } if *value == 7.0));
+    assert!(matches!(k[5], NodeKind::DateTimeInput { value, .. } if value == "2026-02-02T10:00"));
+    assert_eq!(
+        s.set_value("missing", "/x", json!(1)),
+        Err(A2uiError::SurfaceNotFound {
+            surface_id: "missing".into()
+        })
+    );
+}
+
+#[test]
+fn update_data_model_upserts_deletes_and_replaces() {
+    let mut s = one(
+        json!([]),
+        json!({"user": {"a": 1, "tmp": 2}, "list": [1, 2]}),
+    );
+    let up = |s: &mut Surfaces, v: Value| s.apply(&json!({ "updateDataModel": v }));
+    up(
+        &mut s,
+        json!({"surfaceId": "s", "path": "/user/b/c", "value": "deep"}),
+    )
+    .expect("create");
+    up(
+        &mut s,
+        json!({"surfaceId": "s", "path": "/user/tmp", "value": null}),
+    )
+    .expect("delete");
+    up(
+        &mut s,
+        json!({"surfaceId": "s", "path": "/list/-", "value": 3}),
+    )
+    .expect("append");
+    up(
+        &mut s,
+        json!({"surfaceId": "s", "path": "/list/0", "value": 9}),
+    )
+    .expect("replace");
+    assert_eq!(
+        up(
+            &mut s,
+            json!({"surfaceId": "s", "path": "/list/7", "value": 9})
+        ),
+        Err(A2uiError::BadPointer {
+            pointer: "/list/7".into()
+        })
+    );
+    assert_eq!(
+        s.get("s").expect("s").data,
+        json!({"user": {"a": 1, "b": {"c": "deep"}}, "list": [9, 2, 3]})
+    );
+    up(&mut s, json!({"surfaceId": "s", "value": {"fresh": true}})).expect("root");
+    assert_eq!(s.get("s").expect("s").data, json!({"fresh": true}));
+    up(
+        &mut s,
+        json!({"surfaceId": "s", "path": "/a~1b", "value": 1}),
+    )
+    .expect("escaped");
+    assert_eq!(
+        data::get(&s.get("s").expect("s").data, "/a~1b"),
+        Some(&json!(1))
+    );
+}
+
+#[test]
+fn pointer_depth_is_bounded() {
+    let deep = "/a".repeat(data::MAX_POINTER_SEGMENTS + 1);
+    let mut v = json!({});
+    assert!(matches!(
+        data::set(&mut v, &deep, json!(1)),
+        Err(A2uiError::BadPointer { .. })
+    ));
+    let ok = "/a".repeat(data::MAX_POINTER_SEGMENTS);
+    data::set(&mut v, &ok, json!(1)).expect("at the limit");
+    assert_eq!(data::get(&v, &ok), Some(&json!(1)));
+}
+
+// ---- functions -----------------------------------------------------------------------
+
+#[test]
+fn required_length_numeric_email() {
+    assert_eq!(call("required", json!({"value": ""})), json!(false));
+    assert_eq!(call("required", json!({"value": []})), json!(false));
+    assert_eq!(call("required", json!({"value": 0})), json!(true));
+    assert_eq!(call("required", json!({})), json!(false));
+    assert_eq!(
+        call("length", json!({"value": "héllo", "min": 5, "max": 5})),
+        json!(true)
+    );
+    assert_eq!(
+        call("length", json!({"value": "hi", "min": 3})),
+        json!(false)
+    );
+    assert_eq!(
+        call("numeric", json!({"value": "12", "min": 1, "max": 12})),
+        json!(true)
+    );
+    assert_eq!(
+        call("numeric", json!({"value": 13, "max": 12})),
+        json!(false)
+    );
+    assert_eq!(
+        call("numeric", json!({"value": "abc", "min": 0})),
+        json!(false)
+    );
+    assert_eq!(
+        call("email", json!({"value": "jane.doe@example.com"})),
+        json!(true)
+    );
+    for bad in [
+        "jane",
+        "a@b",
+        "a@@b.com",
+        "a b@c.com",
+        ".a@b.com",
+        "a@b..com",
+        "a@-b.com",
+    ] {
+        assert!(!is_email(bad), "{bad}");
+    }
+}
+
+#[test]
+fn logic_functions() {
+    let v = json!({"t": true, "f": false});
+    let e = |x: Value| eval(x, v.clone()).expect("eval");
+    assert_eq!(
+        e(json!({"call": "and", "args": {"values": [{"path": "/t"}, true]}})),
+        json!(true)
+    );
+    assert_eq!(
+        e(json!({"call": "and", "args": {"values": [{"path": "/t"}, {"path": "/f"}]}})),
+        json!(false)
+    );
+    assert_eq!(
+        e(
+            json!({"call": "or", "args": {"values": [{"path": "/f"}, {"call": "not", "args": {"value": {"path": "/f"}}}]}})
+        ),
+        json!(true)
+    );
+    assert_eq!(
+        e(json!({"call": "not", "args": {"value": true}})),
+        json!(false)
+    );
+}
+
+#[test]
+fn format_string_interpolates_paths_and_calls() {
+    let data = json!({"user": {"firstName": "Ann"}, "appName": "Acme", "n": 3, "obj": {"a": 1}, "when": "2026-01-16"});
+    let f = |s: &str| {
+        eval(
+            json!({"call": "formatString", "args": {"value": s}}),
+            data.clone(),
+        )
+    };
+    assert_eq!(
+        f("Hello, ${/user/firstName}! Welcome back to ${/appName}."),
+        Ok(json!("Hello, Ann! Welcome back to Acme."))
+    );
+    assert_eq!(
+        f("${/n} items, ${/missing}|${/obj}"),
+        Ok(json!("3 items, |{\"a\":1}"))
+    );
+    assert_eq!(f(r"cost \${/n}"), Ok(json!("cost ${/n}")));
+    assert_eq!(
+        f("${formatDate(value:${/when}, format:'yyyy/MM/dd')}"),
+        Ok(json!("2026/01/16"))
+    );
+    assert_eq!(
+        f("${formatNumber(value: 1234.5, decimals: 2)}"),
+        Ok(json!("1,234.50"))
+    );
+    assert_eq!(f("open ${/n"), Err(A2uiError::BadExpression));
+    assert_eq!(
+        f("${nosuch(a: 1)}"),
+        Err(A2uiError::UnknownFunction {
+            name: "nosuch".into()
+        })
+    );
+}
+
+#[test]
+fn nested_calls_beyond_the_budget_are_refused() {
+    let mut expr = json!(true);
+    for _ in 0..40 {
+        expr = json!({"call": "not", "args": {"value": expr}});
+    }
+    assert_eq!(eval(expr, json!({})), Err(A2uiError::EvalTooDeep));
+    let s = format!("{}x{}", "${formatString(value:".repeat(30), ")}".repeat(30));
+    assert!(eval(
+        json!({"call": "formatString", "args": {"value": s}}),
+        json!({})
+    )
+    .is_err());
+}
+
+#[test]
+fn number_and_currency_formatting() {
+    assert_eq!(format_number(1234567.891, None, true), "1,234,567.891");
+    assert_eq!(format_number(1234.5, Some(0.0), false), "1235");
+    assert_eq!(format_number(-0.0001, Some(2.0), true), "0.00");
+    assert_eq!(format_number(-12.5, None, true), "-12.5");
+    assert_eq!(format_currency(1234.5, "USD", None, true), "$1,234.50");
+    assert_eq!(format_currency(-3.0, "EUR", None, true), "-€3.00");
+    assert_eq!(format_currency(1200.0, "JPY", None, true), "¥1,200");
+    assert_eq!(format_currency(10.0, "CHF", None, true), "CHF\u{a0}10.00");
+    assert_eq!(
+        call(
+            "formatCurrency",
+            json!({"value": 9.5, "currency": "gbp", "grouping": false})
+        ),
+        json!("£9.50")
+    );
+    assert_eq!(call("formatNumber", json!({"value": "42"})), json!("42"));
+}
+
+#[test]
+fn date_formatting() {
+    let d = DateTime::from_value(&json!("2026-01-16T14:30:05Z")).expect("date");
+    assert_eq!(d.format("MMM dd, yyyy"), "Jan 16, 2026");
+    assert_eq!(d.format("HH:mm"), "14:30");
+    assert_eq!(d.format("h:mm a"), "2:30 PM");
+    assert_eq!(d.format("EEEE, d MMMM"), "Friday, 16 January");
+    assert_eq!(
+        d.format("E MMM d, YYYY h:mm a 'at' ss"),
+        "Fri Jan 16, 2026 2:30 PM at 05"
+    );
+    let epoch = DateTime::from_value(&json!(0)).expect("epoch");
+    assert_eq!(epoch.format("yyyy-MM-dd HH:mm EEE"), "1970-01-01 00:00 Thu");
+    assert_eq!(DateTime::from_value(&json!("2026-02-30")), None);
+    assert_eq!(DateTime::from_value(&json!("soon")), None);
+    assert!(DateTime::from_value(&json!("2026-06-02T08:57:23.120+02:00")).is_some());
+    assert_eq!(
+        eval(
+            json!({"call": "formatDate", "args": {"value": "x", "format": "y"}}),
+            json!({})
+        ),
+        Err(A2uiError::BadArgument {
+            function: "formatDate".into(),
+            arg: "value"
+        })
+    );
+}
+
+#[test]
+fn pluralize_picks_the_category() {
+    let p = |n: f64| {
+        call(
+            "pluralize",
+            json!({"value": n, "zero": "none", "one": "one item", "other": "many items"}),
+        )
+    };
+    assert_eq!(
+        (p(0.0), p(1.0), p(5.0)),
+        (json!("none"), json!("one item"), json!("many items"))
+    );
+    assert_eq!(
+        call("pluralize", json!({"value": 0, "other": "items"})),
+        json!("items")
+    );
+}
+
+#[test]
+fn open_url_checks_the_scheme() {
+    assert_eq!(
+        call("openUrl", json!({"url": "https://a.example/"})),
+        json!({"openUrl": "https://a.example/"})
+    );
+    assert!(matches!(
+        eval(
+            json!({"call": "openUrl", "args": {"url": "javascript:alert(1)"}}),
+            json!({})
+        ),
+        Err(A2uiError::UnsafeUrl { .. })
+    ));
+}
+
+#[test]
+fn unknown_function_is_an_error() {
+    assert_eq!(
+        eval(json!({"call": "verifyProvider"}), json!({})),
+        Err(A2uiError::UnknownFunction {
+            name: "verifyProvider".into()
+        })
+    );
+}
+
+// ---- regex ---------------------------------------------------------------------------
+
+fn m(p: &str, s: &str) -> bool {
+    Regex::new(p)
+        .expect("compiles")
+        .is_match(s)
+        .expect("within budget")
+}
+
+#[test]
+fn regex_matches_the_supported_subset() {
+    assert!(m(r"^\d{10}$", "1234567890"));
+    assert!(!m(r"^\d{10}$", "123456789"));
+    assert!(!m(r"^\d{10}$", "12345678901"));
+    assert!(m("b", "abc"));
+    assert!(!m("^b", "abc"));
+    assert!(m("^a.c$", "abc"));
+    assert!(!m("^a.c$", "a\nc"));
+    assert!(m("^[a-z]+@[^@]+$", "me@host"));
+    assert!(!m("^[^0-9]*$", "ab3"));
+    assert!(m(r"^\w+\s\W$", "hi !"));
+    assert!(m("^(cat|dog)s?$", "dogs"));
+    assert!(!m("^(cat|dog)s?$", "cow"));
+    assert!(m("^(?:ab){2,3}$", "ababab"));
+    assert!(!m("^(?:ab){2,3}$", "abababab"));
+    assert!(m("^a{2,}$", "aaaa"));
+    assert!(m(r"\bcat\b", "a cat!"));
+    assert!(!m(r"\bcat\b", "concat"));
+    assert!(m(r"^[\d.-]+$", "1.5-2"));
+    assert!(m(r"^\u00e9$", "é"));
+    assert!(m("^a+?b*?$", "aab"));
+    assert!(m("^$", ""));
+    assert!(m("a|", "zzz"));
+    assert!(m(r"^[\D]+$", "abc"));
+    assert!(!m(r"^[\D]+$", "a1"));
+}
+
+#[test]
+fn pathological_patterns_finish_fast() {
+    let long = "a".repeat(10_000);
+    let start = Instant::now();
+    assert!(!m("(a*)*b", &long));
+    assert!(!m("^(a|a)*$", &format!("{long}!")));
+    assert!(!m("(a+)+(b+)+c", &long));
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn bad_or_unsupported_patterns_are_errors() {
+    for (p, kind) in [
+        ("(a", RegexErrorKind::Unbalanced),
+        ("a)", RegexErrorKind::Unbalanced),
+        ("*a", RegexErrorKind::NothingToRepeat),
+        ("a**", RegexErrorKind::NothingToRepeat),
+        ("[a-", RegexErrorKind::BadClass),
+        ("[z-a]", RegexErrorKind::BadClass),
+        (r"(a)\1", RegexErrorKind::Unsupported),
+        ("(?=a)", RegexErrorKind::Unsupported),
+        ("a{3,1}", RegexErrorKind::BadRepeat),
+        ("a{5000}", RegexErrorKind::BadRepeat),
+        ("a{2", RegexErrorKind::BadRepeat),
+        (r"\", RegexErrorKind::BadEscape),
+        ("^*", RegexErrorKind::NothingToRepeat),
+    ] {
+        assert_eq!(
+            Regex::new(p).map(|_| ()).map_err(|e| e.kind),
+            Err(kind),
+            "{p}"
+        );
+    }
+    assert_eq!(
+        Regex::new(&"a".repeat(600)).map(|_| ()).map_err(|e| e.kind),
+        Err(RegexErrorKind::TooLong)
+    );
+    assert_eq!(
+        Regex::new("((a{100}){100}){100}")
+            .map(|_| ())
+            .map_err(|e| e.kind),
+        Err(RegexErrorKind::TooComplex)
+    );
+    assert_eq!(
+        Regex::new(&format!("{}a{}", "(".repeat(40), ")".repeat(40)))
+            .map(|_| ())
+            .map_err(|e| e.kind),
+        Err(RegexErrorKind::TooDeep)
+    );
+    assert!(matches!(
+        eval(
+            json!({"call": "regex", "args": {"value": "x", "pattern": "("}}),
+            json!({})
+        ),
+        Err(A2uiError::BadRegex {
+            kind: RegexErrorKind::Unbalanced,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn the_step_budget_stops_huge_work() {
+    let re = Regex::new(&format!("{}z", "(a|b|c|d)?".repeat(45))).expect("compiles");
+    assert_eq!(
+        re.is_match(&"e".repeat(200_000)),
+        Err(RegexErrorKind::StepBudget)
+    );
+}
+
+// ---- checks and actions --------------------------------------------------------------
+
+#[test]
+fn checks_produce_messages_and_disable_buttons() {
+    let mut s = one(
+        json!([
+            {"id": "root", "component": "Column", "children": ["email", "phone", "qty", "submit"]},
+            {"id": "email", "component": "TextField", "label": "Email", "value": {"path": "/email"},
+             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/email"}}}, "message": "Email is required."},
+                        {"condition": {"call": "email", "args": {"value": {"path": "/email"}}}, "message": "Bad email."}]},
+            {"id": "phone", "component": "TextField", "label": "Phone", "value": {"path": "/phone"},
+             "checks": [{"call": "regex", "args": {"value": {"path": "/phone"}, "pattern": "^\\d{10}$"}, "message": "10 digits."}]},
+            {"id": "qty", "component": "TextField", "label": "Qty", "value": {"path": "/qty"},
+             "checks": [{"condition": {"call": "required"}, "message": "Qty needed."}]},
+            {"id": "submit", "component": "Button", "child": "email", "action": {"event": {"name": "send"}},
+             "checks": [{"condition": {"call": "and", "args": {"values": [
+                {"call": "required", "args": {"value": {"path": "/email"}}},
+                {"call": "required", "args": {"value": {"path": "/phone"}}}]}}, "message": "Fill both."}]}
+        ]),
+        json!({"phone": "123"}),
+    );
+    let errors = |s: &Surfaces| -> Vec<Vec<String>> {
+        children(&root(s))
+            .iter()
+            .map(|n| match &n.kind {
+                NodeKind::TextField { errors, .. } | NodeKind::Button { errors, .. } => {
+                    errors.clone()
+                }
+                _ => Vec::new(),
+            })
+            .collect()
+    };
+    assert_eq!(
+        errors(&s),
+        vec![
+            vec!["Email is required.".to_string(), "Bad email.".to_string()],
+            vec!["10 digits.".to_string()],
+            vec!["Qty needed.".to_string()],
+            vec!["Fill both.".to_string()],
+        ]
+    );
+    assert!(matches!(
+        s.get("s").expect("s").action("submit", TS),
+        Err(A2uiError::ChecksFailed { messages, .. }) if messages == ["Fill both."]
+    ));
+    for (p, v) in [
+        ("/email", "a@b.co"),
+        ("/phone", "0123456789"),
+        ("/qty", "2"),
+    ] {
+        s.set_value("s", p, json!(v)).expect("set");
+    }
+    assert!(errors(&s).iter().all(Vec::is_empty));
+    let tree = root(&s);
+    let NodeKind::Button { enabled, .. } = &children(&tree)[3].kind else {
+        panic!()
+    };
+    assert!(enabled);
+}
+
+#[test]
+fn action_payload_follows_the_binding() {
+    let mut s = one(
+        json!([
+            {"id": "root", "component": "Button", "child": "label", "action": {"event": {
+                "name": "submitContactForm",
+                "context": {"formId": "contact_form_1", "subscribed": {"path": "/contact/subscribe"},
+                            "greeting": {"call": "formatString", "args": {"value": "Hi ${/contact/name}"}},
+                            "broken": {"call": "nosuch"}}}}},
+            {"id": "label", "component": "Text", "text": "Send"}
+        ]),
+        json!({"contact": {"subscribe": false, "name": "Ann"}}),
+    );
+    s.set_value("s", "/contact/subscribe", json!(true))
+        .expect("toggle");
+    let Ok(ActionPayload::Agent(a)) = s.get("s").expect("s").action("root", TS) else {
+        panic!("no agent action")
+    };
+    let expected = json!({
+        "name": "submitContactForm",
+        "surfaceId": "s",
+        "sourceComponentId": "root",
+        "timestamp": TS,
+        "context": {"formId": "contact_form_1", "subscribed": true, "greeting": "Hi Ann", "broken": null}
+    });
+    assert_eq!(a.user_action, expected);
+    assert_eq!(
+        a.forwarded_props,
+        json!({"a2uiAction": {"userAction": expected}})
+    );
+    assert_eq!(a.envelope, json!({"version": "v1.0", "action": expected}));
+    assert_eq!(
+        s.get("s").expect("s").action("label", TS),
+        Err(A2uiError::NotActionable { id: "label".into() })
+    );
+    assert_eq!(
+        s.get("s").expect("s").action("nope", TS),
+        Err(A2uiError::ComponentNotFound { id: "nope".into() })
+    );
+}
+
+#[test]
+fn send_data_model_rides_along() {
+    let s = surfaces(
+        json!([{"createSurface": {"surfaceId": "d", "sendDataModel": true,
+        "components": [{"id": "root", "component": "Button", "child": "root", "action": {"event": {"name": "go"}}}],
+        "dataModel": {"k": 1}}}]),
+    );
+    let Ok(ActionPayload::Agent(a)) = s.get("d").expect("d").action("root", TS) else {
+        panic!()
+    };
+    assert_eq!(
+        a.forwarded_props["a2uiRendererDataModel"],
+        json!({"version": "v1.0", "surfaces": {"d": {"k": 1}}})
+    );
+}
+
+#[test]
+fn template_button_resolves_context_in_its_item() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "List", "children": {"path": "/items", "componentId": "buy"}},
+            {"id": "buy", "component": "Button", "child": "buy", "action": {"event": {"name": "buy",
+                "context": {"sku": {"path": "sku"}}}}}
+        ]),
+        json!({"items": [{"sku": "A1"}, {"sku": "B2"}]}),
+    );
+    let tree = root(&s);
+    let second = &children(&tree)[1];
+    let surface = s.get("s").expect("s");
+    let Ok(ActionPayload::Agent(a)) = surface.action_at(&second.id, &second.scope, TS) else {
+        panic!()
+    };
+    assert_eq!(a.user_action["context"], json!({"sku": "B2"}));
+}
+
+#[test]
+fn local_open_url_action_is_an_intent() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "Row", "children": ["ok", "bad"]},
+            {"id": "ok", "component": "Button", "child": "ok", "action": {"functionCall": {"call": "openUrl", "args": {"url": "${/u}"}}}},
+            {"id": "bad", "component": "Button", "child": "bad", "action": {"functionCall": {"call": "openUrl", "args": {"url": {"path": "/evil"}}}}}
+        ]),
+        json!({"u": "https://docs.example/", "evil": "javascript:alert(1)"}),
+    );
+    let surface = s.get("s").expect("s");
+    // `${/u}` outside formatString is a literal string, not a binding: refused as a URL.
+    assert!(matches!(
+        surface.action("ok", TS),
+        Err(A2uiError::UnsafeUrl { .. })
+    ));
+    assert!(matches!(
+        surface.action("bad", TS),
+        Err(A2uiError::UnsafeUrl { .. })
+    ));
+    let s2 = one(
+        json!([{"id": "root", "component": "Button", "child": "root",
+                "action": {"functionCall": {"call": "openUrl", "args": {"url": {"path": "/u"}}}}}]),
+        json!({"u": "https://docs.example/"}),
+    );
+    let Ok(ActionPayload::Local(Intent::OpenUrl(url))) = s2.get("s").expect("s").action("root", TS)
+    else {
+        panic!()
+    };
+    assert_eq!(url.as_str(), "https://docs.example/");
+}
+
+// ---- robustness ----------------------------------------------------------------------
+
+#[test]
+fn arbitrary_json_never_panics() {
+    let samples = [
+        json!(null),
+        json!({"createSurface": null}),
+        json!({"createSurface": {"surfaceId": "z", "components": "no", "dataModel": 3}}),
+        json!({"updateComponents": {"surfaceId": "z", "components": [{"id": 1}, {"id": "root", "component": 5}]}}),
+        json!({"updateDataModel": {"surfaceId": "z", "path": 3}}),
+        json!({"updateDataModel": {"surfaceId": "z", "path": "/~2/-/x", "value": {}}}),
+        json!({"deleteSurface": []}),
+        json!({"callRendererFunction": {"functionCallId": 1}}),
+    ];
+    let mut s = Surfaces::new();
+    s.apply(&json!({"createSurface": {"surfaceId": "z"}}))
+        .expect("z");
+    for v in &samples {
+        let _ = s.apply(v);
+        let _ = s.sync(v);
+        let _ = s.sync(&json!({ "a2ui_operations": [v] }));
+    }
+    if let Some(z) = s.get("z") {
+        let _ = z.tree();
+    }
+}
