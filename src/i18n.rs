@@ -275,6 +275,12 @@ catalog! {
     /// The toggles of a long code block.
     code_line_numbers,
     code_wrap,
+    /// An agent-drawn (A2UI) component this chat does not render; `{}` its type.
+    a2ui_unsupported,
+    /// The agent is still building its interface.
+    a2ui_building,
+    /// It could not; `{}` the agent's reason.
+    a2ui_failed,
     /// The composer's attach button (accessible name) and the attachments list.
     attach_button,
     attach_list_label,
@@ -694,6 +700,9 @@ pub static EN: Strings = Strings {
     queue_remove: "Remove",
     code_line_numbers: "Line numbers",
     code_wrap: "Wrap",
+    a2ui_unsupported: "Unsupported component: {}",
+    a2ui_building: "Building the interface…",
+    a2ui_failed: "The interface could not be built: {}",
     attach_button: "Attach files",
     attach_list_label: "Attachments",
     attach_remove: "Remove {}",
@@ -1045,6 +1054,9 @@ pub static DE: Strings = Strings {
     queue_remove: "Entfernen",
     code_line_numbers: "Zeilennummern",
     code_wrap: "Umbrechen",
+    a2ui_unsupported: "Nicht unterstützte Komponente: {}",
+    a2ui_building: "Die Oberfläche wird aufgebaut…",
+    a2ui_failed: "Die Oberfläche konnte nicht aufgebaut werden: {}",
     attach_button: "Dateien anhängen",
     attach_list_label: "Anhänge",
     attach_remove: "{} entfernen",

@@ -472,6 +472,13 @@ impl AgentStore {
         self.after(request);
     }
 
+    /// A person acted in an agent-drawn surface: a run carrying `forwarded` in its
+    /// `forwardedProps` (see [`Session::send_action`]).
+    pub fn send_action(&self, forwarded: Value) {
+        let request = self.update(|s| s.send_action(forwarded)).flatten();
+        self.after(request);
+    }
+
     /// Room for one more message in the queue (see [`Session::can_queue`]).
     pub fn can_queue(&self) -> bool {
         self.with_session(Session::can_queue)

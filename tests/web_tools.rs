@@ -769,3 +769,113 @@ async fn demo_planner_fills_venue_cards_state_and_trip_panel() {
     drop(handle);
     root.remove();
 }
+
+// ---- A2UI surfaces (issue 14) -----------------------------------------------------------------
+
+fn a2ui_snapshot(store: &AgentStore) -> Vec<Value> {
+    let ops = json!([{ "version": "v1.0", "createSurface": {
+        "surfaceId": "booking", "catalogId": "basic",
+        "components": [
+            {"id": "root", "component": "Column", "children": ["title", "name", "pic", "weird", "book"]},
+            {"id": "title", "component": "Text", "variant": "h2", "text": {"call": "formatString", "args": {"value": "Table for ${/name}"}}},
+            {"id": "name", "component": "TextField", "label": "Your name", "value": {"path": "/name"},
+             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "A name, please."}]},
+            {"id": "pic", "component": "Image", "url": "https://img.example/venue.png", "description": "The venue"},
+            {"id": "weird", "component": "Hologram"},
+            {"id": "book", "component": "Button", "child": "book-label", "variant": "primary",
+             "action": {"event": {"name": "book", "context": {"who": {"path": "/name"}}}},
+             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "A name, please."}]},
+            {"id": "book-label", "component": "Text", "text": "Book <b>now</b>"}
+        ],
+        "dataModel": {"name": ""}
+    }}]);
+    vec![
+        json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-a2ui"}),
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "surface-1", "activityType": "a2ui-surface",
+               "content": {"a2ui_operations": ops}, "replace": true}),
+        json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-a2ui"}),
+    ]
+}
+
+#[wasm_bindgen_test]
+async fn an_a2ui_surface_renders_binds_and_sends_its_action_to_the_agent() {
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    store.begin_external();
+    for ev in a2ui_snapshot(&store) {
+        store.push_bytes(&sse(ev));
+    }
+    store.end_external(None);
+    settle(&store).await;
+    let surface = testid(&root, "a2ui-surface").unwrap_or_else(|| {
+        panic!(
+            "the surface: a2ui={} activity={} {}",
+            testid(&root, "a2ui").is_some(),
+            testid(&root, "activity").is_some(),
+            text_of(&root)
+        )
+    });
+    assert_eq!(
+        surface.get_attribute("data-surface-id").as_deref(),
+        Some("booking")
+    );
+    assert!(testid(&root, "activity").is_none(), "not the generic card");
+    assert_eq!(
+        text_of(&q(&surface, "h3").expect("a heading")),
+        "Table for "
+    );
+    let button = testid(&surface, "a2ui-button").expect("the button");
+    assert!(
+        text_of(&button).contains("Book <b>now</b>"),
+        "agent text is text"
+    );
+    assert!(q(&surface, "b, script").is_none());
+    assert!(
+        button.has_attribute("disabled"),
+        "the check fails: disabled"
+    );
+    assert!(text_of(&surface).contains("A name, please."));
+    assert!(q(&surface, "img").is_none(), "the image waits for a click");
+    assert!(q(&surface, r#"[data-testid="load-image"]"#).is_some());
+    let unsupported = testid(&surface, "a2ui-unsupported").expect("a placeholder");
+    assert!(text_of(&unsupported).contains("Hologram"));
+
+    // Typing binds the data model; the input under the cursor is never replaced.
+    let input: web_sys::HtmlInputElement =
+        testid(&surface, "a2ui-input").unwrap().dyn_into().unwrap();
+    input.set_value("Ada");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    settle(&store).await;
+    let same: web_sys::HtmlInputElement =
+        testid(&surface, "a2ui-input").unwrap().dyn_into().unwrap();
+    assert!(input.is_same_node(Some(&same)), "the input was kept");
+    assert_eq!(
+        text_of(&q(&surface, "h3").unwrap()),
+        "Table for Ada",
+        "bound text follows"
+    );
+    let button = testid(&surface, "a2ui-button").unwrap();
+    assert!(!button.has_attribute("disabled"), "the check passes");
+    assert!(!text_of(&surface).contains("A name, please."));
+
+    // The action goes back to the agent as the next run's forwardedProps.
+    click(&button);
+    settle(&store).await;
+    let body = store.last_request().expect("a run");
+    let action = &body["forwardedProps"]["a2uiAction"]["userAction"];
+    assert_eq!(action["name"], "book");
+    assert_eq!(action["surfaceId"], "booking");
+    assert_eq!(action["sourceComponentId"], "book");
+    assert_eq!(action["context"], json!({"who": "Ada"}));
+    assert!(action["timestamp"]
+        .as_str()
+        .is_some_and(|t| t.ends_with('Z')));
+    wait_idle(&store).await;
+    drop(handle);
+    container.remove();
+}

@@ -122,6 +122,8 @@ pub struct RunOptions {
     /// No person asked for this run: frontend tool handlers answered every pending call.
     /// At most [`hitl::MAX_AUTO_RUNS`] of those follow each other before a person is asked.
     pub automatic: bool,
+    /// Merged into `RunAgentInput.forwardedProps` (an A2UI action: `{"a2uiAction": …}`).
+    pub forwarded_props: Option<Value>,
 }
 
 /// Where a run's request goes.
@@ -584,6 +586,20 @@ impl Session {
         self.start_run(RunOptions::default())
     }
 
+    /// A person acted in a surface the agent drew (an A2UI button): the next run carries
+    /// `forwarded` in its `forwardedProps`. Refused while a run is in flight or interrupts
+    /// are open (they must be answered first, §4.11).
+    pub fn send_action(&mut self, forwarded: Value) -> Option<RunRequest> {
+        if self.running || !self.pipeline.thread.open_interrupts().is_empty() {
+            return None;
+        }
+        self.threads.replayed = false;
+        self.start_run(RunOptions {
+            forwarded_props: Some(forwarded),
+            ..RunOptions::default()
+        })
+    }
+
     /// Retry after a failed run: drop what the failed run produced after the last user
     /// message and run again with a new run id. A failed resume run leaves its interrupts open
     /// (§4.11): then the same answers are sent again (never a run without them), or nothing
@@ -629,12 +645,15 @@ impl Session {
                 _ => self.config.tools.clone(),
             }),
             context: Some(Vec::new()),
-            forwarded_props: match &options.resume {
-                Some(r) if options.legacy_resume || self.config.legacy_resume => {
-                    Some(r.legacy_command())
-                }
-                _ => None,
-            },
+            forwarded_props: merge_props(
+                match &options.resume {
+                    Some(r) if options.legacy_resume || self.config.legacy_resume => {
+                        Some(r.legacy_command())
+                    }
+                    _ => None,
+                },
+                options.forwarded_props.clone(),
+            ),
             resume: options.resume.as_ref().map(|r| r.entries().to_vec()),
         };
         self.dirty.run = true;
@@ -924,5 +943,17 @@ impl Session {
         let added = self.threads.notice(notice);
         self.dirty.warnings |= added;
         added
+    }
+}
+
+/// Two `forwardedProps` objects as one (the second's keys win); either may be absent.
+fn merge_props(a: Option<Value>, b: Option<Value>) -> Option<Value> {
+    match (a, b) {
+        (Some(Value::Object(mut a)), Some(Value::Object(b))) => {
+            a.extend(b);
+            Some(Value::Object(a))
+        }
+        (a, None) => a,
+        (_, b) => b,
     }
 }

@@ -38,6 +38,15 @@ pub fn MessageRow(
         Role::User => user_body(store, row.key.clone(), editing),
         Role::Assistant => assistant_body(store, row.key.clone()),
         Role::Reasoning => view! { <Reasoning row=row.clone() /> }.into_any(),
+        Role::Activity
+            if store
+                .with_message(&row.key, |m| {
+                    m.activity_type.as_deref() == Some(crate::a2ui::ACTIVITY_TYPE)
+                })
+                .unwrap_or(false) =>
+        {
+            view! { <crate::ui::a2ui::A2uiCard row=row.clone() /> }.into_any()
+        }
         Role::Activity => view! { <ActivityCard row=row.clone() /> }.into_any(),
         Role::System | Role::Developer => system_body(store, row.key.clone()),
         // A tool result shows inside its tool card; only an orphan gets a row of its own.
