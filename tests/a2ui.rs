@@ -1282,3 +1282,69 @@ fn arbitrary_json_never_panics() {
         let _ = z.tree();
     }
 }
+
+// ---- the demo agent's surface (issue 14 item 3) ------------------------------------------
+
+#[test]
+fn the_demo_reservation_form_is_a_surface_whose_action_the_demo_answers() {
+    use agui_leptos::demo::DemoAgent;
+    use agui_leptos::protocol::types::{Content, Role};
+    use agui_leptos::session::{AgentConfig, LocalAgentRef, Route, Session, TestEnv};
+    let mut s = Session::new(
+        AgentConfig {
+            local_agent: Some(LocalAgentRef::new(DemoAgent)),
+            ..AgentConfig::default()
+        },
+        std::rc::Rc::new(TestEnv::default()),
+    );
+    let play = |s: &mut Session, req: agui_leptos::session::RunRequest| {
+        let Route::Local { agent, .. } = &req.route else {
+            panic!()
+        };
+        for chunk in agent.respond(&req.body) {
+            s.push(req.generation, &chunk.bytes);
+        }
+        s.end_run(req.generation, Ok(()));
+    };
+    let req = s.send("reserve a table for dinner").unwrap();
+    play(&mut s, req);
+    let activity = s
+        .thread()
+        .messages
+        .iter()
+        .find(|m| m.role == Role::Activity)
+        .expect("an activity")
+        .clone();
+    assert_eq!(
+        activity.activity_type.as_deref(),
+        Some(agui_leptos::a2ui::ACTIVITY_TYPE)
+    );
+    let Some(Content::Object(content)) = &activity.content else {
+        panic!()
+    };
+    let (mut surfaces, problems) = Surfaces::from_content(&Value::Object(content.clone()));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(surfaces.get("reservation").unwrap().has_root());
+    assert!(
+        matches!(
+            surfaces.get("reservation").unwrap().action("send", TS),
+            Err(A2uiError::ChecksFailed { .. })
+        ),
+        "no name yet"
+    );
+    surfaces
+        .set_value("reservation", "/name", json!("Ada"))
+        .unwrap();
+    let Ok(ActionPayload::Agent(a)) = surfaces.get("reservation").unwrap().action("send", TS)
+    else {
+        panic!("an agent action")
+    };
+    let req = s.send_action(a.forwarded_props).expect("a run");
+    assert_eq!(
+        req.body["forwardedProps"]["a2uiAction"]["userAction"]["context"]["name"],
+        "Ada"
+    );
+    play(&mut s, req);
+    let last = s.thread().messages.last().unwrap().text().into_owned();
+    assert!(last.contains("under the name **Ada**"), "{last}");
+}

@@ -145,11 +145,14 @@ pub enum Scenario {
     Pay,
     LegacyInterrupt,
     Long,
+    /// "reserve a table": an A2UI booking form (issue 14).
+    Reserve,
 }
 
 /// Trigger phrases per scenario, checked in this order (whole words, case-insensitive).
 const MATCHERS: &[(&[&str], Scenario)] = &[
     (&["legacy interrupt"], Scenario::LegacyInterrupt),
+    (&["reserve", "reservation"], Scenario::Reserve),
     (&["ask me"], Scenario::AskMe),
     (&["confirm payment", "pay", "payment"], Scenario::Pay),
     (&["approve", "book"], Scenario::Approve),
@@ -178,6 +181,7 @@ pub const TRIGGERS: &[(&str, &str)] = &[
     ("error", "the agent fails mid-answer (RUN_ERROR)"),
     ("drop", "the connection drops mid-answer (a truncated run)"),
     ("long", "a ~3,000-word answer, for scrolling"),
+    ("reserve a table", "a booking form the agent describes (A2UI); its button goes back to the agent"),
 ];
 
 /// Lower-case words of `text`, space-separated with a space at each end.
@@ -222,6 +226,14 @@ pub fn respond(req: &DemoRequest) -> Vec<DemoChunk> {
     if let Some(answer) = legacy_command_resume(req) {
         return scripts::legacy_resumed(req, answer);
     }
+    if let Some(action) = req
+        .input
+        .get("forwardedProps")
+        .and_then(|p| p.get("a2uiAction"))
+        .and_then(|a| a.get("userAction"))
+    {
+        return scripts::reserved(req, action);
+    }
     match scenario_for(req.last_user_text) {
         Scenario::Planner => scripts::planner(req),
         Scenario::UseTool => scripts::use_a_tool(req),
@@ -234,6 +246,7 @@ pub fn respond(req: &DemoRequest) -> Vec<DemoChunk> {
         Scenario::Pay => scripts::pay(req),
         Scenario::LegacyInterrupt => scripts::legacy_interrupt(req),
         Scenario::Long => scripts::long(req),
+        Scenario::Reserve => scripts::reserve(req),
     }
 }
 

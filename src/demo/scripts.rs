@@ -934,3 +934,70 @@ pub fn legacy_resumed(req: &DemoRequest, answer: &Value) -> Vec<DemoChunk> {
     s.run_success();
     s.into_chunks()
 }
+
+/// 12. "reserve a table": the agent describes a booking form as an A2UI surface (an
+/// `a2ui-surface` activity, the AG-UI binding of `@ag-ui/a2ui-middleware`); its button comes
+/// back as `forwardedProps.a2uiAction` ([`reserved`]).
+pub fn reserve(req: &DemoRequest) -> Vec<DemoChunk> {
+    let (travellers, _, _) = trip_numbers(req.state, req.last_user_text);
+    let mut s = Script::new(req.thread_id, req.run_id);
+    s.run_started();
+    s.text(
+        "Here is the reservation form for the team dinner at Tasca do Miradouro:",
+        Pace::Text,
+    );
+    let ops = json!([{ "version": "v1.0", "createSurface": {
+        "surfaceId": "reservation", "catalogId": "basic",
+        "components": [
+            {"id": "root", "component": "Card", "child": "form"},
+            {"id": "form", "component": "Column", "children": ["title", "name", "guests", "guests-label", "date", "diet", "send"]},
+            {"id": "title", "component": "Text", "variant": "h2", "text": "Dinner at Tasca do Miradouro"},
+            {"id": "name", "component": "TextField", "label": "Name for the booking", "value": {"path": "/name"},
+             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "Whose name should the table be under?"}]},
+            {"id": "guests", "component": "Slider", "label": "Guests", "min": 2, "max": 20, "value": {"path": "/guests"}},
+            {"id": "guests-label", "component": "Text", "variant": "caption",
+             "text": {"call": "formatString", "args": {"value": "${/guests} guests"}}},
+            {"id": "date", "component": "DateTimeInput", "label": "Evening", "enableDate": true, "value": {"path": "/date"}},
+            {"id": "diet", "component": "ChoicePicker", "label": "Dietary needs", "value": {"path": "/diet"},
+             "options": [{"label": "Vegetarian", "value": "vegetarian"}, {"label": "Vegan", "value": "vegan"}, {"label": "Gluten-free", "value": "gluten-free"}]},
+            {"id": "send", "component": "Button", "child": "send-label", "variant": "primary",
+             "action": {"event": {"name": "reserve", "context": {
+                 "name": {"path": "/name"}, "guests": {"path": "/guests"}, "date": {"path": "/date"}, "diet": {"path": "/diet"}}}},
+             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "Add a name first."}]},
+            {"id": "send-label", "component": "Text", "text": "Reserve"}
+        ],
+        "dataModel": {"name": "", "guests": travellers, "date": "2026-06-04", "diet": []}
+    }}]);
+    s.activity_snapshot("a2ui-surface", json!({ "a2ui_operations": ops }));
+    s.run_finished(None);
+    s.into_chunks()
+}
+
+/// The reservation form's button: the agent confirms what it was sent.
+pub fn reserved(req: &DemoRequest, action: &Value) -> Vec<DemoChunk> {
+    let ctx = action.get("context").cloned().unwrap_or(Value::Null);
+    let text = |k: &str| match ctx.get(k) {
+        Some(Value::String(v)) => v.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::Array(a)) if !a.is_empty() => a
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "—".to_owned(),
+    };
+    let mut s = Script::new(req.thread_id, req.run_id);
+    s.run_started();
+    s.text(
+        &format!(
+            "Reserved: a table for **{}** on {} under the name **{}** (dietary needs: {}).",
+            text("guests"),
+            text("date"),
+            text("name"),
+            text("diet")
+        ),
+        Pace::Text,
+    );
+    s.run_finished(None);
+    s.into_chunks()
+}
