@@ -10,8 +10,11 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 features=()
-for lang in "$@"; do
-    features+=("lang-${lang}")
+for arg in "$@"; do
+    case "$arg" in
+        a2ui) features+=("a2ui") ;;
+        *) features+=("lang-${arg}") ;;
+    esac
 done
 feature_args=(--no-default-features)
 if [ "${#features[@]}" -gt 0 ]; then

@@ -8,6 +8,7 @@
 //! options (pure); [`a2ui`] is the A2UI surface model of `a2ui-surface` activities (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
 //! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
 
+#[cfg(feature = "a2ui")]
 pub mod a2ui;
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -1,6 +1,8 @@
 //! The A2UI surface model (`src/a2ui/`): messages, the basic catalogue, binding, templates,
 //! functions, the bounded regex engine, actions and the budgets.
 
+#![cfg(feature = "a2ui")]
+
 use std::time::{Duration, Instant};
 
 use agui_leptos::a2ui::component::{Children, IconName};

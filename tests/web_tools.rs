@@ -772,6 +772,7 @@ async fn demo_planner_fills_venue_cards_state_and_trip_panel() {
 
 // ---- A2UI surfaces (issue 14) -----------------------------------------------------------------
 
+#[cfg(feature = "a2ui")]
 fn a2ui_snapshot(store: &AgentStore) -> Vec<Value> {
     let ops = json!([{ "version": "v1.0", "createSurface": {
         "surfaceId": "booking", "catalogId": "basic",
@@ -797,6 +798,7 @@ fn a2ui_snapshot(store: &AgentStore) -> Vec<Value> {
     ]
 }
 
+#[cfg(feature = "a2ui")]
 #[wasm_bindgen_test]
 async fn an_a2ui_surface_renders_binds_and_sends_its_action_to_the_agent() {
     let store = AgentStore::new(AgentConfig {

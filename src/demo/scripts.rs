@@ -935,9 +935,9 @@ pub fn legacy_resumed(req: &DemoRequest, answer: &Value) -> Vec<DemoChunk> {
     s.into_chunks()
 }
 
-/// 12. "reserve a table": the agent describes a booking form as an A2UI surface (an
-/// `a2ui-surface` activity, the AG-UI binding of `@ag-ui/a2ui-middleware`); its button comes
-/// back as `forwardedProps.a2uiAction` ([`reserved`]).
+/// Scenario 12, "reserve a table": the agent describes a booking form as an A2UI surface
+/// (an `a2ui-surface` activity, the AG-UI binding of `@ag-ui/a2ui-middleware`); its button
+/// comes back as `forwardedProps.a2uiAction` ([`reserved`]).
 pub fn reserve(req: &DemoRequest) -> Vec<DemoChunk> {
     let (travellers, _, _) = trip_numbers(req.state, req.last_user_text);
     let mut s = Script::new(req.thread_id, req.run_id);

@@ -38,6 +38,7 @@ pub fn MessageRow(
         Role::User => user_body(store, row.key.clone(), editing),
         Role::Assistant => assistant_body(store, row.key.clone()),
         Role::Reasoning => view! { <Reasoning row=row.clone() /> }.into_any(),
+        #[cfg(feature = "a2ui")]
         Role::Activity
             if store
                 .with_message(&row.key, |m| {

@@ -4,6 +4,7 @@
 //! renders agent output as raw HTML. Every string shown comes from the [`crate::i18n`]
 //! catalog of the store's locale ([`tr`]).
 
+#[cfg(feature = "a2ui")]
 pub mod a2ui;
 pub mod activity;
 pub mod attach;
