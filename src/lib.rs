@@ -5,7 +5,8 @@
 //! [`branches`] keeps regenerated / edited alternatives and the saved form of a conversation
 //! (pure); [`event_log`] and [`trace`] are the event inspector's log, time travel and trace
 //! files (pure); [`i18n`] is the catalog of every UI string (pure); [`embed`] reads widget
-//! options (pure); [`a2ui`] is the A2UI surface model of `a2ui-surface` activities (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
+//! options (pure); [`a2ui`] is the A2UI surface model of `a2ui-surface` activities (pure); [`mcp_apps`] is
+//! the MCP Apps policy, `srcdoc` and JSON-RPC bridge of `mcp-apps` activities (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
 //! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
 
 #[cfg(feature = "a2ui")]
@@ -18,6 +19,7 @@ pub mod embed;
 pub mod event_log;
 pub mod i18n;
 pub mod markdown;
+pub mod mcp_apps;
 #[cfg(target_arch = "wasm32")]
 pub mod plugins;
 pub mod protocol;
