@@ -65,7 +65,8 @@
 //!
 //! Known limits of any sandboxed frame: the View can navigate *itself* (a link, `<meta
 //! http-equiv=refresh>`, `location=`) to any URL, which CSP cannot stop and which can carry
-//! data out in the URL; it can burn CPU. The bridge stops it on protocol misbehaviour only.
+//! data out in the URL (and later `"*"` posts then reach whatever document the frame holds,
+//! still sandboxed and opaque); it can burn CPU. The bridge stops it on protocol misbehaviour only.
 //!
 //! # Budgets (the agent or the frame controls all of these)
 //!
