@@ -12,7 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 features=()
 for arg in "$@"; do
     case "$arg" in
-        a2ui) features+=("a2ui") ;;
+        a2ui | mcp-apps) features+=("$arg") ;;
         *) features+=("lang-${arg}") ;;
     esac
 done

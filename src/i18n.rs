@@ -281,6 +281,14 @@ catalog! {
     a2ui_building,
     /// It could not; `{}` the agent's reason.
     a2ui_failed,
+    /// An MCP App activity that cannot be shown; `{}` why (technical).
+    mcp_app_unusable,
+    /// An MCP App whose HTML must be fetched through the agent's MCP proxy.
+    mcp_app_not_inline,
+    /// The app was stopped (no handshake, a flood, misbehaviour).
+    mcp_app_stopped,
+    /// A link the app asks to open; `{}` its host.
+    mcp_app_link,
     /// The composer's attach button (accessible name) and the attachments list.
     attach_button,
     attach_list_label,
@@ -703,6 +711,10 @@ pub static EN: Strings = Strings {
     a2ui_unsupported: "Unsupported component: {}",
     a2ui_building: "Building the interface…",
     a2ui_failed: "The interface could not be built: {}",
+    mcp_app_unusable: "This app cannot be shown: {}",
+    mcp_app_not_inline: "This app’s interface is fetched through the agent’s MCP proxy, which this chat does not do yet.",
+    mcp_app_stopped: "The app was stopped: it did not follow the MCP Apps protocol.",
+    mcp_app_link: "The app suggests a link: open {}",
     attach_button: "Attach files",
     attach_list_label: "Attachments",
     attach_remove: "Remove {}",
@@ -1057,6 +1069,10 @@ pub static DE: Strings = Strings {
     a2ui_unsupported: "Nicht unterstützte Komponente: {}",
     a2ui_building: "Die Oberfläche wird aufgebaut…",
     a2ui_failed: "Die Oberfläche konnte nicht aufgebaut werden: {}",
+    mcp_app_unusable: "Diese App kann nicht angezeigt werden: {}",
+    mcp_app_not_inline: "Die Oberfläche dieser App wird über den MCP-Proxy des Agenten geladen; das kann dieser Chat noch nicht.",
+    mcp_app_stopped: "Die App wurde angehalten: Sie hat das MCP-Apps-Protokoll nicht eingehalten.",
+    mcp_app_link: "Die App schlägt einen Link vor: {} öffnen",
     attach_button: "Dateien anhängen",
     attach_list_label: "Anhänge",
     attach_remove: "{} entfernen",

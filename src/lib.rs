@@ -19,6 +19,7 @@ pub mod embed;
 pub mod event_log;
 pub mod i18n;
 pub mod markdown;
+#[cfg(feature = "mcp-apps")]
 pub mod mcp_apps;
 #[cfg(target_arch = "wasm32")]
 pub mod plugins;

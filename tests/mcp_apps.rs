@@ -1,6 +1,8 @@
 //! MCP Apps (`src/mcp_apps/`): the activity content, the CSP and `srcdoc`, the sandbox proxy
 //! checks and the JSON-RPC bridge, natively.
 
+#![cfg(feature = "mcp-apps")]
+
 use agui_leptos::mcp_apps::{
     proxied_result, proxy_origin, sandbox_resource_ready, srcdoc, AppActivity, AppResource, Bridge,
     Budgets, CspPolicy, DeclaredCsp, Dim, HostContext, McpAppsError, Notice, Out, RpcId,

@@ -881,3 +881,141 @@ async fn an_a2ui_surface_renders_binds_and_sends_its_action_to_the_agent() {
     drop(handle);
     container.remove();
 }
+
+// ---- MCP Apps (issue 14) ------------------------------------------------------------------------
+
+/// A View that does the handshake, then reports through its size whether it could read the
+/// host page (123 px: it could not), and asks for a `javascript:` link (refused) and an https one.
+#[cfg(feature = "mcp-apps")]
+const MCP_VIEW: &str = r#"<html><head><title>Map</title></head><body><p>A small map</p><script>
+let leaked = false;
+try { leaked = !!parent.document.title || true; } catch (e) { leaked = false; }
+try { leaked = leaked || !!localStorage.length || true; } catch (e) {}
+const post = (m) => window.parent.postMessage(Object.assign({jsonrpc: '2.0'}, m), '*');
+window.addEventListener('message', (e) => {
+  const m = e.data || {};
+  if (m.id === 1 && m.result) {
+    post({method: 'ui/notifications/initialized'});
+    post({method: 'ui/notifications/size-changed', params: {height: leaked ? 321 : 123}});
+    post({id: 2, method: 'ui/open-link', params: {url: 'javascript:alert(1)'}});
+    post({id: 3, method: 'ui/open-link', params: {url: 'https://maps.example/lisbon'}});
+  }
+});
+post({id: 1, method: 'ui/initialize', params: {protocolVersion: '2026-01-26', appInfo: {name: 'map', version: '1'}, appCapabilities: {}}});
+</script></body></html>"#;
+
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn an_mcp_app_runs_in_an_opaque_sandbox_with_the_csp_first_and_a_checked_bridge() {
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    store.begin_external();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-mcp"}),
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-1", "activityType": "mcp-apps",
+               "content": {"resource": {"uri": "ui://maps/lisbon", "mimeType": "text/html;profile=mcp-app", "text": MCP_VIEW},
+                           "toolInput": {"city": "Lisbon"}}}),
+        json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-mcp"}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    store.end_external(None);
+    settle(&store).await;
+    let frame = testid(&root, "mcp-app-frame").expect("the frame");
+    assert_eq!(
+        frame.get_attribute("sandbox").as_deref(),
+        Some("allow-scripts"),
+        "no allow-same-origin"
+    );
+    assert!(frame.get_attribute("allow").is_none(), "no permissions");
+    let doc = frame.get_attribute("srcdoc").unwrap_or_default();
+    assert!(
+        doc.starts_with("<!DOCTYPE html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'"),
+        "the CSP comes first: {}",
+        &doc[..doc.len().min(120)]
+    );
+    assert!(doc.contains("connect-src 'none'"));
+    // The handshake runs; the View could not read the host (it sized itself 123 px).
+    wait_until(&store, "the app to run and size itself", || {
+        testid(&root, "mcp-app")
+            .and_then(|a| a.get_attribute("data-status"))
+            .as_deref()
+            == Some("running")
+            && testid(&root, "mcp-app-frame")
+                .map(|f| {
+                    f.unchecked_into::<HtmlElement>()
+                        .style()
+                        .get_property_value("height")
+                        .unwrap_or_default()
+                })
+                .as_deref()
+                == Some("123px")
+    })
+    .await;
+    // Only the https link is offered, as a link to click.
+    wait_until(&store, "the link", || {
+        testid(&root, "mcp-app-link").is_some()
+    })
+    .await;
+    let link = testid(&root, "mcp-app-link").unwrap();
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("https://maps.example/lisbon")
+    );
+    assert_eq!(
+        link.get_attribute("rel").as_deref(),
+        Some("noopener noreferrer")
+    );
+    // A message from another window (the page itself) never reaches the bridge.
+    let win = web_sys::window().unwrap();
+    win.post_message(
+        &js_sys::JSON::parse(
+            r#"{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"height":999}}"#,
+        )
+        .unwrap(),
+        "*",
+    )
+    .unwrap();
+    agui_leptos::transport::sleep(50).await;
+    settle(&store).await;
+    let h = testid(&root, "mcp-app-frame")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .style()
+        .get_property_value("height")
+        .unwrap();
+    assert_eq!(h, "123px", "the page's own message was ignored");
+    drop(handle);
+    container.remove();
+}
+
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn a_flooding_mcp_app_is_stopped_and_its_frame_removed() {
+    let store = AgentStore::new(AgentConfig::default());
+    let (container, root, handle) = mount_chat(store);
+    let flood = r#"<script>for (let i = 0; i < 500; i++) window.parent.postMessage({jsonrpc: '2.0', id: i, method: 'nope'}, '*');</script>"#;
+    store.begin_external();
+    for ev in [
+        json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-flood"}),
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-2", "activityType": "mcp-apps",
+               "content": {"resource": {"uri": "ui://bad/flood", "text": flood}}}),
+        json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-flood"}),
+    ] {
+        store.push_bytes(&sse(ev));
+    }
+    store.end_external(None);
+    wait_until(&store, "the flooding app to be stopped", || {
+        testid(&root, "mcp-app-stopped").is_some()
+    })
+    .await;
+    assert!(
+        testid(&root, "mcp-app-frame").is_none(),
+        "its frame is gone"
+    );
+    drop(handle);
+    container.remove();
+}

@@ -48,6 +48,16 @@ pub fn MessageRow(
         {
             view! { <crate::ui::a2ui::A2uiCard row=row.clone() /> }.into_any()
         }
+        #[cfg(feature = "mcp-apps")]
+        Role::Activity
+            if store
+                .with_message(&row.key, |m| {
+                    m.activity_type.as_deref() == Some(crate::mcp_apps::ACTIVITY_TYPE)
+                })
+                .unwrap_or(false) =>
+        {
+            view! { <crate::ui::mcp_app::McpAppCard row=row.clone() /> }.into_any()
+        }
         Role::Activity => view! { <ActivityCard row=row.clone() /> }.into_any(),
         Role::System | Role::Developer => system_body(store, row.key.clone()),
         // A tool result shows inside its tool card; only an orphan gets a row of its own.

@@ -15,6 +15,8 @@ pub mod hitl;
 #[cfg(feature = "inspector")]
 pub mod inspector;
 pub mod markdown_view;
+#[cfg(feature = "mcp-apps")]
+pub mod mcp_app;
 pub mod message;
 pub mod queue;
 pub mod reasoning;
