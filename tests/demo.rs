@@ -867,7 +867,7 @@ fn every_trigger_picks_its_own_script() {
         .collect();
     let distinct: HashSet<_> = picked.iter().map(|s| format!("{s:?}")).collect();
     assert_eq!(distinct.len(), TRIGGERS.len(), "{picked:?}");
-    assert_eq!(TRIGGERS.len(), 12);
+    assert_eq!(TRIGGERS.len(), 13);
     assert!(TRIGGERS.iter().all(|(p, d)| !p.is_empty() && !d.is_empty()));
 }
 

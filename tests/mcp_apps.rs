@@ -1059,3 +1059,40 @@ fn no_input_panics() {
         })
         .expect("no panics");
 }
+
+// ---- the demo agent's app (issue 14 item 3) -----------------------------------------------
+
+#[test]
+fn the_demo_map_is_an_inline_mcp_app_with_its_venues_as_tool_input() {
+    use agui_leptos::demo::{respond, DemoRequest};
+    let input = serde_json::json!({
+        "threadId": "t", "runId": "r", "state": {},
+        "messages": [{"id": "u1", "role": "user", "content": "show the map"}],
+        "tools": [], "context": [],
+    });
+    let body = String::from_utf8(agui_leptos::demo::body(&respond(&DemoRequest::from_input(
+        &input,
+    ))))
+    .unwrap();
+    let activity = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|e| e["type"] == "ACTIVITY_SNAPSHOT")
+        .expect("an activity");
+    assert_eq!(
+        activity["activityType"],
+        agui_leptos::mcp_apps::ACTIVITY_TYPE
+    );
+    let app = AppActivity::parse(&activity["content"]).expect("a usable app");
+    assert_eq!(app.resource_uri, "ui://lisbon/venue-map");
+    let html = &app.resource.as_ref().expect("inline").html;
+    assert!(
+        html.contains("ui/initialize") && !html.contains("fetch("),
+        "self-contained"
+    );
+    assert_eq!(
+        app.tool_input.unwrap()["venues"].as_array().map(Vec::len),
+        Some(3)
+    );
+}

@@ -147,12 +147,15 @@ pub enum Scenario {
     Long,
     /// "reserve a table": an A2UI booking form (issue 14).
     Reserve,
+    /// "show the map": a small MCP App in a sandboxed frame (issue 14).
+    Map,
 }
 
 /// Trigger phrases per scenario, checked in this order (whole words, case-insensitive).
 const MATCHERS: &[(&[&str], Scenario)] = &[
     (&["legacy interrupt"], Scenario::LegacyInterrupt),
     (&["reserve", "reservation"], Scenario::Reserve),
+    (&["map", "show the map"], Scenario::Map),
     (&["ask me"], Scenario::AskMe),
     (&["confirm payment", "pay", "payment"], Scenario::Pay),
     (&["approve", "book"], Scenario::Approve),
@@ -182,6 +185,7 @@ pub const TRIGGERS: &[(&str, &str)] = &[
     ("drop", "the connection drops mid-answer (a truncated run)"),
     ("long", "a ~3,000-word answer, for scrolling"),
     ("reserve a table", "a booking form the agent describes (A2UI); its button goes back to the agent"),
+    ("show the map", "a small MCP App: the venues on a map, in a sandboxed frame"),
 ];
 
 /// Lower-case words of `text`, space-separated with a space at each end.
@@ -247,6 +251,7 @@ pub fn respond(req: &DemoRequest) -> Vec<DemoChunk> {
         Scenario::LegacyInterrupt => scripts::legacy_interrupt(req),
         Scenario::Long => scripts::long(req),
         Scenario::Reserve => scripts::reserve(req),
+        Scenario::Map => scripts::map_app(req),
     }
 }
 
