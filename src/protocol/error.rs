@@ -40,6 +40,9 @@ pub enum ProtocolError {
     Chunk(#[from] ChunkError),
     #[error("{0}")]
     Verify(#[from] VerifyError),
+    /// An AI SDK UI message stream broke its contract ([`super::ai_sdk`]).
+    #[error("{0}")]
+    AiSdk(#[from] super::ai_sdk::AiSdkError),
     /// The person stopped the run (Stop): it ends as cancelled, content kept.
     #[error("stopped by the user")]
     Stopped,

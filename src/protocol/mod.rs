@@ -4,8 +4,10 @@
 //! The inbound pipeline, in the reference client's order (spec digest §4.1):
 //! [`sse`] → JSON → [`compat`] → [`enforce`] → [`chunks`] → [`verify`] → [`reducer`];
 //! [`pipeline`] strings them together. [`input`] prepares the outgoing `RunAgentInput`,
-//! [`partial_json`] previews tool arguments while they stream.
+//! [`partial_json`] previews tool arguments while they stream. [`ai_sdk`] translates an AI SDK
+//! UI message stream into the same events and builds that protocol's request.
 
+pub mod ai_sdk;
 pub mod capabilities;
 pub mod chunks;
 pub mod compat;

@@ -140,7 +140,9 @@ impl Pipeline {
         }
     }
 
-    fn fail(&mut self, error: ProtocolError) {
+    /// Fail the stream with `error` (a stage outside the pipeline, such as the AI SDK decoder,
+    /// found a violation): the same path as the pipeline's own errors.
+    pub(crate) fn fail(&mut self, error: ProtocolError) {
         match &error {
             ProtocolError::Truncated { .. } => self.thread.end_run(RunStatus::Truncated),
             e => {
@@ -203,6 +205,19 @@ impl Pipeline {
             Err(EventError::NotAnEvent(m)) => return self.fail(ProtocolError::NotAnEvent(m)),
             Err(EventError::Malformed(m)) => return self.fail(ProtocolError::Malformed(m)),
         };
+        self.fold_event(event, out);
+    }
+
+    /// Feed one event that is already typed and valid (made by a translating stage such as
+    /// [`super::ai_sdk`]): chunk expansion, verification and the reducer, as for any event.
+    pub fn push_event(&mut self, event: Event, out: &mut Vec<Delivered>) {
+        if self.error.is_none() {
+            self.fold_event(event, out);
+        }
+        self.thread.cap_warnings();
+    }
+
+    fn fold_event(&mut self, event: Event, out: &mut Vec<Delivered>) {
         let expanded = match self.chunks.push(event) {
             Ok(events) => events,
             Err(e) => return self.fail(ProtocolError::Chunk(e)),
@@ -248,7 +263,7 @@ fn check_version(declared: Option<&str>, warnings: &mut Vec<Warning>) {
 /// Parse one frame's data. JavaScript producers can emit lone UTF-16 surrogate escapes
 /// (`"\ud83d"`) that serde_json rejects; those become U+FFFD with a warning instead of failing
 /// the run (§7.6).
-fn parse_json(data: &str, warnings: &mut Vec<Warning>) -> Result<Value, String> {
+pub(crate) fn parse_json(data: &str, warnings: &mut Vec<Warning>) -> Result<Value, String> {
     match serde_json::from_str::<Value>(data) {
         Ok(v) => Ok(v),
         Err(e) => {
