@@ -53,8 +53,8 @@ use serde_json::{json, Map, Value};
 use super::error::{ProtocolError, Warning, WarningKind};
 use super::event::{
     ActivitySnapshot, Custom, Delta, Event, EventKind as K, MessageRef, MessagesSnapshot,
-    ReasoningMessageStart, RunError, RunFinished, RunStarted, Step, TextMessageStart,
-    ToolCallArgs, ToolCallRef, ToolCallResult, ToolCallStart,
+    ReasoningMessageStart, RunError, RunFinished, RunStarted, Step, TextMessageStart, ToolCallArgs,
+    ToolCallRef, ToolCallResult, ToolCallStart,
 };
 use super::pipeline::{parse_json, Delivered, Pipeline, PipelineOptions};
 use super::reducer::Thread;
@@ -366,7 +366,9 @@ impl AiSdkDecoder {
     }
 
     fn mid(&self) -> String {
-        self.message_id.clone().unwrap_or_else(|| self.run_id.clone())
+        self.message_id
+            .clone()
+            .unwrap_or_else(|| self.run_id.clone())
     }
 
     /// A fresh id from `base`: unique in this stream and not held by the thread.
@@ -492,7 +494,12 @@ impl AiSdkDecoder {
         self.reset = ids;
     }
 
-    fn block_start(&mut self, c: &Chunk, t: &Thread, out: &mut Vec<Event>) -> Result<(), AiSdkError> {
+    fn block_start(
+        &mut self,
+        c: &Chunk,
+        t: &Thread,
+        out: &mut Vec<Event>,
+    ) -> Result<(), AiSdkError> {
         let id = c.str("id")?;
         let md = self.md(c.opt("providerMetadata"));
         let reasoning = c.ty.starts_with("reasoning");
@@ -633,7 +640,12 @@ impl AiSdkDecoder {
         Ok(())
     }
 
-    fn tool_start(&mut self, c: &Chunk, t: &Thread, out: &mut Vec<Event>) -> Result<(), AiSdkError> {
+    fn tool_start(
+        &mut self,
+        c: &Chunk,
+        t: &Thread,
+        out: &mut Vec<Event>,
+    ) -> Result<(), AiSdkError> {
         let id = c.str("toolCallId")?;
         let text = match c.opt_str("inputEncoding")?.as_deref() {
             None | Some("json") => false,
@@ -669,7 +681,12 @@ impl AiSdkDecoder {
         Ok(())
     }
 
-    fn tool_input(&mut self, c: &Chunk, t: &Thread, out: &mut Vec<Event>) -> Result<(), AiSdkError> {
+    fn tool_input(
+        &mut self,
+        c: &Chunk,
+        t: &Thread,
+        out: &mut Vec<Event>,
+    ) -> Result<(), AiSdkError> {
         let id = c.str("toolCallId")?;
         c.str("toolName")?;
         let error = match c.ty {
@@ -702,7 +719,12 @@ impl AiSdkDecoder {
         Ok(())
     }
 
-    fn tool_output(&mut self, c: &Chunk, t: &Thread, out: &mut Vec<Event>) -> Result<(), AiSdkError> {
+    fn tool_output(
+        &mut self,
+        c: &Chunk,
+        t: &Thread,
+        out: &mut Vec<Event>,
+    ) -> Result<(), AiSdkError> {
         let id = c.str("toolCallId")?;
         let (content, state) = match c.ty {
             "tool-output-available" => {
@@ -718,7 +740,10 @@ impl AiSdkDecoder {
                 let e = c.str("errorText")?;
                 (e.clone(), Some(("output-error", e)))
             }
-            _ => (DENIED.to_owned(), Some(("output-denied", DENIED.to_owned()))),
+            _ => (
+                DENIED.to_owned(),
+                Some(("output-denied", DENIED.to_owned())),
+            ),
         };
         self.close_calls(|c| c == id, out);
         self.result(&id, content, state, t, out)
@@ -758,7 +783,10 @@ impl AiSdkDecoder {
         let call = c.str("toolCallId")?;
         let signature = c.opt_str("signature")?;
         if c.opt_bool("isAutomatic")? == Some(true) {
-            out.push(custom("ai-sdk:tool-approval-request", Value::Object(c.m.clone())));
+            out.push(custom(
+                "ai-sdk:tool-approval-request",
+                Value::Object(c.m.clone()),
+            ));
             return Ok(());
         }
         if self.interrupts.len() >= MAX_PARTS {
@@ -1019,7 +1047,12 @@ fn repair_reset(thread: &mut Thread, ids: &HashSet<String>) {
     // Only reasoning messages survive the snapshot, and only at the tail (they were appended
     // during the step, after everything the snapshot kept).
     if let Some(first) = thread.messages.iter().position(|m| ids.contains(&m.id)) {
-        if thread.messages.iter().skip(first).all(|m| ids.contains(&m.id)) {
+        if thread
+            .messages
+            .iter()
+            .skip(first)
+            .all(|m| ids.contains(&m.id))
+        {
             thread.truncate(first);
         }
     }
@@ -1058,14 +1091,20 @@ pub struct ApprovalResponse {
 
 /// The approval answers in `resume` (the entries the approval cards made for the open
 /// `interrupts`): `resolved` with `payload.approved == true` approves, anything else denies.
-pub fn approval_responses(interrupts: &[Interrupt], resume: &[ResumeEntry]) -> Vec<ApprovalResponse> {
+pub fn approval_responses(
+    interrupts: &[Interrupt],
+    resume: &[ResumeEntry],
+) -> Vec<ApprovalResponse> {
     resume
         .iter()
         .filter_map(|r| {
             let i = interrupts.iter().find(|i| i.id == r.interrupt_id)?;
             let payload = r.payload.as_ref();
             let approved = r.status == ResumeStatus::Resolved
-                && payload.and_then(|p| p.get("approved")).and_then(Value::as_bool) == Some(true);
+                && payload
+                    .and_then(|p| p.get("approved"))
+                    .and_then(Value::as_bool)
+                    == Some(true);
             Some(ApprovalResponse {
                 approval_id: i.id.clone(),
                 tool_call_id: i.tool_call_id.clone()?,
@@ -1141,10 +1180,12 @@ fn ui_messages(messages: &[Message], approvals: &[ApprovalResponse]) -> Vec<Valu
                     after_result: false,
                 });
                 if g.id.is_empty() && m.role != Role::Tool {
-                    g.id = match md_get(&m.metadata, MD_MESSAGE) {
-                        Some(Value::String(id)) => id.clone(),
-                        _ => m.id.clone(),
-                    };
+                    // A call's own message carries the UI message id on the call (§4.10).
+                    let calls = m.tool_calls.iter().flatten();
+                    g.id = std::iter::once(&m.metadata)
+                        .chain(calls.map(|c| &c.metadata))
+                        .find_map(|md| md_get(md, MD_MESSAGE).and_then(Value::as_str))
+                        .map_or_else(|| m.id.clone(), str::to_owned);
                 }
                 add_part(g, m, &results, approvals);
                 continue;
@@ -1219,7 +1260,11 @@ fn tool_part(call: &ToolCall, result: Option<&Message>, approvals: &[ApprovalRes
     }
     p.insert("toolCallId".into(), call.id.clone().into());
     let args = call.function.arguments.trim();
-    let input = if args.is_empty() { json!({}) } else { json_or_text(args) };
+    let input = if args.is_empty() {
+        json!({})
+    } else {
+        json_or_text(args)
+    };
     p.insert("input".into(), input);
     for k in ["providerExecuted", "title"] {
         if let Some(v) = flag(k) {
@@ -1282,9 +1327,10 @@ fn user_parts(m: &Message) -> Vec<Value> {
 
 fn file_part(media: &MediaPart) -> Option<Value> {
     let (url, mime) = match &media.source {
-        PartSource::Data { value, mime_type } => {
-            (format!("data:{mime_type};base64,{value}"), mime_type.clone())
-        }
+        PartSource::Data { value, mime_type } => (
+            format!("data:{mime_type};base64,{value}"),
+            mime_type.clone(),
+        ),
         PartSource::Url { value, mime_type } => (
             value.clone(),
             mime_type
