@@ -28,11 +28,8 @@ use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use leptos::prelude::GetUntracked;
 use serde_json::json;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -42,98 +39,8 @@ const SLICE: usize = 1_000;
 const THREAD_ID: &str = "t-bench";
 const REPS: usize = 5;
 
-#[wasm_bindgen(inline_js = r#"
-let observer = null;
-let entries = [];
-export function longtask_supported() {
-  return typeof PerformanceObserver !== 'undefined'
-    && Array.isArray(PerformanceObserver.supportedEntryTypes)
-    && PerformanceObserver.supportedEntryTypes.includes('longtask');
-}
-export function longtask_start() {
-  entries = [];
-  if (!longtask_supported()) return false;
-  observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) entries.push(e.duration);
-  });
-  observer.observe({ type: 'longtask' });
-  return true;
-}
-export function longtask_stop() {
-  if (observer !== null) {
-    for (const e of observer.takeRecords()) entries.push(e.duration);
-    observer.disconnect();
-    observer = null;
-  }
-  return entries.slice();
-}
-export function next_task() {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => { ch.port1.close(); resolve(); };
-    ch.port2.postMessage(0);
-  });
-}
-"#)]
-extern "C" {
-    fn longtask_supported() -> bool;
-    fn longtask_start() -> bool;
-    fn longtask_stop() -> js_sys::Array;
-    fn next_task() -> js_sys::Promise;
-}
-
-fn now() -> f64 {
-    web_sys::window()
-        .expect("window")
-        .performance()
-        .expect("performance")
-        .now()
-}
-
-/// Yield to the event loop (one task; no timer clamping).
-async fn yield_task() {
-    let _ = JsFuture::from(next_task()).await;
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
-
-/// The app's stylesheet, so layout and paint cost what they cost in the app.
-fn inject_styles() -> Element {
-    let doc = document();
-    let style = doc.create_element("style").expect("style");
-    style.set_text_content(Some(
-        &[
-            include_str!("../style/tokens.css"),
-            include_str!("../style/app.css"),
-            include_str!("../style/tools.css"),
-        ]
-        .join("\n"),
-    ));
-    doc.head()
-        .expect("head")
-        .append_child(&style)
-        .expect("append style");
-    style
-}
-
-fn fresh_container() -> HtmlElement {
-    let doc = document();
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
+mod bench_support;
+use bench_support::*;
 
 /// A small deterministic generator (xorshift), so every run streams the same answer.
 struct Rng(u64);

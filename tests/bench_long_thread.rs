@@ -29,9 +29,7 @@ use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
 use leptos::prelude::GetUntracked;
 use serde_json::json;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
@@ -46,111 +44,8 @@ const REPS: usize = 3;
 /// Give up waiting for the DOM after this long (a broken build must not hang the bench).
 const SETTLE_LIMIT_MS: f64 = 20_000.0;
 
-#[wasm_bindgen(inline_js = r#"
-let observer = null;
-let entries = [];
-export function longtask_supported() {
-  return typeof PerformanceObserver !== 'undefined'
-    && Array.isArray(PerformanceObserver.supportedEntryTypes)
-    && PerformanceObserver.supportedEntryTypes.includes('longtask');
-}
-export function longtask_start() {
-  entries = [];
-  if (!longtask_supported()) return false;
-  observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) entries.push(e.duration);
-  });
-  observer.observe({ type: 'longtask' });
-  return true;
-}
-export function longtask_stop() {
-  if (observer !== null) {
-    for (const e of observer.takeRecords()) entries.push(e.duration);
-    observer.disconnect();
-    observer = null;
-  }
-  return entries.slice();
-}
-export function next_task() {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => { ch.port1.close(); resolve(); };
-    ch.port2.postMessage(0);
-  });
-}
-export function next_frame() {
-  return new Promise((resolve) => requestAnimationFrame((t) => resolve(t)));
-}
-"#)]
-extern "C" {
-    fn longtask_supported() -> bool;
-    fn longtask_start() -> bool;
-    fn longtask_stop() -> js_sys::Array;
-    fn next_task() -> js_sys::Promise;
-    fn next_frame() -> js_sys::Promise;
-}
-
-fn now() -> f64 {
-    web_sys::window()
-        .expect("window")
-        .performance()
-        .expect("performance")
-        .now()
-}
-
-async fn yield_task() {
-    let _ = JsFuture::from(next_task()).await;
-}
-
-/// The next animation frame (resolves inside its callback).
-async fn frame_tick() {
-    let _ = JsFuture::from(next_frame()).await;
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
-
-fn inject_styles() -> Element {
-    let doc = document();
-    let style = doc.create_element("style").expect("style");
-    style.set_text_content(Some(
-        &[
-            include_str!("../style/tokens.css"),
-            include_str!("../style/app.css"),
-            include_str!("../style/tools.css"),
-        ]
-        .join("\n"),
-    ));
-    doc.head()
-        .expect("head")
-        .append_child(&style)
-        .expect("append style");
-    style
-}
-
-/// A box the size of a laptop's chat pane, so the transcript scrolls.
-fn fresh_container() -> HtmlElement {
-    let doc = document();
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    el.set_attribute(
-        "style",
-        "height: 800px; width: 1000px; display: flex; flex-direction: column",
-    )
-    .expect("style attribute");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
-}
+mod bench_support;
+use bench_support::*;
 
 /// The saved conversation: alternating user / assistant messages; every answer has a
 /// paragraph, a list and a fenced code block.
@@ -361,7 +256,7 @@ struct Snapshot {
 
 /// Snapshot then answer (`messages` = 0: the answer into an empty thread).
 async fn run_snapshot(messages: &[Message], snapshot: &[u8], deltas: &[String]) -> Snapshot {
-    let container = fresh_container();
+    let container = sized_container();
     let root: Element = container.clone().into();
     let config = AgentConfig {
         endpoint: Some("/agent".into()),
@@ -435,7 +330,7 @@ struct Open {
 
 /// Open a saved 1,000-message thread: a store continuing it, then the chat mounted.
 async fn run_open(messages: &[Message]) -> Open {
-    let container = fresh_container();
+    let container = sized_container();
     let root: Element = container.clone().into();
     let config = AgentConfig {
         endpoint: Some("/agent".into()),
