@@ -285,6 +285,8 @@ catalog! {
     mcp_app_unusable,
     /// An MCP App whose HTML must be fetched through the agent's MCP proxy.
     mcp_app_not_inline,
+    /// The app's View is being fetched through the agent.
+    mcp_app_loading,
     /// The app was stopped (no handshake, a flood, misbehaviour).
     mcp_app_stopped,
     /// A link the app asks to open; `{}` its host.
@@ -712,7 +714,8 @@ pub static EN: Strings = Strings {
     a2ui_building: "Building the interface…",
     a2ui_failed: "The interface could not be built: {}",
     mcp_app_unusable: "This app cannot be shown: {}",
-    mcp_app_not_inline: "This app’s interface is fetched through the agent’s MCP proxy, which this chat does not do yet.",
+    mcp_app_not_inline: "This app’s interface is fetched from the agent, which a replayed conversation does not do.",
+    mcp_app_loading: "Loading the app…",
     mcp_app_stopped: "The app was stopped: it did not follow the MCP Apps protocol.",
     mcp_app_link: "The app suggests a link: open {}",
     attach_button: "Attach files",
@@ -1070,7 +1073,8 @@ pub static DE: Strings = Strings {
     a2ui_building: "Die Oberfläche wird aufgebaut…",
     a2ui_failed: "Die Oberfläche konnte nicht aufgebaut werden: {}",
     mcp_app_unusable: "Diese App kann nicht angezeigt werden: {}",
-    mcp_app_not_inline: "Die Oberfläche dieser App wird über den MCP-Proxy des Agenten geladen; das kann dieser Chat noch nicht.",
+    mcp_app_not_inline: "Die Oberfläche dieser App wird beim Agenten abgerufen; in einer wiedergegebenen Unterhaltung geschieht das nicht.",
+    mcp_app_loading: "Die App wird geladen…",
     mcp_app_stopped: "Die App wurde angehalten: Sie hat das MCP-Apps-Protokoll nicht eingehalten.",
     mcp_app_link: "Die App schlägt einen Link vor: {} öffnen",
     attach_button: "Dateien anhängen",

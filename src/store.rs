@@ -474,9 +474,29 @@ impl AgentStore {
 
     /// A person acted in an agent-drawn surface: a run carrying `forwarded` in its
     /// `forwardedProps` (see [`Session::send_action`]).
-    pub fn send_action(&self, forwarded: Value) {
+    pub fn send_action(&self, forwarded: Value) -> Option<String> {
         let request = self.update(|s| s.send_action(forwarded)).flatten();
+        let run_id = request.as_ref().map(|r| r.run_id.clone());
         self.after(request);
+        run_id
+    }
+
+    /// Run `run_id` of the open thread has ended: its `RUN_FINISHED.result` (`Some(None)`:
+    /// ended without one). `None` while it runs or when it is not in this thread. Tracks
+    /// the run.
+    pub fn run_result(&self, run_id: &str) -> Option<Option<Value>> {
+        self.run.track();
+        self.running.track();
+        use crate::protocol::RunStatus;
+        self.with_session(
+            |s| match s.thread().runs.iter().rev().find(|r| r.run_id == run_id) {
+                Some(r) if r.status != RunStatus::Running => Some(r.result.clone()),
+                Some(_) => None,
+                // It failed before any event arrived.
+                None if !s.running() => Some(None),
+                None => None,
+            },
+        )
     }
 
     /// Room for one more message in the queue (see [`Session::can_queue`]).

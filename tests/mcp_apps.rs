@@ -1062,22 +1062,30 @@ fn no_input_panics() {
 
 // ---- the demo agent's app (issue 14 item 3) -----------------------------------------------
 
-#[test]
-fn the_demo_map_is_an_inline_mcp_app_with_its_venues_as_tool_input() {
-    use agui_leptos::demo::{respond, DemoRequest};
-    let input = serde_json::json!({
-        "threadId": "t", "runId": "r", "state": {},
-        "messages": [{"id": "u1", "role": "user", "content": "show the map"}],
-        "tools": [], "context": [],
-    });
-    let body = String::from_utf8(agui_leptos::demo::body(&respond(&DemoRequest::from_input(
-        &input,
-    ))))
-    .unwrap();
-    let activity = body
+/// The events of the demo's reply to `input`.
+fn demo_events(input: &serde_json::Value) -> Vec<serde_json::Value> {
+    use agui_leptos::demo::{body, respond, DemoRequest};
+    String::from_utf8(body(&respond(&DemoRequest::from_input(input))))
+        .unwrap()
         .lines()
         .filter_map(|l| l.strip_prefix("data: "))
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+fn demo_input(forwarded: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "threadId": "t", "runId": "r", "state": {},
+        "messages": [{"id": "u1", "role": "user", "content": "show the map"}],
+        "tools": [], "context": [], "forwardedProps": forwarded,
+    })
+}
+
+#[test]
+fn the_demo_map_is_fetched_and_called_through_proxied_runs_like_the_middleware() {
+    let events = demo_events(&demo_input(serde_json::Value::Null));
+    let activity = events
+        .iter()
         .find(|e| e["type"] == "ACTIVITY_SNAPSHOT")
         .expect("an activity");
     assert_eq!(
@@ -1085,14 +1093,43 @@ fn the_demo_map_is_an_inline_mcp_app_with_its_venues_as_tool_input() {
         agui_leptos::mcp_apps::ACTIVITY_TYPE
     );
     let app = AppActivity::parse(&activity["content"]).expect("a usable app");
-    assert_eq!(app.resource_uri, "ui://lisbon/venue-map");
-    let html = &app.resource.as_ref().expect("inline").html;
-    assert!(
-        html.contains("ui/initialize") && !html.contains("fetch("),
-        "self-contained"
-    );
+    assert!(app.resource.is_none(), "the middleware's shape: no HTML");
     assert_eq!(
-        app.tool_input.unwrap()["venues"].as_array().map(Vec::len),
+        app.tool_input.as_ref().unwrap()["venues"]
+            .as_array()
+            .map(Vec::len),
         Some(3)
     );
+
+    // resources/read through a proxied run: the result is the View.
+    let finished = |events: &[serde_json::Value]| {
+        events
+            .iter()
+            .find(|e| e["type"] == "RUN_FINISHED")
+            .cloned()
+            .expect("finished")
+    };
+    let read = demo_events(&demo_input(app.read_request()));
+    assert!(
+        read.iter().all(|e| e["type"] != "TEXT_MESSAGE_START"),
+        "no agent answer"
+    );
+    let result = proxied_result(finished(&read).get("result")).expect("a result");
+    let resource = AppResource::from_read_result(&result, &app.resource_uri).expect("the View");
+    assert!(resource.html.contains("ui/initialize") && !resource.html.contains("fetch("));
+
+    // tools/call venue_details, and an unknown tool.
+    let call = demo_events(&demo_input(app.call_request(
+        "venue_details",
+        &serde_json::json!({"name": "Tasca do Miradouro"}),
+    )));
+    let result = proxied_result(finished(&call).get("result")).expect("a tool result");
+    assert!(result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("river view"));
+    let bad = demo_events(&demo_input(
+        app.call_request("rm_rf", &serde_json::json!({})),
+    ));
+    assert!(proxied_result(finished(&bad).get("result")).is_err());
 }

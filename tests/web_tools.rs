@@ -1019,3 +1019,101 @@ async fn a_flooding_mcp_app_is_stopped_and_its_frame_removed() {
     drop(handle);
     container.remove();
 }
+
+/// A View that calls `lookup` as soon as it runs and sizes itself by the answer (77 px:
+/// the tool's text came back; 55 px: an error).
+#[cfg(feature = "mcp-apps")]
+const CALLING_VIEW: &str = r#"<script>
+const post = (m) => window.parent.postMessage(Object.assign({jsonrpc: '2.0'}, m), '*');
+window.addEventListener('message', (e) => {
+  const m = e.data || {};
+  if (m.id === 1 && m.result) {
+    post({method: 'ui/notifications/initialized'});
+    post({id: 2, method: 'tools/call', params: {name: 'lookup', arguments: {q: 'Alfama'}}});
+  }
+  if (m.id === 2) {
+    const ok = m.result && m.result.content && m.result.content[0].text === 'Alfama: 3 venues';
+    post({method: 'ui/notifications/size-changed', params: {height: ok ? 77 : 55}});
+  }
+});
+post({id: 1, method: 'ui/initialize', params: {protocolVersion: '2026-01-26', appInfo: {name: 'c', version: '1'}, appCapabilities: {}}});
+</script>"#;
+
+/// An agent behind `@ag-ui/mcp-apps-middleware`, in the page: an `mcp-apps` activity
+/// without HTML, then proxied `resources/read` and `tools/call` runs answered in
+/// `RUN_FINISHED.result`. Records what it was asked.
+#[cfg(feature = "mcp-apps")]
+struct Middleware(std::sync::Mutex<Vec<Value>>);
+
+#[cfg(feature = "mcp-apps")]
+impl agui_leptos::session::LocalAgent for Middleware {
+    fn respond(&self, input: &Value) -> Vec<agui_leptos::session::TimedChunk> {
+        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+        let proxied = input["forwardedProps"]["__proxiedMCPRequest"].clone();
+        self.0.lock().unwrap().push(proxied.clone());
+        let finish = |result: Value| json!({"type": "RUN_FINISHED", "threadId": t, "runId": r, "result": result});
+        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": t, "runId": r})];
+        match proxied["method"].as_str() {
+            Some("resources/read") => events.push(finish(json!({"contents": [
+                {"uri": "ui://geo/lookup", "mimeType": "text/html;profile=mcp-app", "text": CALLING_VIEW}]}))),
+            Some("tools/call") => events.push(finish(json!({"content": [
+                {"type": "text", "text": format!("{}: 3 venues", proxied["params"]["arguments"]["q"].as_str().unwrap_or(""))}]}))),
+            _ => {
+                events.push(json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-3", "activityType": "mcp-apps",
+                    "content": {"resourceUri": "ui://geo/lookup", "serverId": "geo", "toolInput": {}}}));
+                events.push(json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}));
+            }
+        }
+        events
+            .into_iter()
+            .map(|e| agui_leptos::session::TimedChunk {
+                delay_ms: 0,
+                bytes: sse(e),
+            })
+            .collect()
+    }
+}
+
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn an_mcp_app_without_inline_html_is_fetched_and_its_tool_calls_answered_through_proxied_runs(
+) {
+    let agent = std::sync::Arc::new(Middleware(std::sync::Mutex::new(Vec::new())));
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        local_agent: Some(agui_leptos::session::LocalAgentRef(agent.clone())),
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat_with(store, Plugins::new());
+    settle(&store).await;
+    store.send("find venues".into());
+    wait_until(
+        &store,
+        "the View to call its tool and size itself by the answer",
+        || {
+            testid(&root, "mcp-app-frame")
+                .map(|f| {
+                    f.unchecked_into::<HtmlElement>()
+                        .style()
+                        .get_property_value("height")
+                        .unwrap_or_default()
+                })
+                .as_deref()
+                == Some("77px")
+        },
+    )
+    .await;
+    let asked = agent.0.lock().unwrap().clone();
+    assert_eq!(asked.len(), 3, "{asked:?}");
+    assert_eq!(
+        asked[1],
+        json!({"serverId": "geo", "method": "resources/read", "params": {"uri": "ui://geo/lookup"}})
+    );
+    assert_eq!(asked[2]["method"], "tools/call");
+    assert_eq!(
+        asked[2]["params"],
+        json!({"name": "lookup", "arguments": {"q": "Alfama"}})
+    );
+    drop(handle);
+    container.remove();
+}

@@ -230,6 +230,13 @@ pub fn respond(req: &DemoRequest) -> Vec<DemoChunk> {
     if let Some(answer) = legacy_command_resume(req) {
         return scripts::legacy_resumed(req, answer);
     }
+    if let Some(proxied) = req
+        .input
+        .get("forwardedProps")
+        .and_then(|p| p.get("__proxiedMCPRequest"))
+    {
+        return scripts::mcp_proxied(req, proxied);
+    }
     if let Some(action) = req
         .input
         .get("forwardedProps")

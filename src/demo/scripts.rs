@@ -1011,14 +1011,18 @@ body { margin: 0; font: 14px system-ui, sans-serif; color: #1c1c1e; background: 
 @media (prefers-color-scheme: dark) { body { color: #ececef; background: #1f2421; } }
 svg { display: block; width: 100%; height: 180px; }
 ul { margin: 8px 12px; padding: 0; list-style: none; }
-li { display: flex; justify-content: space-between; padding: 2px 0; }
+li { display: flex; justify-content: space-between; padding: 2px 0; cursor: pointer; }
+li:hover { text-decoration: underline; }
+p { margin: 4px 12px 10px; min-height: 1.4em; }
 </style></head><body>
 <svg viewBox="0 0 300 180" role="img" aria-label="Map of Lisbon">
 <path d="M0 150 Q80 120 150 140 T300 130 L300 180 L0 180 Z" fill="#8fc1e3" />
-<g id="pins"></g></svg><ul id="list"></ul>
+<g id="pins"></g></svg><ul id="list"></ul><p id="detail">Click a venue for details.</p>
 <script>
 const post = (m) => parent.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*');
 const ns = 'http://www.w3.org/2000/svg';
+let next = 10;
+const size = () => post({ method: 'ui/notifications/size-changed', params: { height: document.body.scrollHeight } });
 function draw(venues) {
   const pins = document.getElementById('pins'), list = document.getElementById('list');
   pins.textContent = ''; list.textContent = '';
@@ -1027,20 +1031,28 @@ function draw(venues) {
     c.setAttribute('cx', 40 + i * 70); c.setAttribute('cy', 50 + (i % 2) * 40); c.setAttribute('r', 8);
     c.setAttribute('fill', '#c0352b'); pins.appendChild(c);
     const li = document.createElement('li'), a = document.createElement('span'), b = document.createElement('span');
-    a.textContent = v.name; b.textContent = v.area; li.append(a, b); list.appendChild(li);
+    a.textContent = v.name; b.textContent = v.area; li.append(a, b);
+    li.addEventListener('click', () => post({ id: next++, method: 'tools/call', params: { name: 'venue_details', arguments: { name: v.name } } }));
+    list.appendChild(li);
   });
-  post({ method: 'ui/notifications/size-changed', params: { height: document.body.scrollHeight } });
+  size();
 }
 addEventListener('message', (e) => {
   const m = e.data || {};
   if (m.id === 1 && m.result) post({ method: 'ui/notifications/initialized' });
   if (m.method === 'ui/notifications/tool-input') draw((m.params && m.params.arguments && m.params.arguments.venues) || []);
+  if (m.id >= 10) {
+    const text = m.result && m.result.content && m.result.content[0] ? m.result.content[0].text : (m.error ? m.error.message : '');
+    document.getElementById('detail').textContent = text; size();
+  }
 });
 post({ id: 1, method: 'ui/initialize', params: { protocolVersion: '2026-01-26', appInfo: { name: 'lisbon-map', version: '1.0' }, appCapabilities: {} } });
 </script></body></html>"##;
 
-/// Scenario 13, "show the map": the venues as a small MCP App (an `mcp-apps` activity with
-/// its `ui://` resource inline; the View gets the venues as its tool input).
+/// Scenario 13, "show the map": the venues as a small MCP App, in the shape
+/// `@ag-ui/mcp-apps-middleware` sends (`resourceUri`, no HTML: the chat fetches it with a
+/// proxied `resources/read`, [`mcp_proxied`]); the View gets the venues as its tool input and
+/// asks `venue_details` when a venue is clicked.
 pub fn map_app(req: &DemoRequest) -> Vec<DemoChunk> {
     let mut s = Script::new(req.thread_id, req.run_id);
     s.run_started();
@@ -1053,11 +1065,46 @@ pub fn map_app(req: &DemoRequest) -> Vec<DemoChunk> {
     s.activity_snapshot(
         "mcp-apps",
         json!({
-            "resourceUri": "ui://lisbon/venue-map",
-            "resource": {"uri": "ui://lisbon/venue-map", "mimeType": "text/html;profile=mcp-app", "text": MAP_VIEW},
+            "resourceUri": MAP_URI,
+            "serverId": "lisbon-demo",
             "toolInput": {"venues": venues},
+            "result": {"content": [{"type": "text", "text": "3 venues"}]},
         }),
     );
     s.run_finished(None);
+    s.into_chunks()
+}
+
+const MAP_URI: &str = "ui://lisbon/venue-map";
+
+/// What the demo's "MCP middleware" answers a proxied request with (`RUN_FINISHED.result`,
+/// no agent involved): the View for `resources/read`, a venue's note for `tools/call
+/// venue_details`, an `{error}` for anything else.
+pub fn mcp_proxied(req: &DemoRequest, proxied: &Value) -> Vec<DemoChunk> {
+    let method = proxied.get("method").and_then(Value::as_str).unwrap_or("");
+    let params = proxied.get("params").cloned().unwrap_or(Value::Null);
+    let result = match method {
+        "resources/read" if params.get("uri").and_then(Value::as_str) == Some(MAP_URI) => json!({
+            "contents": [{"uri": MAP_URI, "mimeType": "text/html;profile=mcp-app", "text": MAP_VIEW}]
+        }),
+        "tools/call" if params.get("name").and_then(Value::as_str) == Some("venue_details") => {
+            let name = params
+                .get("arguments")
+                .and_then(|a| a.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            match VENUES.iter().find(|v| v.name == name) {
+                Some(v) => json!({"content": [{"type": "text", "text": format!(
+                    "{} ({}, {}): {}, up to {} people, rated {}.",
+                    v.name, v.area, v.price, v.note, v.capacity, v.rating
+                )}]}),
+                None => json!({"error": "no such venue"}),
+            }
+        }
+        _ => json!({"error": format!("{method} is not offered")}),
+    };
+    let mut s = Script::new(req.thread_id, req.run_id);
+    s.run_started();
+    s.run_result(result);
     s.into_chunks()
 }

@@ -223,6 +223,20 @@ impl Script {
         self.event_after(40, 120, ev);
     }
 
+    /// `RUN_FINISHED` carrying `result` (what an MCP middleware answers a proxied request with).
+    pub fn run_result(&mut self, result: Value) {
+        self.event_after(
+            40,
+            120,
+            json!({
+                "type": "RUN_FINISHED",
+                "threadId": self.thread_id,
+                "runId": self.run_id,
+                "result": result,
+            }),
+        );
+    }
+
     /// `RUN_FINISHED` with `outcome: {type: "success"}`.
     pub fn run_success(&mut self) {
         self.run_finished(Some(json!({"type": "success"})));

@@ -122,7 +122,7 @@ impl Cx {
             .with_value(|s| s.get(&id).map(|s| s.action_at(component, scope, &stamp)));
         match payload {
             Some(Ok(ActionPayload::Agent(action))) => {
-                self.store.send_action(action.forwarded_props)
+                self.store.send_action(action.forwarded_props);
             }
             Some(Ok(ActionPayload::Local(Intent::OpenUrl(url)))) => {
                 if let Some(w) = web_sys::window() {

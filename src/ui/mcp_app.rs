@@ -7,9 +7,11 @@
 //! misbehaves (no handshake, a flood, oversized or unsupported messages) is removed with a
 //! notice.
 //!
-//! Not here (yet): the middleware's proxied `resources/read` (an activity without inline HTML
-//! says so) and the View's `tools/call` through the agent (answered with an error: the chat
-//! offers no such path), and the `mcp-apps-proxy` mode (the pure handshake exists:
+//! The resource and the View's `tools/call`s go through the agent's MCP middleware the way
+//! `@ag-ui/mcp-apps-middleware` expects: a run whose `forwardedProps` carry
+//! `__proxiedMCPRequest` (`resources/read` when the activity has no inline HTML, `tools/call`
+//! for the View), answered in that run's `RUN_FINISHED.result`. Nothing is fetched for a
+//! replayed trace. Not here (yet): the `mcp-apps-proxy` mode (the pure handshake exists:
 //! [`crate::mcp_apps::proxy_origin`]).
 
 use leptos::html::Iframe;
@@ -20,14 +22,21 @@ use wasm_bindgen::JsCast;
 
 use crate::i18n::fill;
 use crate::mcp_apps::{
-    srcdoc, AppActivity, Bridge, CspPolicy, Dim, HostContext, Out, StopReason, Theme, SANDBOX,
+    proxied_result, srcdoc, AppActivity, AppResource, Bridge, CspPolicy, Dim, HostContext, Out,
+    RpcId, StopReason, Theme, SANDBOX,
 };
 use crate::protocol::types::Content;
 use crate::store::{AgentStore, Row};
-use crate::ui::tr;
+use crate::ui::{tr, tr_now};
 
 fn now() -> f64 {
     js_sys::Date::now()
+}
+
+fn post(win: &web_sys::Window, v: &Value, target: &str) {
+    if let Ok(msg) = js_sys::JSON::parse(&v.to_string()) {
+        let _ = win.post_message(&msg, target);
+    }
 }
 
 /// The frame's state, as the card shows it.
@@ -56,9 +65,56 @@ pub fn McpAppCard(
         Ok(a) => a,
         Err(e) => return notice_card(fill(t.mcp_app_unusable, &[&e.to_string()])),
     };
-    let Some(resource) = activity.resource.clone() else {
-        return notice_card(t.mcp_app_not_inline.to_owned());
-    };
+    let resource = RwSignal::new(activity.resource.clone());
+    let failed = RwSignal::new(None::<String>);
+    let replay = store.try_with_session(|s| s.is_replay()).unwrap_or(true);
+    if resource.with_untracked(Option::is_none) {
+        if replay {
+            failed.set(Some(t.mcp_app_not_inline.to_owned()));
+        }
+        // Fetch the View through the middleware: one proxied run, once the agent is free.
+        let request = activity.read_request();
+        let uri = activity.resource_uri.clone();
+        let asked = StoredValue::new(None::<String>);
+        Effect::new(move || {
+            if resource.with(Option::is_some) || failed.with(Option::is_some) {
+                return;
+            }
+            match asked.get_value() {
+                None if !store.running.get() => {
+                    asked.set_value(store.send_action(request.clone()));
+                }
+                None => {}
+                Some(run) => {
+                    if let Some(result) = store.run_result(&run) {
+                        match proxied_result(result.as_ref()).and_then(|v| {
+                            AppResource::from_read_result(&v, &uri).map_err(|e| e.to_string())
+                        }) {
+                            Ok(r) => resource.set(Some(r)),
+                            Err(e) => failed.set(Some(fill(tr_now(store).mcp_app_unusable, &[&e]))),
+                        }
+                    }
+                }
+            }
+        });
+    }
+    let activity = StoredValue::new(activity);
+    view! {
+        {move || match (resource.get(), failed.get()) {
+            (Some(r), _) => app_frame(store, activity, r),
+            (None, Some(e)) => notice_card(e),
+            (None, None) => notice_card(tr(store).mcp_app_loading.to_owned()),
+        }}
+    }
+    .into_any()
+}
+
+/// The View of `resource` running in its frame.
+fn app_frame(
+    store: AgentStore,
+    activity: StoredValue<AppActivity>,
+    resource: AppResource,
+) -> AnyView {
     let policy = CspPolicy::new(&resource.csp);
     let doc = srcdoc(&resource.html, &policy);
     let dark = web_sys::window()
@@ -71,7 +127,9 @@ pub fn McpAppCard(
         width: Dim::Unbounded,
         height: Dim::Max(800),
     };
-    let bridge = StoredValue::new(Bridge::new(now(), &activity, policy, host).without_tools());
+    let bridge = StoredValue::new(activity.with_value(|a| Bridge::new(now(), a, policy, host)));
+    // The View's tool calls on their way through the agent: (run id, the View's request id).
+    let calls = RwSignal::new(Vec::<(String, RpcId)>::new());
     let frame: NodeRef<Iframe> = NodeRef::new();
     let status = RwSignal::new(Status::Loading);
     let height = RwSignal::new(None::<u32>);
@@ -88,20 +146,24 @@ pub fn McpAppCard(
         let target = bridge.with_value(|b| b.target_origin().to_owned());
         for out in outs {
             match out {
-                Out::Post(v) => {
-                    if let Ok(msg) = js_sys::JSON::parse(&v.to_string()) {
-                        let _ = win.post_message(&msg, &target);
-                    }
-                }
-                Out::CallTool { id, .. } => {
-                    let reply = bridge
-                        .try_update_value(|b| {
-                            b.tool_result(&id, Err("this chat offers the app no tools".into()))
-                        })
-                        .flatten();
-                    if let Some(Out::Post(v)) = reply {
-                        if let Ok(msg) = js_sys::JSON::parse(&v.to_string()) {
-                            let _ = win.post_message(&msg, &target);
+                Out::Post(v) => post(&win, &v, &target),
+                Out::CallTool {
+                    id,
+                    name,
+                    arguments,
+                } => {
+                    let request = activity.with_value(|a| a.call_request(&name, &arguments));
+                    match store.send_action(request) {
+                        Some(run) => calls.update(|c| c.push((run, id))),
+                        None => {
+                            let reply = bridge
+                                .try_update_value(|b| {
+                                    b.tool_result(&id, Err("the agent is busy".into()))
+                                })
+                                .flatten();
+                            if let Some(Out::Post(v)) = reply {
+                                post(&win, &v, &target);
+                            }
                         }
                     }
                 }
@@ -119,6 +181,25 @@ pub fn McpAppCard(
             }
         }
     };
+
+    // A tool call's run ended: its result goes back to the View.
+    Effect::new(move || {
+        let done: Vec<(RpcId, Option<Value>)> = calls.with(|c| {
+            c.iter()
+                .filter_map(|(run, id)| store.run_result(run).map(|r| (id.clone(), r)))
+                .collect()
+        });
+        if done.is_empty() {
+            return;
+        }
+        calls.update(|c| c.retain(|(_, id)| !done.iter().any(|(d, _)| d == id)));
+        for (id, result) in done {
+            let reply = bridge
+                .try_update_value(|b| b.tool_result(&id, proxied_result(result.as_ref())))
+                .flatten();
+            run(reply.into_iter().collect());
+        }
+    });
 
     // Messages: only from this frame's own window.
     let on_message =
@@ -169,7 +250,7 @@ pub fn McpAppCard(
     });
 
     let stopped = move || matches!(status.get(), Status::Stopped(_));
-    let title = activity.resource_uri.clone();
+    let title = activity.with_value(|a| a.resource_uri.clone());
     view! {
         <section class="agui-mcp-app" data-testid="mcp-app" data-status=move || match status.get() {
             Status::Loading => "loading",
