@@ -5,6 +5,7 @@
 //! | attribute (`<agui-chat>`) | `data-agui-*` form      | JS option    | meaning |
 //! |---------------------------|-------------------------|--------------|---------|
 //! | `endpoint`                | `data-agui-endpoint`    | `endpoint`   | AG-UI endpoint URL (relative works); absent or empty = the built-in demo agent |
+//! | `protocol`                | `data-agui-protocol`    | `protocol`   | `ag-ui` (default) or `ai-sdk`: requests in the AI SDK's `useChat` shape to a route that answers a UI message stream. Responses are read by their own header either way, and an endpoint that answered an AI SDK stream gets that shape from then on |
 //! | `headers`                 | `data-agui-headers`     | `headers`    | extra request headers, a JSON object of strings |
 //! | `mode`                    | `data-agui-mode`        | `mode`       | `inline` (default), `popup`, `sidebar`, `page` |
 //! | `theme`                   | `data-agui-theme`       | `theme`      | `auto` (default: follows `prefers-color-scheme`), `light`, `dark` |
@@ -140,6 +141,8 @@ impl Persist {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WidgetOptions {
     pub endpoint: Option<String>,
+    /// The `protocol` attribute: the shape of the endpoint's requests.
+    pub wire: crate::protocol::Wire,
     pub headers: Vec<(String, String)>,
     pub mode: Mode,
     pub theme: Theme,
@@ -180,6 +183,7 @@ pub struct WidgetOptions {
 /// The option names, as attributes (kebab-case) and as JS option keys (camelCase).
 pub const OPTIONS: &[(&str, &str)] = &[
     ("endpoint", "endpoint"),
+    ("protocol", "protocol"),
     ("headers", "headers"),
     ("mode", "mode"),
     ("theme", "theme"),
@@ -237,6 +241,12 @@ impl WidgetOptions {
                 .filter(|v| !v.is_empty())
         };
         o.endpoint = text("endpoint");
+        if let Some(p) = text("protocol") {
+            match crate::protocol::Wire::parse(&p) {
+                Some(w) => o.wire = w,
+                None => problems.push(format!("protocol: unknown value {p:?} (ag-ui, ai-sdk)")),
+            }
+        }
         if let Some(h) = text("headers") {
             match parse_headers(&h) {
                 Ok(h) => o.headers = h,

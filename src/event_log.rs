@@ -39,7 +39,7 @@ use serde_json::Value;
 
 use crate::protocol::event::EventKind;
 use crate::protocol::types::{Content, Message};
-use crate::protocol::{Delivered, Event, Pipeline, Thread};
+use crate::protocol::{Decoder, Delivered, Event, Pipeline, Thread};
 
 /// Budget and checkpoint spacing of one log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -534,17 +534,29 @@ impl EventLog {
         });
     }
 
-    /// Feed response bytes through `pipeline`, recording each frame; returns what it delivered.
+    /// Feed AG-UI response bytes through `pipeline`, recording each frame; returns what it
+    /// delivered.
     pub fn push(&mut self, pipeline: &mut Pipeline, bytes: &[u8], now_ms: f64) -> Vec<Delivered> {
+        self.push_through(pipeline, &mut Decoder::default(), bytes, now_ms)
+    }
+
+    /// [`EventLog::push`] for a response of any wire: `decoder` turns the bytes into events.
+    pub fn push_through(
+        &mut self,
+        pipeline: &mut Pipeline,
+        decoder: &mut Decoder,
+        bytes: &[u8],
+        now_ms: f64,
+    ) -> Vec<Delivered> {
         if self.stopped.is_some() || self.runs.is_empty() {
-            return pipeline.push_bytes(bytes);
+            return decoder.push(pipeline, bytes);
         }
         let mut out = Vec::new();
         // One line at a time (as the pipeline itself does), so each delivered event is known
         // to come from the frame that ends at this line.
         for line in bytes.split_inclusive(|b| *b == b'\n' || *b == b'\r') {
             if self.stopped.is_some() {
-                out.extend(pipeline.push_bytes(line));
+                out.extend(decoder.push(pipeline, line));
                 continue;
             }
             if self.since_events >= self.every
@@ -554,14 +566,14 @@ impl EventLog {
             }
             if !self.fits(self.growth_for(line.len())) {
                 self.stop("the next frame");
-                out.extend(pipeline.push_bytes(line));
+                out.extend(decoder.push(pipeline, line));
                 continue;
             }
             grow(&mut self.raw, line.len());
             self.raw.extend_from_slice(line);
             let warnings = pipeline.thread.warnings.len();
             let failed = pipeline.error().is_some();
-            let delivered = pipeline.push_bytes(line);
+            let delivered = decoder.push(pipeline, line);
             self.record(pipeline, &delivered, warnings, failed, now_ms);
             out.extend(delivered);
         }
@@ -570,9 +582,19 @@ impl EventLog {
 
     /// The body ended: finish `pipeline`, recording what that delivers or fails.
     pub fn finish(&mut self, pipeline: &mut Pipeline, now_ms: f64) -> Vec<Delivered> {
+        self.finish_through(pipeline, &mut Decoder::default(), now_ms)
+    }
+
+    /// [`EventLog::finish`] for a response of any wire.
+    pub fn finish_through(
+        &mut self,
+        pipeline: &mut Pipeline,
+        decoder: &mut Decoder,
+        now_ms: f64,
+    ) -> Vec<Delivered> {
         let warnings = pipeline.thread.warnings.len();
         let failed = pipeline.error().is_some();
-        let delivered = pipeline.finish();
+        let delivered = decoder.finish(pipeline);
         if self.stopped.is_none() && !self.runs.is_empty() {
             self.record(pipeline, &delivered, warnings, failed, now_ms);
         }

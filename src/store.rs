@@ -437,11 +437,18 @@ impl AgentStore {
                     .try_update_value(|s| s.abort = Some(handle.clone()));
                 let text = request.body.to_string();
                 leptos::task::spawn_local(async move {
-                    let result =
-                        transport::run_http(&endpoint, &headers, fetch, &text, &handle, |b| {
-                            store.push_for(generation, b)
-                        })
-                        .await;
+                    let result = transport::run_http(
+                        &endpoint,
+                        &headers,
+                        fetch,
+                        &text,
+                        &handle,
+                        |wire| {
+                            store.update(|s| s.open_response(generation, wire));
+                        },
+                        |b| store.push_for(generation, b),
+                    )
+                    .await;
                     store.end_for(generation, result);
                 });
             }

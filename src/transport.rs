@@ -17,6 +17,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, Request, Response};
 
 use crate::embed::{endpoint_allowed, Target};
+use crate::protocol::Wire;
 use crate::session::failure::{error_body, EndpointRefusal, ERROR_BODY_BYTES};
 use crate::session::{Credentials, FetchPolicy};
 use web_sys::{RequestCredentials, RequestRedirect, ResponseType};
@@ -110,7 +111,8 @@ pub fn check_endpoint(endpoint: &str, allowed: Option<&[String]>) -> Result<(), 
     }
 }
 
-/// POST `body` to `endpoint` and feed the response body to `on_chunk` as it streams in.
+/// POST `body` to `endpoint`, tell `on_open` the response's wire (from its headers), and feed
+/// the response body to `on_chunk` as it streams in.
 ///
 /// The request is built with gloo-net (method, headers, abort signal, body) and its response
 /// read through gloo-net's `Response` (status, content type); the body is read with web-sys's
@@ -127,6 +129,7 @@ pub async fn run_http(
     fetch: FetchPolicy,
     body: &str,
     abort: &AbortHandle,
+    on_open: impl FnOnce(Wire),
     mut on_chunk: impl FnMut(&[u8]),
 ) -> Result<(), TransportError> {
     let net = |e: JsValue| {
@@ -212,6 +215,11 @@ pub async fn run_http(
     {
         return Err(TransportError::NotSse(content_type));
     }
+    let headers = response.headers();
+    on_open(Wire::of_response(
+        Some(&content_type),
+        headers.get(crate::protocol::ai_sdk::HEADER).as_deref(),
+    ));
     let stream = response.body().ok_or(TransportError::NoBody)?;
     let reader: ReadableStreamDefaultReader = stream
         .get_reader()

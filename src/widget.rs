@@ -454,6 +454,7 @@ fn mount(
     let handle = leptos::mount::mount_to(container, move || {
         let config = AgentConfig {
             endpoint: options.endpoint.clone(),
+            wire: options.wire,
             headers: options.headers.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
             fetch: options.fetch,

@@ -512,7 +512,7 @@ fn done_ends_the_stream_and_a_body_without_an_end_is_truncated() {
         RunStatus::Success { pending: vec![] }
     );
     assert_eq!(s.pipeline.thread.messages.len(), 1);
-    assert!(s.decoder.ended());
+    assert!(s.front.decoder.ended());
     // Neither `finish` nor [DONE]: the connection was lost.
     let (s, _) = feed("data: {\"type\":\"text-start\",\"id\":\"t\"}\n\n");
     assert!(matches!(s.error(), Some(ProtocolError::Truncated { run_id }) if run_id == "run1"));

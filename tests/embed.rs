@@ -68,6 +68,22 @@ fn every_attribute_is_read() {
 }
 
 #[test]
+fn the_protocol_attribute_picks_the_wire_and_a_bad_one_is_reported() {
+    use agui_leptos::protocol::Wire;
+    assert_eq!(parse(&[]).0.wire, Wire::AgUi);
+    for v in ["ai-sdk", " AI-SDK ", "aisdk"] {
+        assert_eq!(parse(&[("protocol", v)]).0.wire, Wire::AiSdk, "{v}");
+    }
+    assert_eq!(parse(&[("protocol", "ag-ui")]).0.wire, Wire::AgUi);
+    let (o, problems) = parse(&[("protocol", "grpc")]);
+    assert_eq!(o.wire, Wire::AgUi);
+    assert!(
+        problems.len() == 1 && problems[0].starts_with("protocol"),
+        "{problems:?}"
+    );
+}
+
+#[test]
 fn boolean_attributes_can_be_turned_off() {
     for off in ["false", "0", "no", "off", " FALSE "] {
         let (o, _) = parse(&[("inspector", off), ("open", off)]);

@@ -58,6 +58,7 @@ function stubFetch(input, init) {
     }
     const headers = new Headers();
     if (plan.contentType) headers.set('Content-Type', plan.contentType);
+    for (const [k, v] of plan.headers || []) headers.set(k, v);
     if (plan.bodyText !== null && plan.bodyText !== undefined) {
       rec.done = true;
       return new Response(plan.bodyText, { status: plan.status, headers });
@@ -91,6 +92,10 @@ export function stub_active() { return globalThis.fetch === stubFetch; }
 export function stub_plan(status, contentType, bodyText, abortErrorsBody) {
   S.plans.push({ status, contentType, bodyText, abortErrorsBody });
 }
+export function stub_plan_header(name, value) {
+  const plan = S.plans[S.plans.length - 1];
+  plan.headers = [...(plan.headers || []), [name, value]];
+}
 export function stub_request_count() { return S.requests.length; }
 export function stub_method(i) { return S.requests[i].method; }
 export function stub_url(i) { return S.requests[i].url; }
@@ -123,6 +128,7 @@ extern "C" {
     fn stub_restore();
     fn stub_active() -> bool;
     fn stub_plan(status: u16, content_type: &str, body_text: Option<String>, abort_errors: bool);
+    fn stub_plan_header(name: &str, value: &str);
     fn stub_request_count() -> u32;
     fn stub_method(i: u32) -> String;
     fn stub_url(i: u32) -> String;
@@ -257,8 +263,11 @@ struct Mounted<H> {
 }
 
 async fn mount() -> Mounted<impl Sized> {
+    mount_store(http_store()).await
+}
+
+async fn mount_store(store: AgentStore) -> Mounted<impl Sized> {
     let container = fresh_container();
-    let store = http_store();
     let handle = web_support::mount_demo(container.clone(), store);
     settle(&store).await;
     Mounted {
@@ -1089,4 +1098,96 @@ fn the_transport_refuses_non_http_endpoints_and_those_outside_the_allow_list() {
         reason("https://agent.example@evil.example/", Some(&allowed)),
         Some(EndpointRefusal::NotAllowed)
     );
+}
+
+// ---- issue 15.1: an AI SDK route ------------------------------------------------------------
+
+const AI_SDK_HEADER: &str = "x-vercel-ai-ui-message-stream";
+
+fn chunks(parts: &[Value]) -> String {
+    parts.iter().map(|p| format!("data: {p}\n\n")).collect()
+}
+
+#[wasm_bindgen_test]
+async fn an_ai_sdk_route_gets_use_chat_requests_and_its_stream_renders_as_it_arrives() {
+    let stub = FetchStub::install();
+    let m = mount_store(AgentStore::new(AgentConfig {
+        endpoint: Some("/api/chat".into()),
+        wire: agui_leptos::protocol::Wire::AiSdk,
+        ..Default::default()
+    }))
+    .await;
+    let (root, store) = (&m.root, m.store);
+    stub.plan(200, "text/event-stream", None, true);
+    stub_plan_header(AI_SDK_HEADER, "v1");
+    store.send("Hi".to_owned());
+    let body = request(0).await;
+    assert_eq!(body["trigger"], "submit-message");
+    assert_eq!(body["messages"][0]["parts"][0]["text"], "Hi");
+    assert!(body.get("runId").is_none(), "{body}");
+    assert_eq!(
+        stub_header(0, "accept").as_deref(),
+        Some("text/event-stream")
+    );
+    send_chunk(
+        0,
+        &chunks(&[
+            json!({"type": "start", "messageId": "m1"}),
+            json!({"type": "text-start", "id": "t1"}),
+            json!({"type": "text-delta", "id": "t1", "delta": "Hel"}),
+        ]),
+    );
+    let deadline = now() + 3_000.0;
+    while !assistant_text(root).contains("Hel") {
+        assert!(now() < deadline, "the first delta never rendered");
+        sleep(10).await;
+    }
+    send_chunk(
+        0,
+        &[
+            chunks(&[
+                json!({"type": "text-delta", "id": "t1", "delta": "lo **there**"}),
+                json!({"type": "text-end", "id": "t1"}),
+                json!({"type": "finish"}),
+            ]),
+            "data: [DONE]\n\n".to_owned(),
+        ]
+        .concat(),
+    );
+    assert!(stub_close(0));
+    wait_until(&store, "success", || run_status(root) == "success").await;
+    assert!(assistant_text(root).contains("Hello there"));
+    assert!(banner_text(root).is_none());
+}
+
+#[wasm_bindgen_test]
+async fn an_ag_ui_endpoint_that_answers_an_ai_sdk_stream_is_read_and_then_spoken_to_that_way() {
+    let stub = FetchStub::install();
+    let m = mount().await;
+    let (root, store) = (&m.root, m.store);
+    stub.plan(200, "text/event-stream; charset=utf-8", None, true);
+    stub_plan_header(AI_SDK_HEADER, "v1");
+    store.send("Hi".to_owned());
+    let body = request(0).await;
+    assert!(
+        body.get("runId").is_some(),
+        "an AG-UI request first: {body}"
+    );
+    send_chunk(
+        0,
+        &chunks(&[
+            json!({"type": "start", "messageId": "m1"}),
+            json!({"type": "text-start", "id": "t1"}),
+            json!({"type": "text-delta", "id": "t1", "delta": "Detected."}),
+            json!({"type": "text-end", "id": "t1"}),
+            json!({"type": "finish"}),
+        ]),
+    );
+    assert!(stub_close(0));
+    wait_until(&store, "success", || run_status(root) == "success").await;
+    assert!(assistant_text(root).contains("Detected."));
+    store.send("More".to_owned());
+    let second = request(1).await;
+    assert_eq!(second["trigger"], "submit-message", "{second}");
+    assert_eq!(second["messages"][1]["parts"][0]["text"], "Detected.");
 }

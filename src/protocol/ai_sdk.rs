@@ -938,13 +938,11 @@ fn is_known(ty: &str) -> bool {
 /// run's list, so they are not taken for pending frontend calls).
 #[derive(Debug)]
 pub struct AiSdkStream {
-    sse: SseDecoder,
-    pub decoder: AiSdkDecoder,
+    pub front: AiSdkFront,
     pub pipeline: Pipeline,
 }
 
 impl AiSdkStream {
-    /// A stream continuing `thread` as run `run_id` of `thread_id`.
     pub fn new(
         thread: Thread,
         options: PipelineOptions,
@@ -952,80 +950,112 @@ impl AiSdkStream {
         run_id: impl Into<String>,
     ) -> Self {
         AiSdkStream {
-            sse: SseDecoder::with_max_frame_bytes(options.max_frame_bytes),
-            decoder: AiSdkDecoder::new(thread_id, run_id),
+            front: AiSdkFront::new(&options, thread_id, run_id),
             pipeline: Pipeline::new(thread, options),
         }
     }
 
-    /// The error that failed the stream, if any.
     pub fn error(&self) -> Option<&ProtocolError> {
         self.pipeline.error()
     }
 
-    /// The person stopped the run.
     pub fn abort(&mut self) {
         self.pipeline.abort();
     }
 
-    /// Feed response bytes as they arrive.
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<Delivered> {
+        self.front.push_bytes(&mut self.pipeline, bytes)
+    }
+
+    pub fn finish(&mut self) -> Vec<Delivered> {
+        self.front.finish(&mut self.pipeline)
+    }
+
+    pub fn push_data(&mut self, data: &str, out: &mut Vec<Delivered>) {
+        self.front.push_data(&mut self.pipeline, data, out);
+    }
+}
+
+/// What [`AiSdkStream`] puts in front of a pipeline (SSE decoder + chunk decoder), for a caller
+/// that owns its pipeline (a session, whose runs change wire by the response's header).
+#[derive(Debug)]
+pub struct AiSdkFront {
+    sse: SseDecoder,
+    pub decoder: AiSdkDecoder,
+}
+
+impl AiSdkFront {
+    pub fn new(
+        options: &PipelineOptions,
+        thread_id: impl Into<String>,
+        run_id: impl Into<String>,
+    ) -> Self {
+        AiSdkFront {
+            sse: SseDecoder::with_max_frame_bytes(options.max_frame_bytes),
+            decoder: AiSdkDecoder::new(thread_id, run_id),
+        }
+    }
+
+    pub fn push_bytes(&mut self, pipeline: &mut Pipeline, bytes: &[u8]) -> Vec<Delivered> {
         let mut out = Vec::new();
         for line in bytes.split_inclusive(|b| *b == b'\n' || *b == b'\r') {
             for frame in self.sse.push(line) {
-                self.frame(frame, &mut out);
+                self.frame(pipeline, frame, &mut out);
             }
-            if self.error().is_some() {
+            if pipeline.error().is_some() {
                 break;
             }
         }
         out
     }
 
-    /// End of the body: the last frame, then the truncation rule (a run left open).
-    pub fn finish(&mut self) -> Vec<Delivered> {
+    pub fn finish(&mut self, pipeline: &mut Pipeline) -> Vec<Delivered> {
         let mut out = Vec::new();
         for frame in self.sse.finish() {
-            self.frame(frame, &mut out);
+            self.frame(pipeline, frame, &mut out);
         }
-        out.extend(self.pipeline.finish());
+        out.extend(pipeline.finish());
         out
     }
 
-    fn frame(&mut self, frame: Result<SseFrame, SseError>, out: &mut Vec<Delivered>) {
+    fn frame(
+        &mut self,
+        pipeline: &mut Pipeline,
+        frame: Result<SseFrame, SseError>,
+        out: &mut Vec<Delivered>,
+    ) {
         match frame {
-            Ok(frame) => self.push_data(&frame.data, out),
-            Err(e) if self.error().is_none() => self.pipeline.fail(ProtocolError::Sse(e)),
+            Ok(frame) => self.push_data(pipeline, &frame.data, out),
+            Err(e) if pipeline.error().is_none() => pipeline.fail(ProtocolError::Sse(e)),
             Err(_) => {}
         }
     }
 
-    /// One frame's data (the SSE layer already removed).
-    pub fn push_data(&mut self, data: &str, out: &mut Vec<Delivered>) {
-        if self.error().is_some() {
+    pub fn push_data(&mut self, pipeline: &mut Pipeline, data: &str, out: &mut Vec<Delivered>) {
+        if pipeline.error().is_some() {
             return;
         }
-        let decoded = self.decoder.push(data, &self.pipeline.thread);
-        let thread = &mut self.pipeline.thread;
+        let decoded = self.decoder.push(data, &pipeline.thread);
+        let thread = &mut pipeline.thread;
         thread.warnings.extend(self.decoder.take_warnings());
         thread.cap_warnings();
         let events = match decoded {
             Ok(events) => events,
-            Err(e) => return self.pipeline.fail(ProtocolError::AiSdk(e)),
+            Err(e) => return pipeline.fail(ProtocolError::AiSdk(e)),
         };
         for event in events {
             let from = out.len();
-            self.pipeline.push_event(event, out);
+            pipeline.push_event(event, out);
             for d in out.iter().skip(from) {
-                mark_tool_error(&mut self.pipeline.thread, d);
+                mark_tool_error(&mut pipeline.thread, d);
             }
-            if self.error().is_some() {
+            if pipeline.error().is_some() {
                 return;
             }
         }
         let reset = self.decoder.take_reset();
         if !reset.is_empty() {
-            repair_reset(&mut self.pipeline.thread, &reset);
+            repair_reset(&mut pipeline.thread, &reset);
         }
     }
 }

@@ -5,7 +5,8 @@
 //! [`sse`] → JSON → [`compat`] → [`enforce`] → [`chunks`] → [`verify`] → [`reducer`];
 //! [`pipeline`] strings them together. [`input`] prepares the outgoing `RunAgentInput`,
 //! [`partial_json`] previews tool arguments while they stream. [`ai_sdk`] translates an AI SDK
-//! UI message stream into the same events and builds that protocol's request.
+//! UI message stream into the same events and builds that protocol's request; [`wire`] picks
+//! the decoder a response needs.
 
 pub mod ai_sdk;
 pub mod capabilities;
@@ -23,9 +24,11 @@ pub mod sse;
 pub mod state_patch;
 pub mod types;
 pub mod verify;
+pub mod wire;
 
 pub use error::{ProtocolError, Warning, WarningKind};
 pub use event::{Event, EventKind};
 pub use pipeline::{Delivered, Pipeline, PipelineOptions};
 pub use reducer::{Change, Rows, RunStatus, Thread};
 pub use types::{Message, Role, RunAgentInput};
+pub use wire::{Decoder, Wire};

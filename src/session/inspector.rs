@@ -74,21 +74,23 @@ impl Logs {
 impl NoLog {
     pub(super) fn begin_run(&mut self, _thread: &crate::protocol::Thread, _now_ms: f64) {}
 
-    pub(super) fn push(
+    pub(super) fn push_through(
         &mut self,
         pipeline: &mut crate::protocol::Pipeline,
+        decoder: &mut crate::protocol::Decoder,
         bytes: &[u8],
         _now_ms: f64,
     ) -> Vec<crate::protocol::Delivered> {
-        pipeline.push_bytes(bytes)
+        decoder.push(pipeline, bytes)
     }
 
-    pub(super) fn finish(
+    pub(super) fn finish_through(
         &mut self,
         pipeline: &mut crate::protocol::Pipeline,
+        decoder: &mut crate::protocol::Decoder,
         _now_ms: f64,
     ) -> Vec<crate::protocol::Delivered> {
-        pipeline.finish()
+        decoder.finish(pipeline)
     }
 
     pub(super) fn note_error(&mut self, _error: String, _now_ms: f64) {}

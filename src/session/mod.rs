@@ -37,7 +37,9 @@ use crate::protocol::event::EventKind;
 use crate::protocol::input::{history_for_request, prepare_request};
 use crate::protocol::resume::CompleteResume;
 use crate::protocol::types::{Message, Role, RunAgentInput, Tool};
-use crate::protocol::{Change, Delivered, Pipeline, PipelineOptions, Rows, RunStatus, Thread};
+use crate::protocol::{
+    Change, Decoder, Delivered, Pipeline, PipelineOptions, Rows, RunStatus, Thread, Wire,
+};
 use crate::view::rows::{row_keys, Row};
 use crate::view::run::RunView;
 use crate::view::state::{patched_paths, touched_paths};
@@ -72,6 +74,10 @@ pub struct AgentConfig {
     /// What the agent declares about itself, as the page passed it (spec digest §6; `None`:
     /// nothing declared — never assumed).
     pub capabilities: Option<crate::protocol::capabilities::Capabilities>,
+    /// The protocol of the endpoint's requests ([`Wire`]); a response is read by its own
+    /// header whatever this says, and once an AI SDK stream answers, the endpoint's next
+    /// requests are in that shape.
+    pub wire: Wire,
 }
 
 /// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
@@ -108,6 +114,7 @@ impl Default for AgentConfig {
             fetch: FetchPolicy::default(),
             queue: true,
             capabilities: None,
+            wire: Wire::AgUi,
         }
     }
 }
@@ -210,6 +217,12 @@ struct Timings {
 pub struct Session {
     env: Box<dyn Env>,
     pipeline: Pipeline,
+    /// What turns the open run's response bytes into events (its wire).
+    decoder: Decoder,
+    /// The open run's id (the AI SDK's stream does not carry one).
+    run_id: String,
+    /// The endpoint whose responses came as an AI SDK stream: its requests follow.
+    detected: Option<String>,
     thread_id: String,
     rows: Vec<Row>,
     key_index: HashMap<String, usize>,
@@ -273,6 +286,9 @@ impl Session {
         Session {
             env: Box::new(env),
             pipeline: Pipeline::new(thread, PipelineOptions::default()),
+            decoder: Decoder::default(),
+            run_id: String::new(),
+            detected: None,
             thread_id,
             key_index: rows
                 .iter()
@@ -455,7 +471,7 @@ impl Session {
     pub fn push_bytes(&mut self, bytes: &[u8]) -> usize {
         let now = self.env.now_ms();
         let log = self.logs.log_mut(&self.thread_id);
-        let out = log.push(&mut self.pipeline, bytes, now);
+        let out = log.push_through(&mut self.pipeline, &mut self.decoder, bytes, now);
         self.note(&out);
         out.len()
     }
@@ -474,7 +490,7 @@ impl Session {
         match result {
             Ok(()) => {
                 let log = self.logs.log_mut(&self.thread_id);
-                let out = log.finish(&mut self.pipeline, now);
+                let out = log.finish_through(&mut self.pipeline, &mut self.decoder, now);
                 self.note(&out);
             }
             Err(TransportError::Aborted) => {}
@@ -515,17 +531,27 @@ impl Session {
     /// Start a run fed by the caller instead of a transport (recorded streams, tests, trace
     /// replay): push with the returned generation, then [`Session::end_run`].
     pub fn begin_external(&mut self) -> u64 {
-        self.open_pipeline();
+        self.begin_external_as(Wire::AgUi)
+    }
+
+    /// [`Session::begin_external`] for bytes of another wire.
+    pub fn begin_external_as(&mut self, wire: Wire) -> u64 {
+        let run_id = self.env.new_id("run");
+        self.open_pipeline(wire, run_id);
         self.generation += 1;
         self.running = true;
         self.dirty.run = true;
         self.generation
     }
 
-    /// A fresh pipeline on the thread (a run starts), with the log told.
-    fn open_pipeline(&mut self) {
+    /// A fresh pipeline on the thread (run `run_id` starts, its response expected in
+    /// `wire`), with the log told.
+    fn open_pipeline(&mut self, wire: Wire, run_id: String) {
         let thread = std::mem::take(&mut self.pipeline.thread);
-        self.pipeline = Pipeline::new(thread, PipelineOptions::default());
+        let options = PipelineOptions::default();
+        self.decoder = Decoder::new(wire, &options, &self.thread_id, &run_id);
+        self.run_id = run_id;
+        self.pipeline = Pipeline::new(thread, options);
         let now = self.env.now_ms();
         self.logs
             .log_mut(&self.thread_id)
@@ -629,8 +655,16 @@ impl Session {
     pub fn start_run(&mut self, options: RunOptions) -> Option<RunRequest> {
         self.hitl.count_run(options.automatic);
         self.agent_suggestions.clear();
-        self.open_pipeline();
         let run_id = self.env.new_id("run");
+        let wire = self.request_wire();
+        let approvals = match (&options.resume, wire) {
+            (Some(r), Wire::AiSdk) => crate::protocol::ai_sdk::approval_responses(
+                &self.pipeline.thread.open_interrupts(),
+                r.entries(),
+            ),
+            _ => Vec::new(),
+        };
+        self.open_pipeline(wire, run_id.clone());
         let thread = &self.pipeline.thread;
         let input = RunAgentInput {
             thread_id: self.thread_id.clone(),
@@ -657,7 +691,19 @@ impl Session {
             resume: options.resume.as_ref().map(|r| r.entries().to_vec()),
         };
         self.dirty.run = true;
-        let body = match prepare_request(&input, None) {
+        let body = match wire {
+            Wire::AiSdk => Ok((
+                crate::protocol::ai_sdk::request_body(
+                    &self.thread_id,
+                    &thread.messages,
+                    crate::protocol::ai_sdk::Trigger::SubmitMessage,
+                    &approvals,
+                ),
+                Vec::new(),
+            )),
+            Wire::AgUi => prepare_request(&input, None),
+        };
+        let body = match body {
             Ok((body, warnings)) => {
                 self.note_request_warnings(warnings);
                 body
@@ -696,6 +742,37 @@ impl Session {
         })
     }
 
+    /// The wire of the next request: AG-UI for the local agent; for the endpoint, the
+    /// configured one, or the AI SDK's when the endpoint answered that way before.
+    fn request_wire(&self) -> Wire {
+        match &self.config.endpoint {
+            None => Wire::AgUi,
+            Some(e) if self.detected.as_ref() == Some(e) => Wire::AiSdk,
+            Some(_) => self.config.wire,
+        }
+    }
+
+    /// Run `generation`'s response arrived in `wire` (its headers, before any byte): its
+    /// bytes are read that way, and an endpoint that answers an AI SDK stream gets AI SDK
+    /// requests from now on.
+    pub fn open_response(&mut self, generation: u64, wire: Wire) {
+        if !self.is_current(generation) {
+            return;
+        }
+        if wire != self.decoder.wire() {
+            self.decoder = Decoder::new(
+                wire,
+                &PipelineOptions::default(),
+                &self.thread_id,
+                &self.run_id,
+            );
+        }
+        self.detected = match wire {
+            Wire::AiSdk => self.config.endpoint.clone(),
+            Wire::AgUi => None,
+        };
+    }
+
     /// The run could not even be sent: it shows as failed with `failure`.
     fn fail_before_sending(&mut self, failure: RunFailure) {
         let error = match &failure {
@@ -725,7 +802,11 @@ impl Session {
 
     /// The `runId` of the last request.
     pub fn last_run_id(&self) -> Option<&str> {
-        self.hitl.last_request.as_ref()?.get("runId")?.as_str()
+        let body = self.hitl.last_request.as_ref()?;
+        // An AI SDK request names no run: the session's id for it.
+        body.get("runId")
+            .and_then(Value::as_str)
+            .or((!self.run_id.is_empty()).then_some(self.run_id.as_str()))
     }
 
     // ---- what changed -------------------------------------------------------------------
