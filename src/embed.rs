@@ -6,6 +6,7 @@
 //! |---------------------------|-------------------------|--------------|---------|
 //! | `endpoint`                | `data-agui-endpoint`    | `endpoint`   | AG-UI endpoint URL (relative works); absent or empty = the built-in demo agent |
 //! | `protocol`                | `data-agui-protocol`    | `protocol`   | `ag-ui` (default) or `ai-sdk`: requests in the AI SDK's `useChat` shape to a route that answers a UI message stream. Responses are read by their own header either way, and an endpoint that answered an AI SDK stream gets that shape from then on |
+//! | `resume`                  | `data-agui-resume`      | `resume`     | with `protocol="ai-sdk"`: a run the visitor left in flight (a reload, not Stop) is asked for again, `GET {endpoint}/{chatId}/stream` (the AI SDK's resumable streams; `204` = nothing in flight) |
 //! | `headers`                 | `data-agui-headers`     | `headers`    | extra request headers, a JSON object of strings |
 //! | `mode`                    | `data-agui-mode`        | `mode`       | `inline` (default), `popup`, `sidebar`, `page` |
 //! | `theme`                   | `data-agui-theme`       | `theme`      | `auto` (default: follows `prefers-color-scheme`), `light`, `dark` |
@@ -143,6 +144,8 @@ pub struct WidgetOptions {
     pub endpoint: Option<String>,
     /// The `protocol` attribute: the shape of the endpoint's requests.
     pub wire: crate::protocol::Wire,
+    /// The `resume` attribute (AI SDK resumable streams).
+    pub resume: bool,
     pub headers: Vec<(String, String)>,
     pub mode: Mode,
     pub theme: Theme,
@@ -184,6 +187,7 @@ pub struct WidgetOptions {
 pub const OPTIONS: &[(&str, &str)] = &[
     ("endpoint", "endpoint"),
     ("protocol", "protocol"),
+    ("resume", "resume"),
     ("headers", "headers"),
     ("mode", "mode"),
     ("theme", "theme"),
@@ -268,6 +272,7 @@ impl WidgetOptions {
             }
         }
         o.inspector = get("inspector").is_some_and(|v| flag(&v));
+        o.resume = get("resume").is_some_and(|v| flag(&v));
         o.open = get("open").map(|v| flag(&v));
         o.thread_key = text("thread-key");
         if let Some(p) = get("persist") {

@@ -136,6 +136,9 @@ impl AgentStore {
         }
         let store = Self::on(session);
         store.on_thread_switched();
+        // A run the page left in flight is asked for again (AI SDK resumable streams).
+        let resumed = store.update(Session::resume_stream).flatten();
+        store.after(resumed);
         store
     }
 
@@ -425,6 +428,7 @@ impl AgentStore {
                 headers,
                 allowed,
                 fetch,
+                get,
             } => {
                 if let Err(e) = transport::check_endpoint(&endpoint, allowed.as_deref()) {
                     return store.end_for(generation, Err(e));
@@ -435,13 +439,13 @@ impl AgentStore {
                 };
                 self.shell
                     .try_update_value(|s| s.abort = Some(handle.clone()));
-                let text = request.body.to_string();
+                let text = (!get).then(|| request.body.to_string());
                 leptos::task::spawn_local(async move {
                     let result = transport::run_http(
                         &endpoint,
                         &headers,
                         fetch,
-                        &text,
+                        text.as_deref(),
                         &handle,
                         |wire| {
                             store.update(|s| s.open_response(generation, wire));

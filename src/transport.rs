@@ -111,7 +111,7 @@ pub fn check_endpoint(endpoint: &str, allowed: Option<&[String]>) -> Result<(), 
     }
 }
 
-/// POST `body` to `endpoint`, tell `on_open` the response's wire (from its headers), and feed
+/// POST `body` (`None`: GET) to `endpoint`, tell `on_open` the response's wire (from its headers), and feed
 /// the response body to `on_chunk` as it streams in.
 ///
 /// The request is built with gloo-net (method, headers, abort signal, body) and its response
@@ -127,7 +127,7 @@ pub async fn run_http(
     endpoint: &str,
     headers: &[(String, String)],
     fetch: FetchPolicy,
-    body: &str,
+    body: Option<&str>,
     abort: &AbortHandle,
     on_open: impl FnOnce(Wire),
     mut on_chunk: impl FnMut(&[u8]),
@@ -141,19 +141,23 @@ pub async fn run_http(
     };
     // A redirect is seen (`manual`), not followed, unless the page opted in; credentials are
     // stated, never left to a default.
-    let mut request = gloo_net::http::Request::post(endpoint)
-        .header("Content-Type", "application/json")
-        .header("Accept", "text/event-stream")
-        .redirect(if fetch.follow_redirects {
-            RequestRedirect::Follow
-        } else {
-            RequestRedirect::Manual
-        })
-        .credentials(match fetch.credentials {
-            Credentials::Omit => RequestCredentials::Omit,
-            Credentials::SameOrigin => RequestCredentials::SameOrigin,
-            Credentials::Include => RequestCredentials::Include,
-        });
+    let mut request = match body {
+        Some(_) => {
+            gloo_net::http::Request::post(endpoint).header("Content-Type", "application/json")
+        }
+        None => gloo_net::http::Request::get(endpoint),
+    }
+    .header("Accept", "text/event-stream")
+    .redirect(if fetch.follow_redirects {
+        RequestRedirect::Follow
+    } else {
+        RequestRedirect::Manual
+    })
+    .credentials(match fetch.credentials {
+        Credentials::Omit => RequestCredentials::Omit,
+        Credentials::SameOrigin => RequestCredentials::SameOrigin,
+        Credentials::Include => RequestCredentials::Include,
+    });
     for (name, value) in headers {
         if !crate::embed::valid_header(name, value) {
             return Err(TransportError::Network(format!(
@@ -165,10 +169,16 @@ pub async fn run_http(
     if let AbortHandle::Fetch(c) = abort {
         request = request.abort_signal(Some(&c.signal()));
     }
-    let request: Request = request
-        .body(body)
-        .map_err(|e| TransportError::Network(e.to_string()))?
-        .into();
+    let request: Request = match body {
+        Some(body) => request
+            .body(body)
+            .map_err(|e| TransportError::Network(e.to_string()))?
+            .into(),
+        None => request
+            .build()
+            .map_err(|e| TransportError::Network(e.to_string()))?
+            .into(),
+    };
     let window = web_sys::window().ok_or_else(|| TransportError::Network("no window".into()))?;
     let raw: Response = JsFuture::from(window.fetch_with_request(&request))
         .await
@@ -207,6 +217,10 @@ pub async fn run_http(
             status,
             body: error_body(&bytes),
         });
+    }
+    // No content: nothing to stream (a resumed AI SDK chat with nothing in flight).
+    if status == 204 {
+        return Ok(());
     }
     let content_type = response.headers().get("content-type").unwrap_or_default();
     if !content_type

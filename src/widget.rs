@@ -455,6 +455,7 @@ fn mount(
         let config = AgentConfig {
             endpoint: options.endpoint.clone(),
             wire: options.wire,
+            resume: options.resume,
             headers: options.headers.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
             fetch: options.fetch,

@@ -75,6 +75,9 @@ fn the_protocol_attribute_picks_the_wire_and_a_bad_one_is_reported() {
         assert_eq!(parse(&[("protocol", v)]).0.wire, Wire::AiSdk, "{v}");
     }
     assert_eq!(parse(&[("protocol", "ag-ui")]).0.wire, Wire::AgUi);
+    assert!(!parse(&[]).0.resume);
+    assert!(parse(&[("resume", "")]).0.resume);
+    assert!(!parse(&[("resume", "off")]).0.resume);
     let (o, problems) = parse(&[("protocol", "grpc")]);
     assert_eq!(o.wire, Wire::AgUi);
     assert!(

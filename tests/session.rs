@@ -164,6 +164,7 @@ fn the_route_follows_the_configuration() {
             headers: vec![("Authorization".into(), "Bearer x".into())],
             allowed: None,
             fetch: Default::default(),
+            get: false,
         },
         "an endpoint wins over the local agent"
     );

@@ -201,3 +201,126 @@ fn a_malformed_ai_sdk_stream_fails_the_run() {
         Some(RunStatus::Failed { .. })
     ));
 }
+
+// ---- resumable streams ----------------------------------------------------------------------
+
+mod resume {
+    use super::*;
+    use agui_leptos::session::storage::MemoryStore;
+
+    const PREFIX: &str = "test";
+
+    fn resumable() -> AgentConfig {
+        AgentConfig {
+            resume: true,
+            ..config(Wire::AiSdk)
+        }
+    }
+
+    fn restore(store: &MemoryStore, config: AgentConfig) -> Session {
+        Session::restore(config, Rc::new(TestEnv::default()), store.clone(), PREFIX)
+    }
+
+    /// A session that sent "Hi" and got part of the answer when the page went away.
+    fn left_mid_run(store: &MemoryStore) -> String {
+        let mut s = restore(store, resumable());
+        let req = s.send("Hi").expect("a request");
+        let half = &ANSWER[..ANSWER.find("there").expect("the second delta")];
+        s.push(req.generation, half.as_bytes());
+        assert!(s.running());
+        req.run_id
+    }
+
+    #[test]
+    fn a_reload_mid_run_asks_for_the_stream_again_and_the_replay_rebuilds_the_answer_once() {
+        let store = MemoryStore::new();
+        let run_id = left_mid_run(&store);
+        let mut s = restore(&store, resumable());
+        let req = s.resume_stream().expect("the stream is asked for again");
+        assert!(s.resume_stream().is_none(), "once per restore");
+        let Route::Http { endpoint, get, .. } = &req.route else {
+            panic!("{:?}", req.route)
+        };
+        assert!(*get);
+        assert_eq!(
+            endpoint,
+            &format!("https://agent.example/api/chat/{}/stream", s.thread_id())
+        );
+        assert_eq!(req.run_id, run_id, "the same run");
+        // The server replays from the start, the part seen before the reload included.
+        respond(&mut s, req.generation, ANSWER);
+        clean(&s);
+        assert_eq!(
+            texts(&s),
+            [
+                ("User".to_owned(), "Hi".to_owned()),
+                ("Assistant".to_owned(), "Hello there.".to_owned())
+            ]
+        );
+        assert!(matches!(
+            s.thread().runs.last().map(|r| &r.status),
+            Some(RunStatus::Success { .. })
+        ));
+        // Finished: the next reload asks for nothing.
+        let mut again = restore(&store, resumable());
+        assert!(again.resume_stream().is_none());
+        assert_eq!(texts(&again).len(), 2);
+    }
+
+    #[test]
+    fn no_content_leaves_the_run_cut_off_with_no_new_error() {
+        let store = MemoryStore::new();
+        left_mid_run(&store);
+        let mut s = restore(&store, resumable());
+        let before = s.thread().runs.last().map(|r| r.status.clone());
+        assert_eq!(before, Some(RunStatus::Truncated));
+        let req = s.resume_stream().expect("asked");
+        s.end_run(req.generation, Ok(()));
+        assert!(!s.running());
+        assert_eq!(s.thread().runs.last().map(|r| r.status.clone()), before);
+        assert!(s.notices().is_empty(), "{:?}", s.notices());
+        assert!(restore(&store, resumable()).resume_stream().is_none());
+    }
+
+    #[test]
+    fn a_stopped_run_an_ag_ui_endpoint_or_resume_off_ask_for_nothing() {
+        // Stop is not leaving.
+        let store = MemoryStore::new();
+        let mut s = restore(&store, resumable());
+        s.send("Hi").expect("a request");
+        s.stop();
+        assert!(restore(&store, resumable()).resume_stream().is_none());
+
+        let store = MemoryStore::new();
+        left_mid_run(&store);
+        assert!(restore(&store, config(Wire::AiSdk))
+            .resume_stream()
+            .is_none());
+        let ag_ui = AgentConfig {
+            resume: true,
+            ..config(Wire::AgUi)
+        };
+        assert!(restore(&store, ag_ui).resume_stream().is_none());
+    }
+
+    #[test]
+    fn a_reload_during_the_replay_asks_again() {
+        let store = MemoryStore::new();
+        left_mid_run(&store);
+        let mut s = restore(&store, resumable());
+        let req = s.resume_stream().expect("asked");
+        s.push(req.generation, &ANSWER.as_bytes()[..40]);
+        drop(s);
+        assert!(restore(&store, resumable()).resume_stream().is_some());
+    }
+
+    #[test]
+    fn the_chat_id_is_encoded_into_the_stream_url() {
+        use agui_leptos::protocol::ai_sdk::resume_url;
+        assert_eq!(resume_url("/api/chat/", "t-1"), "/api/chat/t-1/stream");
+        assert_eq!(
+            resume_url("https://x.example/c", "a/b?c#d é"),
+            "https://x.example/c/a%2Fb%3Fc%23d%20%C3%A9/stream"
+        );
+    }
+}

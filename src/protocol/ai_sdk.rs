@@ -1094,6 +1094,23 @@ fn repair_reset(thread: &mut Thread, ids: &HashSet<String>) {
 // ---- the request ----------------------------------------------------------------------------
 
 /// Why the AI SDK request is sent.
+/// Where an AI SDK chat's in-flight stream is asked for again (`DefaultChatTransport`'s
+/// `reconnectToStream`: `{api}/{chatId}/stream`); the id is percent-encoded (it may come from
+/// storage the host page shares).
+pub fn resume_url(endpoint: &str, chat_id: &str) -> String {
+    let mut url = endpoint.trim_end_matches('/').to_owned();
+    url.push('/');
+    for b in chat_id.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            url.push(b as char);
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url.push_str("/stream");
+    url
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trigger {
     SubmitMessage,

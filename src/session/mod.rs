@@ -78,6 +78,9 @@ pub struct AgentConfig {
     /// header whatever this says, and once an AI SDK stream answers, the endpoint's next
     /// requests are in that shape.
     pub wire: Wire,
+    /// The AI SDK's resumable streams: a run the page left in flight is asked for again
+    /// after a reload (`GET {endpoint}/{chatId}/stream`, see [`Session::resume_stream`]).
+    pub resume: bool,
 }
 
 /// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
@@ -115,6 +118,7 @@ impl Default for AgentConfig {
             queue: true,
             capabilities: None,
             wire: Wire::AgUi,
+            resume: false,
         }
     }
 }
@@ -143,6 +147,8 @@ pub enum Route {
         /// The page's `allowed-endpoints` ([`AgentConfig::allowed_endpoints`]).
         allowed: Option<Vec<String>>,
         fetch: FetchPolicy,
+        /// A `GET` without a body (an AI SDK stream resumed), not the usual `POST`.
+        get: bool,
     },
     /// Played by a local agent at `speed`.
     Local { agent: LocalAgentRef, speed: f64 },
@@ -223,6 +229,9 @@ pub struct Session {
     run_id: String,
     /// The endpoint whose responses came as an AI SDK stream: its requests follow.
     detected: Option<String>,
+    /// The run that was in flight when the page went away (restored; see
+    /// [`Session::resume_stream`]).
+    cut_off: Option<String>,
     thread_id: String,
     rows: Vec<Row>,
     key_index: HashMap<String, usize>,
@@ -289,6 +298,7 @@ impl Session {
             decoder: Decoder::default(),
             run_id: String::new(),
             detected: None,
+            cut_off: None,
             thread_id,
             key_index: rows
                 .iter()
@@ -719,6 +729,7 @@ impl Session {
                 headers: self.config.headers.clone(),
                 allowed: self.config.allowed_endpoints.clone(),
                 fetch: self.config.fetch,
+                get: false,
             },
             (None, Some(agent)) => Route::Local {
                 agent: agent.clone(),

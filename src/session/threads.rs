@@ -45,10 +45,10 @@ use super::branches::{
 };
 use super::failure::Notice;
 use super::storage::KeyValue;
-use super::{AgentConfig, Env, RunOptions, RunRequest, Session};
+use super::{AgentConfig, Env, Route, RunOptions, RunRequest, Session};
 use crate::protocol::reducer::{SavedRun, SavedThread};
 use crate::protocol::types::{Message, Role};
-use crate::protocol::{Pipeline, PipelineOptions, RunStatus, Thread};
+use crate::protocol::{Pipeline, PipelineOptions, RunStatus, Thread, Wire};
 use crate::view::attachments::{needs_shrinking, shrink_for_storage, STORED_INLINE_BYTES};
 
 /// One line of the thread list.
@@ -276,6 +276,12 @@ impl Session {
         s.threads.branches = record.branches;
         s.threads.replayed = record.replayed;
         s.threads.queued = super::queue::bounded(record.queued);
+        s.cut_off = record
+            .thread
+            .last_run
+            .as_ref()
+            .filter(|r| r.status == RunStatus::Running.name())
+            .map(|r| r.run_id.clone());
         s.install(record.thread, false);
         s
     }
@@ -560,6 +566,38 @@ impl Session {
             .branches
             .note_run_start(&thread.messages, &thread.state);
         self.save_with(true, Some(run_id));
+    }
+
+    /// The AI SDK's resumable streams (with [`AgentConfig::resume`] on an AI SDK endpoint):
+    /// when the page went away while a run was in flight (not stopped: a stopped run is
+    /// saved as stopped), ask for it again — `GET {endpoint}/{chatId}/stream`. The server
+    /// replays the stream from its start, so it is folded as that same run onto the thread
+    /// as it was sent (saved at the run's start: no answer text yet, nothing doubles); `204`
+    /// means nothing is in flight and the run stays cut off (Retry). Once per restore.
+    pub fn resume_stream(&mut self) -> Option<RunRequest> {
+        let run_id = self.cut_off.take()?;
+        if self.running || !self.config.resume || self.request_wire() != Wire::AiSdk {
+            return None;
+        }
+        let endpoint =
+            crate::protocol::ai_sdk::resume_url(self.config.endpoint.as_deref()?, &self.thread_id);
+        self.open_pipeline(Wire::AiSdk, run_id.clone());
+        self.generation += 1;
+        self.running = true;
+        self.dirty.run = true;
+        self.save_with(false, Some(&run_id));
+        Some(RunRequest {
+            generation: self.generation,
+            run_id,
+            body: Value::Null,
+            route: Route::Http {
+                endpoint,
+                headers: self.config.headers.clone(),
+                allowed: self.config.allowed_endpoints.clone(),
+                fetch: self.config.fetch,
+                get: true,
+            },
+        })
     }
 
     /// A run ended (finished, failed, stopped): save the conversation.
