@@ -13,7 +13,7 @@
 //! - The queue belongs to its conversation: it is saved with it (a reload mid-run keeps what
 //!   was typed) and parked with it.
 
-use crate::protocol::types::{Content, ContentPart, Message};
+use crate::protocol::types::{Content, ContentPart, Message, Role};
 use crate::protocol::RunStatus;
 
 use super::{RunRequest, Session};
@@ -22,8 +22,11 @@ use super::{RunRequest, Session};
 /// a loop is held here).
 pub const MAX_QUEUED: usize = 20;
 
-/// A saved queue, held to [`MAX_QUEUED`] (storage is shared with the page's own scripts).
+/// A saved queue, held to [`MAX_QUEUED`] messages of the person's own: storage is shared with
+/// the page's own scripts, and only [`Role::User`] messages are ever queued, so anything else
+/// found there is dropped (it would go out as if the assistant, a tool or the system said it).
 pub(super) fn bounded(mut queued: Vec<Message>) -> Vec<Message> {
+    queued.retain(|m| m.role == Role::User);
     queued.truncate(MAX_QUEUED);
     queued
 }
