@@ -6,13 +6,15 @@
 //! (pure); [`event_log`] and [`trace`] are the event inspector's log, time travel and trace
 //! files (pure); [`i18n`] is the catalog of every UI string (pure); [`embed`] reads widget
 //! options (pure); [`a2ui`] is the A2UI surface model of `a2ui-surface` activities (pure); [`mcp_apps`] is
-//! the MCP Apps policy, `srcdoc` and JSON-RPC bridge of `mcp-apps` activities (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
+//! the MCP Apps policy, `srcdoc` and JSON-RPC bridge of `mcp-apps` activities (pure); [`base64`]
+//! is the one base64 codec, shared by attachments and MCP Apps (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
 //! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
 
 #[cfg(feature = "a2ui")]
 pub mod a2ui;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+pub mod base64;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod embed;

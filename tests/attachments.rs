@@ -1,8 +1,9 @@
 //! Attachments (issue 13, item 1), natively: what the composer accepts (`accept` tokens, size
-//! and count limits read from page attributes), every refusal, base64 against RFC 4648, the
+//! and count limits read from page attributes), every refusal, `unbase64` (line-wrapped base64), the
 //! wire shape of a user message with parts (spec digest §3), what a saved thread keeps of
 //! inlined files, and the chip a message shows for each part.
 
+use agui_leptos::base64::encode;
 use agui_leptos::protocol::input::{history_for_request, prepare_request};
 use agui_leptos::protocol::types::{
     Content, ContentPart, MediaPart, Message, PartSource, Role, RunAgentInput,
@@ -333,61 +334,6 @@ fn every_refusal() {
         AttachError::TooMany { max: 3 }.to_string(),
         "at most 3 files per message"
     );
-}
-
-// ---- base64 ---------------------------------------------------------------------------------
-
-#[test]
-fn base64_rfc4648_vectors() {
-    for (input, want) in [
-        ("", ""),
-        ("f", "Zg=="),
-        ("fo", "Zm8="),
-        ("foo", "Zm9v"),
-        ("foob", "Zm9vYg=="),
-        ("fooba", "Zm9vYmE="),
-        ("foobar", "Zm9vYmFy"),
-    ] {
-        assert_eq!(base64(input.as_bytes()), want, "{input:?}");
-    }
-    assert_eq!(base64(&[0xfb, 0xff, 0xbf]), "+/+/");
-    assert_eq!(base64(&[0, 0, 0]), "AAAA");
-    assert_eq!(base64(&[0xff; 3]), "////");
-    let all: Vec<u8> = (0..=255).collect();
-    // Every byte value (checked against Python's `base64.b64encode(bytes(range(256)))`).
-    assert_eq!(
-        base64(&all),
-        concat!(
-            "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7",
-            "PD0+P0BBQkNERUZHSElKS0xNTk9QUVJTVFVWV1hZWltcXV5fYGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3",
-            "eHl6e3x9fn+AgYKDhIWGh4iJiouMjY6PkJGSk5SVlpeYmZqbnJ2en6ChoqOkpaanqKmqq6ytrq+wsbKz",
-            "tLW2t7i5uru8vb6/wMHCw8TFxsfIycrLzM3Oz9DR0tPU1dbX2Nna29zd3t/g4eLj5OXm5+jp6uvs7e7v",
-            "8PHy8/T19vf4+fr7/P3+/w==",
-        )
-    );
-}
-
-#[test]
-fn base64_lengths_0_to_10() {
-    let wants = [
-        "",
-        "AQ==",
-        "AQI=",
-        "AQID",
-        "AQIDBA==",
-        "AQIDBAU=",
-        "AQIDBAUG",
-        "AQIDBAUGBw==",
-        "AQIDBAUGBwg=",
-        "AQIDBAUGBwgJ",
-        "AQIDBAUGBwgJCg==",
-    ];
-    for (n, want) in wants.iter().enumerate() {
-        let bytes: Vec<u8> = (1..=n as u8).collect();
-        let got = base64(&bytes);
-        assert_eq!(got, *want, "length {n}");
-        assert_eq!(got.len(), n.div_ceil(3) * 4);
-    }
 }
 
 // ---- parts and the user message on the wire --------------------------------------------------
@@ -737,7 +683,7 @@ fn describe_never_panics_on_odd_metadata() {
 fn unbase64_reverses_base64_and_refuses_other_text() {
     for n in 0..=40usize {
         let bytes: Vec<u8> = (0..n).map(|i| (i * 37 % 256) as u8).collect();
-        let text = base64(&bytes);
+        let text = encode(&bytes);
         assert_eq!(
             unbase64(&text).as_deref(),
             Some(bytes.as_slice()),

@@ -196,7 +196,7 @@ fn protocol_core_names_no_browser_or_ui_crate() {
 /// Every file of the pure layers above the protocol: the session and view layers, the demo
 /// agent and its card models (not its components, `src/demo/ui/`), markdown, the catalog,
 /// widget options, branches, the inspector's log and traces, the A2UI surface model, the MCP
-/// Apps bridge.
+/// Apps bridge, base64.
 fn pure_files() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
@@ -210,6 +210,7 @@ fn pure_files() -> Vec<PathBuf> {
         "markdown.rs",
         "i18n.rs",
         "embed.rs",
+        "base64.rs",
     ] {
         files.push(root.join(name));
     }

@@ -1544,8 +1544,8 @@ fn seed_attachment_thread(store: &MemoryStore, big: &str) -> String {
 #[test]
 fn saved_threads_drop_big_inlined_attachments_but_the_live_thread_sends_them() {
     use agui_leptos::session::RunOptions;
-    use agui_leptos::view::attachments::{base64, describe};
-    let big = base64(&vec![0x42; 1_000_000]);
+    use agui_leptos::view::attachments::describe;
+    let big = agui_leptos::base64::encode(&vec![0x42; 1_000_000]);
     let store = MemoryStore::new();
     let id = seed_attachment_thread(&store, &big);
     let mut s = Session::restore(demo_config(), env(), store.clone(), PREFIX);

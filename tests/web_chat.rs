@@ -1087,7 +1087,7 @@ async fn an_attached_image_previews_and_goes_out_as_an_image_part_with_its_bytes
     assert_eq!(user["content"][1]["source"]["mimeType"], "image/png");
     assert_eq!(
         user["content"][1]["source"]["value"],
-        agui_leptos::view::attachments::base64(PNG)
+        agui_leptos::base64::encode(PNG)
     );
     assert_eq!(user["content"][1]["metadata"]["filename"], "dot.png");
     // The person's message shows its picture from the bytes it carries.

@@ -356,41 +356,15 @@ fn ui_uri(v: Option<&Value>) -> Result<String, McpAppsError> {
     Ok(s.to_string())
 }
 
-/// Standard base64 (RFC 4648 §4), padding optional, no whitespace; the decoded bytes must be
-/// UTF-8 and at most [`MAX_HTML_BYTES`].
+/// Strict base64 ([`crate::base64::decode`]: padding optional, no whitespace); the decoded
+/// bytes must be UTF-8 and at most [`MAX_HTML_BYTES`] (a longer blob is refused unread).
 fn decode_blob(blob: &str) -> Result<String, McpAppsError> {
     if blob.len() / 4 * 3 > MAX_HTML_BYTES {
         return Err(too_big("blob", MAX_HTML_BYTES));
     }
-    let body = blob.trim_end_matches('=');
-    if blob.len() - body.len() > 2 || body.len() % 4 == 1 {
-        return Err(McpAppsError::BadBase64);
-    }
-    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for b in body.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return Err(McpAppsError::BadBase64),
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    // Leftover bits must be zero (a canonical encoding), and padding must complete a quantum.
-    if acc != 0 || (blob.len() != body.len() && blob.len() % 4 != 0) {
-        return Err(McpAppsError::BadBase64);
-    }
-    if out.len() > MAX_HTML_BYTES {
+    let bytes = crate::base64::decode(blob).ok_or(McpAppsError::BadBase64)?;
+    if bytes.len() > MAX_HTML_BYTES {
         return Err(too_big("blob", MAX_HTML_BYTES));
     }
-    String::from_utf8(out).map_err(|_| McpAppsError::NotUtf8)
+    String::from_utf8(bytes).map_err(|_| McpAppsError::NotUtf8)
 }

@@ -386,47 +386,16 @@ pub fn check(limits: &Limits, already: &[Pending], new: &Pending) -> Result<(), 
     Ok(())
 }
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Base64 with the standard alphabet and `=` padding (RFC 4648 §4), as a `data` source holds.
-pub fn base64(bytes: &[u8]) -> String {
-    let sym = |n: u32| char::from(ALPHABET.get((n & 63) as usize).copied().unwrap_or(b'='));
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let (n, len) = match *chunk {
-            [a, b, c] => (u32::from(a) << 16 | u32::from(b) << 8 | u32::from(c), 3),
-            [a, b] => (u32::from(a) << 16 | u32::from(b) << 8, 2),
-            [a] => (u32::from(a) << 16, 1),
-            _ => continue,
-        };
-        out.push(sym(n >> 18));
-        out.push(sym(n >> 12));
-        out.push(if len > 1 { sym(n >> 6) } else { '=' });
-        out.push(if len > 2 { sym(n) } else { '=' });
-    }
-    out
-}
-
-/// The bytes of a base64 text (standard alphabet, padding optional, ASCII whitespace
-/// skipped); `None` when it is not base64. O(the text): the thumbnail of a person's own image
-/// is made from the bytes the message carries.
+/// The bytes of a base64 text ([`crate::base64::decode`]: strict, padding optional) with its
+/// ASCII whitespace skipped (line-wrapped base64); `None` when it is not base64. O(the text):
+/// the thumbnail of a person's own image is made from the bytes the message carries.
 pub fn unbase64(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for b in text.bytes().filter(|b| !b.is_ascii_whitespace()) {
-        if b == b'=' {
-            break;
-        }
-        let v = ALPHABET.iter().position(|&a| a == b)? as u32;
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
+    if text.bytes().any(|b| b.is_ascii_whitespace()) {
+        let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        crate::base64::decode(&compact)
+    } else {
+        crate::base64::decode(text)
     }
-    Some(out)
 }
 
 /// The bytes a base64 text decodes to (padded or not), without decoding it.
@@ -438,7 +407,7 @@ fn decoded_len(b64: &str) -> u64 {
 /// A `data` source holding `bytes`.
 pub fn data_source(mime: &str, bytes: &[u8]) -> PartSource {
     PartSource::Data {
-        value: base64(bytes),
+        value: crate::base64::encode(bytes),
         mime_type: mime.to_owned(),
     }
 }
