@@ -310,6 +310,40 @@ fn cumulative_snapshots_keep_local_input_and_replacements_rebuild() {
 }
 
 #[test]
+fn the_content_object_syncs_in_place_like_the_value() {
+    // What the card calls: the activity message's object, borrowed where the session keeps it.
+    let create = json!({"version": "v0.9", "createSurface": {"surfaceId": "f", "catalogId": "b"}});
+    let comps = json!({"version": "v0.9", "updateComponents": {"surfaceId": "f", "components": [
+        {"id": "root", "component": "TextField", "label": "Name", "value": {"path": "/name"}}]}});
+    let first = json!({"a2ui_operations": [create, comps]});
+    let mut s = Surfaces::new();
+    s.sync_object(first.as_object().expect("an object"))
+        .expect("first");
+    s.set_value("f", "/name", json!("typed")).expect("types");
+    let more = json!({"updateDataModel": {"surfaceId": "f", "path": "/other", "value": 1}});
+    let grown = json!({"a2ui_operations": [create, comps, more]});
+    let problems = s
+        .sync_object(grown.as_object().expect("an object"))
+        .expect("second");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        s.get("f").expect("f").data["name"],
+        "typed",
+        "only the new one ran"
+    );
+    assert_eq!(s.get("f").expect("f").data["other"], 1);
+    // The same list again applies nothing; through `sync` it is the same model.
+    assert_eq!(s.sync(&grown), Ok(Vec::new()));
+    assert_eq!(s.get("f").expect("f").data["name"], "typed");
+    let (fresh, _) = Surfaces::from_content(&grown);
+    assert_eq!(fresh.get("f").expect("f").data.get("name"), None);
+    assert_eq!(
+        s.sync_object(json!({}).as_object().expect("an object")),
+        Err(A2uiError::NoOperations)
+    );
+}
+
+#[test]
 fn restore_from_saved_activity_content() {
     let content = json!({"a2ui_operations": [
         {"version": "v0.9", "createSurface": {"surfaceId": "r", "catalogId": "b"}},

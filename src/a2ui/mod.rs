@@ -420,7 +420,12 @@ impl Surfaces {
     /// survives); otherwise the model is rebuilt. Returns the problems of single operations
     /// (at most [`MAX_PROBLEMS`]); `Err` when the content itself is unusable.
     pub fn sync(&mut self, content: &Value) -> Result<Vec<A2uiError>, A2uiError> {
-        let c = obj(content, "activity content")?;
+        self.sync_object(obj(content, "activity content")?)
+    }
+
+    /// [`Surfaces::sync`] from the content object in place (the card reads the activity
+    /// message where the session keeps it): only the operations not applied yet are copied.
+    pub fn sync_object(&mut self, c: &Map<String, Value>) -> Result<Vec<A2uiError>, A2uiError> {
         let ops = match c.get("a2ui_operations").or_else(|| c.get("operations")) {
             Some(Value::Array(ops)) => ops,
             Some(_) => {
@@ -446,15 +451,16 @@ impl Surfaces {
             self.surfaces.clear();
             self.applied.clear();
         }
+        let new = ops.get(self.applied.len()..).unwrap_or_default();
         let mut problems = Vec::new();
-        for op in ops.iter().skip(self.applied.len()) {
+        for op in new {
             if let Err(e) = self.apply(op) {
                 if problems.len() < MAX_PROBLEMS {
                     problems.push(e);
                 }
             }
         }
-        self.applied = ops.clone();
+        self.applied.extend_from_slice(new);
         Ok(problems)
     }
 

@@ -520,17 +520,16 @@ pub fn A2uiCard(
     let key = row.key.clone();
     let surfaces = StoredValue::new(Surfaces::new());
     let status = RwSignal::new(None::<String>);
-    // The content is synced on each version bump; the count moves when anything changed.
+    // The content is synced on each version bump, read where the session keeps it (content
+    // that is not an object changes nothing); the count moves when anything changed.
     let synced = Memo::new(move |prev: Option<&u64>| {
         version.track();
-        let content = store
-            .with_message(&key, |m| match &m.content {
-                Some(Content::Object(o)) => Value::Object(o.clone()),
-                _ => Value::Null,
-            })
-            .unwrap_or(Value::Null);
-        surfaces.update_value(|s| {
-            let _ = s.sync(&content);
+        store.with_message(&key, |m| {
+            if let Some(Content::Object(o)) = &m.content {
+                surfaces.update_value(|s| {
+                    let _ = s.sync_object(o);
+                });
+            }
         });
         let t = crate::ui::tr_now(store);
         status.set(surfaces.with_value(|s| match s.lifecycle() {
