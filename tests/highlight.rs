@@ -2,7 +2,10 @@
 //! cover every line exactly, incremental pushes equal to a one-shot pass at every split, lines
 //! that are never tokenised again, and the budgets on hostile input.
 
+mod native_support;
+
 use agui_leptos::view::highlight::*;
+use native_support::Rng;
 use Class::*;
 
 /// Checks the invariants of one line: spans in order, contiguous, at char boundaries, covering
@@ -708,20 +711,6 @@ fn incremental_equals_one_shot_at_every_split() {
     }
 }
 
-/// A small deterministic generator (no dependency needed for this).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// `code` cut into random small pieces at char boundaries.
 fn random_pieces<'a>(code: &'a str, rng: &mut Rng) -> Vec<&'a str> {
     let mut out = Vec::new();
@@ -884,9 +873,7 @@ fn garbage_never_panics_and_stays_bounded() {
     let langs: Vec<Lang> = samples().into_iter().map(|(l, _)| l).collect();
     for round in 0..300 {
         let len = rng.below(300);
-        let code: std::string::String = (0..len)
-            .map(|_| alphabet[rng.below(alphabet.len())])
-            .collect();
+        let code: std::string::String = (0..len).map(|_| rng.pick(&alphabet)).collect();
         let lang = langs[round % langs.len()];
         let whole = highlight(lang, &code);
         check(&whole);
