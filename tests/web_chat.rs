@@ -699,17 +699,16 @@ async fn a_message_id_that_comes_back_still_streams() {
     let (container, root, handle) = mount_chat(store);
     let thread_id = store.thread_id();
 
-    store.begin_external();
-    for ev in [
-        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-1"}),
-        json!({"type": "TEXT_MESSAGE_START", "messageId": "a-1", "role": "assistant"}),
-        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a-1", "delta": "First try."}),
-        json!({"type": "TEXT_MESSAGE_END", "messageId": "a-1"}),
-        json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": "r-1"}),
-    ] {
-        store.push_bytes(&sse(ev));
-    }
-    store.end_external(None);
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": "r-1"}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "a-1", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a-1", "delta": "First try."}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "a-1"}),
+            json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": "r-1"}),
+        ],
+    );
     settle(&store).await;
     assert!(assistant_text(&root).contains("First try."));
 

@@ -121,11 +121,7 @@ fn scripted_run(store: &AgentStore) {
         ]}), // 9
         json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"}),               // 10
     ];
-    store.begin_external();
-    for e in events {
-        store.push_bytes(&sse(e));
-    }
-    store.end_external(None);
+    play_external(store, events);
 }
 
 #[wasm_bindgen_test]

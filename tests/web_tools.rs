@@ -806,11 +806,7 @@ async fn an_a2ui_surface_renders_binds_and_sends_its_action_to_the_agent() {
         ..AgentConfig::default()
     });
     let (container, root, handle) = mount_chat(store);
-    store.begin_external();
-    for ev in a2ui_snapshot(&store) {
-        store.push_bytes(&sse(ev));
-    }
-    store.end_external(None);
+    play_external(&store, a2ui_snapshot(&store));
     settle(&store).await;
     let surface = testid(&root, "a2ui-surface").unwrap_or_else(|| {
         panic!(
@@ -912,17 +908,16 @@ async fn an_mcp_app_runs_in_an_opaque_sandbox_with_the_csp_first_and_a_checked_b
         ..AgentConfig::default()
     });
     let (container, root, handle) = mount_chat(store);
-    store.begin_external();
-    for ev in [
-        json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-mcp"}),
-        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-1", "activityType": "mcp-apps",
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-mcp"}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-1", "activityType": "mcp-apps",
                "content": {"resource": {"uri": "ui://maps/lisbon", "mimeType": "text/html;profile=mcp-app", "text": MCP_VIEW},
                            "toolInput": {"city": "Lisbon"}}}),
-        json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-mcp"}),
-    ] {
-        store.push_bytes(&sse(ev));
-    }
-    store.end_external(None);
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-mcp"}),
+        ],
+    );
     settle(&store).await;
     let frame = testid(&root, "mcp-app-frame").expect("the frame");
     assert_eq!(
@@ -998,16 +993,15 @@ async fn a_flooding_mcp_app_is_stopped_and_its_frame_removed() {
     let store = AgentStore::new(AgentConfig::default());
     let (container, root, handle) = mount_chat(store);
     let flood = r#"<script>for (let i = 0; i < 500; i++) window.parent.postMessage({jsonrpc: '2.0', id: i, method: 'nope'}, '*');</script>"#;
-    store.begin_external();
-    for ev in [
-        json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-flood"}),
-        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-2", "activityType": "mcp-apps",
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-flood"}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-2", "activityType": "mcp-apps",
                "content": {"resource": {"uri": "ui://bad/flood", "text": flood}}}),
-        json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-flood"}),
-    ] {
-        store.push_bytes(&sse(ev));
-    }
-    store.end_external(None);
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-flood"}),
+        ],
+    );
     wait_until(&store, "the flooding app to be stopped", || {
         testid(&root, "mcp-app-stopped").is_some()
     })

@@ -126,6 +126,16 @@ pub fn sse(event: Value) -> Vec<u8> {
     sse_frame(event).into_bytes()
 }
 
+/// A recorded run fed to `store` as an external stream: each of `events` as one SSE frame,
+/// then the end of the body.
+pub fn play_external(store: &AgentStore, events: impl IntoIterator<Item = Value>) {
+    store.begin_external();
+    for event in events {
+        store.push_bytes(&sse(event));
+    }
+    store.end_external(None);
+}
+
 // ---- the chat -----------------------------------------------------------------------------
 
 /// All the text of the assistant answers (not reasoning).
