@@ -1,12 +1,16 @@
 //! What the browser benchmarks share (`tests/bench_browser.rs`, `tests/bench_long_thread.rs`):
 //! the clock, yielding to the event loop and to the next frame, the `longtask` observer, the
-//! app's stylesheet and the containers they mount into.
+//! app's stylesheet and the containers they mount into (a plain one is `tests/web_support`'s).
 #![allow(dead_code)]
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement};
+
+// The document and a plain container in the body are the browser tests' own.
+#[path = "../web_support/mod.rs"]
+mod web_support;
+pub use web_support::{document, fresh_container};
 
 #[wasm_bindgen(inline_js = r#"
 let observer = null;
@@ -69,13 +73,6 @@ pub async fn frame_tick() {
     let _ = JsFuture::from(next_frame()).await;
 }
 
-pub fn document() -> web_sys::Document {
-    web_sys::window()
-        .expect("window")
-        .document()
-        .expect("document")
-}
-
 pub fn inject_styles() -> Element {
     let doc = document();
     let style = doc.create_element("style").expect("style");
@@ -92,21 +89,6 @@ pub fn inject_styles() -> Element {
         .append_child(&style)
         .expect("append style");
     style
-}
-
-/// A plain container in the body.
-pub fn fresh_container() -> HtmlElement {
-    let doc = document();
-    let el: HtmlElement = doc
-        .create_element("div")
-        .expect("create div")
-        .dyn_into()
-        .expect("div is an HtmlElement");
-    doc.body()
-        .expect("body")
-        .append_child(&el)
-        .expect("append container");
-    el
 }
 
 /// A box the size of a laptop's chat pane, so the transcript scrolls.
