@@ -514,8 +514,6 @@ impl Session {
 
     /// Whether branching is possible right now (idle, nothing waiting).
     pub fn can_branch(&self) -> bool {
-        !self.running
-            && self.pipeline.thread.open_interrupts().is_empty()
-            && self.pipeline.thread.pending_tool_calls().is_empty()
+        self.can_start() && self.pipeline.thread.pending_tool_calls().is_empty()
     }
 }

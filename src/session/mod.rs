@@ -599,15 +599,18 @@ impl Session {
         self.send_message(message)
     }
 
+    /// A person's run may start: none in flight, no interrupt open (those are answered or
+    /// cancelled first, §4.11).
+    fn can_start(&self) -> bool {
+        !self.running && self.pipeline.thread.open_interrupts().is_empty()
+    }
+
     /// Append a person's message and start its run (see [`Session::send`]).
     fn send_message(&mut self, message: Message) -> Option<RunRequest> {
-        if self.running {
+        if !self.can_start() {
             return None;
         }
         let thread = &mut self.pipeline.thread;
-        if !thread.open_interrupts().is_empty() {
-            return None;
-        }
         let env = &self.env;
         if !thread
             .cancel_pending_tool_calls("cancelled by user", || env.new_id("tool"))
@@ -626,7 +629,7 @@ impl Session {
     /// `forwarded` in its `forwardedProps`. Refused while a run is in flight or interrupts
     /// are open (they must be answered first, §4.11).
     pub fn send_action(&mut self, forwarded: Value) -> Option<RunRequest> {
-        if self.running || !self.pipeline.thread.open_interrupts().is_empty() {
+        if !self.can_start() {
             return None;
         }
         self.threads.replayed = false;

@@ -92,7 +92,7 @@ impl Session {
     /// Send a queued message now (the person asked): refused, like [`Session::send`], while a
     /// run is in flight or interrupts are open.
     pub fn send_queued(&mut self, id: &str) -> Option<RunRequest> {
-        if self.running || !self.pipeline.thread.open_interrupts().is_empty() {
+        if !self.can_start() {
             return None;
         }
         let i = self.threads.queued.iter().position(|m| m.id == id)?;
