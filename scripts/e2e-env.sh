@@ -10,8 +10,9 @@ if ! "$venv/bin/python" -c 'import ag_ui, fastapi, uvicorn' 2>/dev/null; then
     echo "[e2e] pip install -r tests/e2e/requirements.txt"
     "$venv/bin/pip" install -q -r tests/e2e/requirements.txt
 fi
-if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/axe-core ]; then
-    echo "[e2e] npm install (playwright-core, axe-core; the browser is Debian's chromium)"
+if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/axe-core ] \
+    || [ ! -d tests/e2e/node_modules/ai ]; then
+    echo "[e2e] npm install (playwright-core, axe-core, ai; the browser is Debian's chromium)"
     (cd tests/e2e && npm install --no-audit --no-fund --silent)
 fi
 
