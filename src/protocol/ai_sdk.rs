@@ -24,7 +24,7 @@
 //! | `tool-input-error{input, errorText}` | as `tool-input-available`, then an error result (below). |
 //! | `tool-output-available{output}` | `TOOL_CALL_RESULT`, content = the output's JSON text. `preliminary: true` outputs → `CUSTOM ai-sdk:preliminary-output` only (a result cannot be replaced). |
 //! | `tool-output-error{errorText}` | `TOOL_CALL_RESULT` content = errorText, metadata `aiSdkState: "output-error"`, `aiSdkErrorText`; [`AiSdkStream`] copies the text into the tool message's `error` (how the thread marks a failed tool, §4.12). |
-//! | `tool-output-denied` | the same with `aiSdkState: "output-denied"` and [`DENIED`]. |
+//! | `tool-output-denied` | the same with `aiSdkState: "output-denied"` and [`DENIED`]. A result for a call an earlier run's `tool-approval-request` paused on carries `aiSdkApprovalId`, so later requests restate the part's `approval` (the AI SDK's schema requires it on `output-denied`). |
 //! | `tool-approval-request{approvalId, toolCallId}` | an [`Interrupt`] `{id: approvalId, reason: "tool_call", toolCallId, responseSchema: {approved, reason}}` (the approval card's convention), raised by the closing `RUN_FINISHED` as `outcome: interrupt` (§4.11). `isAutomatic` ones → `CUSTOM ai-sdk:tool-approval-request`. Answer with [`approval_responses`] + [`request_body`]. |
 //! | `tool-approval-response` | nothing (the client sent it). |
 //! | `data-*{id?, data, transient?}` | `ACTIVITY_SNAPSHOT` activityType = the chunk type, content `{data, id?}`, message `mid:type:id`, so the same id updates in place (as `useChat` reconciles by type + id); without id a new activity. `transient` → `CUSTOM` named by the type, value `{data, id?}`, never stored. |
@@ -76,6 +76,7 @@ const MD_PROVIDER: &str = "aiSdkProviderMetadata";
 const MD_TOOL: &str = "aiSdkTool";
 const MD_STATE: &str = "aiSdkState";
 const MD_ERROR: &str = "aiSdkErrorText";
+const MD_APPROVAL: &str = "aiSdkApprovalId";
 /// Chunk types that become an activity card holding the chunk's fields, with the fields each
 /// requires as strings.
 const PART_TYPES: &[(&str, &[&str])] = &[
@@ -758,12 +759,23 @@ impl AiSdkDecoder {
         out: &mut Vec<Event>,
     ) -> Result<(), AiSdkError> {
         let message_id = self.mint(format!("{call}:result"), t)?;
-        let md = state.map(|(s, e)| {
-            Object::from_iter([
-                (MD_STATE.to_owned(), Value::String(s.to_owned())),
-                (MD_ERROR.to_owned(), Value::String(e)),
-            ])
-        });
+        let mut md = Object::new();
+        if let Some((s, e)) = state {
+            md.insert(MD_STATE.to_owned(), Value::String(s.to_owned()));
+            md.insert(MD_ERROR.to_owned(), Value::String(e));
+        }
+        // The answer to an earlier run's approval request: the request restates the approval
+        // on the part (the AI SDK's schema requires it on `output-denied`).
+        let approval = t
+            .runs
+            .iter()
+            .rev()
+            .flat_map(|r| &r.interrupts)
+            .find(|i| i.reason == "tool_call" && i.tool_call_id.as_deref() == Some(call));
+        if let Some(i) = approval {
+            md.insert(MD_APPROVAL.to_owned(), Value::String(i.id.clone()));
+        }
+        let md = (!md.is_empty()).then_some(md);
         out.push(ev(
             K::ToolCallResult(ToolCallResult {
                 message_id,
@@ -1341,12 +1353,16 @@ fn tool_part(call: &ToolCall, result: Option<&Message>, approvals: &[ApprovalRes
         None if approval.is_some() => "approval-responded",
         None => "input-available",
     };
+    let answered = result.and_then(|r| md_get(&r.metadata, MD_APPROVAL));
     if let Some(a) = approval.filter(|a| state != "output-available" || a.approved) {
         let mut o = json!({"id": a.approval_id, "approved": a.approved});
         if let (Some(r), Some(o)) = (&a.reason, o.as_object_mut()) {
             o.insert("reason".into(), r.clone().into());
         }
         p.insert("approval".into(), o);
+    } else if let Some(Value::String(id)) = answered {
+        let approved = state != "output-denied";
+        p.insert("approval".into(), json!({"id": id, "approved": approved}));
     }
     p.insert("state".into(), state.into());
     Value::Object(p)
