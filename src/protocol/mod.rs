@@ -15,6 +15,7 @@ pub mod compat;
 pub mod enforce;
 pub mod error;
 pub mod event;
+pub mod fast;
 pub mod input;
 pub mod partial_json;
 pub mod pipeline;

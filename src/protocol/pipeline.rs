@@ -176,14 +176,23 @@ impl Pipeline {
         out: &mut Vec<Delivered>,
     ) {
         match frame {
-            Ok(frame) => match parse_json(&frame.data, &mut self.thread.warnings) {
-                Ok(value) => self.fold_value(value, out),
-                Err(message) => self.fail(ProtocolError::InvalidJson { offset, message }),
+            Ok(frame) if self.error.is_some() => drop(frame),
+            Ok(frame) => match super::fast::decode(&frame.data) {
+                Some(event) => self.fold_event(event, out),
+                None => self.frame_value(&frame.data, offset, out),
             },
             Err(e) => self.fail(ProtocolError::Sse(e)),
         }
         // Once per frame, whichever stage warned (every path returns here).
         self.thread.cap_warnings();
+    }
+
+    /// A frame off the fast path: JSON → compatibility → enforcement → the typed event.
+    fn frame_value(&mut self, data: &str, offset: u64, out: &mut Vec<Delivered>) {
+        match parse_json(data, &mut self.thread.warnings) {
+            Ok(value) => self.fold_value(value, out),
+            Err(message) => self.fail(ProtocolError::InvalidJson { offset, message }),
+        }
     }
 
     /// Feed one decoded JSON event (the SSE layer already removed).
