@@ -216,7 +216,7 @@ impl RunMetrics {
     fn take_usage<T: serde::Serialize>(&mut self, usage: Option<&T>, event: &Event) {
         self.usage = usage
             .and_then(|u| serde_json::to_value(u).ok())
-            .or_else(|| event.raw_event.as_ref()?.get("usage").cloned());
+            .or_else(|| event.raw_event.as_ref()?.get("usage"));
     }
 }
 

@@ -41,6 +41,32 @@ const REPS: usize = 5;
 
 mod bench_support;
 use bench_support::*;
+#[path = "bench_support/workloads.rs"]
+mod workloads;
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
+let held = null;
+export function floor_hold(bytes) { held = bytes.slice(); }
+// The floor: the same bytes decoded, split on blank lines, each frame's data JSON.parse'd.
+export function floor_run(times) {
+  const t0 = performance.now();
+  let n = 0;
+  for (let i = 0; i < times; i++) {
+    n = 0;
+    const text = new TextDecoder().decode(held);
+    for (const block of text.split('\n\n')) {
+      for (const line of block.split('\n')) {
+        if (line.startsWith('data: ')) { JSON.parse(line.slice(6)); n += 1; }
+      }
+    }
+  }
+  return [(performance.now() - t0) / times, n];
+}
+"#)]
+extern "C" {
+    fn floor_hold(bytes: &[u8]);
+    fn floor_run(times: u32) -> Vec<f64>;
+}
 
 /// A small deterministic generator (xorshift), so every run streams the same answer.
 struct Rng(u64);
@@ -453,6 +479,70 @@ async fn bench_streaming_20k_deltas_into_the_chat() {
             f.first_script,
             f.last_script,
             f.total_script * 1000.0 / DELTAS as f64
+        );
+    }
+}
+
+/// The pipeline (SSE → JSON → compat → enforcement → chunks → verification → reducer) against
+/// a bare "split on blank lines + `JSON.parse`" of the same bytes in the same page (issue 15
+/// item 3): four workloads, medians of interleaved runs, the ratio printed.
+#[wasm_bindgen_test]
+async fn bench_pipeline_against_the_json_parse_floor() {
+    use agui_leptos::protocol::{Pipeline, PipelineOptions, Thread};
+    const FLOOR_REPS: usize = 15;
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    console_log!(
+        "\npipeline vs floor ({profile} build, headless Chromium; median of {FLOOR_REPS}; \
+         floor = TextDecoder + split on blank lines + JSON.parse of each data line, timed in \
+         JS; pipeline = Pipeline::push_bytes of all the bytes + finish, timed in Rust)"
+    );
+    console_log!(
+        "{:<30} {:>9} {:>7} {:>10} {:>12} {:>7}",
+        "workload",
+        "bytes",
+        "events",
+        "floor ms",
+        "pipeline ms",
+        "ratio"
+    );
+    for (name, bytes) in workloads::all() {
+        floor_hold(&bytes);
+        let (mut floor, mut pipe) = (Vec::new(), Vec::new());
+        let mut frames = 0.0;
+        let mut events = 0;
+        // Small workloads repeat inside one timing (the clock's resolution is coarse).
+        let times = (1_000_000 / bytes.len()).max(1);
+        // One warm-up of each, then interleaved runs.
+        for rep in 0..=FLOOR_REPS {
+            let f = floor_run(times as u32);
+            frames = f[1];
+            let t0 = now();
+            for _ in 0..times {
+                let mut p = Pipeline::new(Thread::new(), PipelineOptions::default());
+                events = p.push_bytes(&bytes).len() + p.finish().len();
+                assert!(p.error().is_none(), "{name}: {:?}", p.error());
+            }
+            let t = (now() - t0) / times as f64;
+            if rep > 0 {
+                floor.push(f[0]);
+                pipe.push(t);
+            }
+            yield_task().await;
+        }
+        assert!(frames > 0.0 && events > 0, "{name}");
+        let (f, p) = (median(floor), median(pipe));
+        console_log!(
+            "{:<30} {:>9} {:>7} {:>10.2} {:>12.2} {:>6.1}×",
+            name,
+            bytes.len(),
+            events,
+            f,
+            p,
+            p / f
         );
     }
 }

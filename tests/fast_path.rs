@@ -230,3 +230,71 @@ fn a_stream_folds_the_same_on_either_path() {
     assert_eq!(fast[0].text(), "Hello \"x\" é");
     assert_eq!(fast[0].text(), general[0].text());
 }
+
+// ---- raw payloads kept as text ----------------------------------------------------------------
+
+/// The event and the warnings a pipeline gives for `frame` after a `RUN_STARTED`.
+fn through_pipeline(frame: &str) -> (Option<Event>, Vec<String>, bool) {
+    let mut p = Pipeline::new(Thread::new(), PipelineOptions::default());
+    let start = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n";
+    assert_eq!(p.push_bytes(start.as_bytes()).len(), 1);
+    let got = p
+        .push_bytes(format!("data: {frame}\n\n").as_bytes())
+        .pop()
+        .map(|d| d.event);
+    let warnings = p.thread.warnings.iter().map(|w| w.to_string()).collect();
+    (got, warnings, p.error().is_some())
+}
+
+/// The general path with its warnings (the reference).
+fn reference(frame: &str) -> (Option<Event>, Vec<String>, bool) {
+    let value: serde_json::Value = serde_json::from_str(frame).expect("JSON");
+    let mut warnings = Vec::new();
+    let value = Compat::new(None).inbound(value, &mut warnings);
+    let (event, failed) = match value.map(|v| enforce_event(v, &mut warnings)) {
+        Some(Ok(Enforced::Event(e))) => (Some(*e), false),
+        Some(Ok(Enforced::Dropped)) | None => (None, false),
+        Some(Err(_)) => (None, true),
+    };
+    (event, warnings.iter().map(|w| w.to_string()).collect(), failed)
+}
+
+#[test]
+fn raw_payloads_stay_text_and_the_events_equal_the_general_path() {
+    let big = format!(
+        "{{\"event\":\"on_chat_model_stream\",\"data\":{{\"chunk\":{{\"content\":\"hi\",\"n\":[1,2.5,-3e2,null,true]}}}},\"tags\":[\"{}\"]}}",
+        "x".repeat(2_000)
+    );
+    for frame in [
+        format!(r#"{{"type":"RAW","event":{big},"source":"langgraph"}}"#),
+        format!(r#"{{"source":"s","event":{big},"type":"RAW"}}"#),
+        r#"{"type":"RAW","event":null}"#.to_owned(),
+        r#"{"type":"RAW","event":"just text"}"#.to_owned(),
+        format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant","rawEvent":{big}}}"#),
+        format!(r#"{{"type":"CUSTOM","name":"n","value":{{"event":1}},"rawEvent":{big}}}"#),
+        // Enforcement still sees what it must: a null rawEvent, an `event` where none belongs.
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant","rawEvent":null}"#
+            .to_owned(),
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant","event":{"a":1}}"#
+            .to_owned(),
+        r#"{"type":"RAW","source":"s"}"#.to_owned(),
+        r#"{"type":"RAW","event":{},"rawEvent":{},"rawEvent":[1]}"#.to_owned(),
+    ] {
+        let (got, warned, failed) = through_pipeline(&frame);
+        let (want, want_warned, want_failed) = reference(&frame);
+        assert_eq!(got, want, "{frame}");
+        assert_eq!(warned, want_warned, "{frame}");
+        assert_eq!(failed, want_failed, "{frame}");
+    }
+    // Verbatim: the payload's own text, serialised as it came.
+    let frame = format!(r#"{{"type":"RAW","event":{big}}}"#);
+    let (Some(event), _, _) = through_pipeline(&frame) else {
+        panic!("a RAW event")
+    };
+    let agui_leptos::protocol::EventKind::Raw(raw) = &event.kind else {
+        panic!("{event:?}")
+    };
+    assert_eq!(raw.event.text(), big);
+    assert!(serde_json::to_string(&event).expect("json").contains(&big));
+    assert_eq!(raw.event.get("event"), Some("on_chat_model_stream".into()));
+}

@@ -94,6 +94,13 @@ impl ChunkExpander {
     /// Expand one event into the events that follow it downstream.
     pub fn push(&mut self, event: Event) -> Result<Vec<Event>, ChunkError> {
         let mut out = Vec::new();
+        self.push_into(event, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`ChunkExpander::push`] appending to `out` (a buffer the caller reuses: no allocation
+    /// per event).
+    pub fn push_into(&mut self, event: Event, out: &mut Vec<Event>) -> Result<(), ChunkError> {
         let Event {
             kind,
             timestamp,
@@ -134,9 +141,9 @@ impl ChunkExpander {
                     metadata,
                     subagent_run_id,
                 };
-                self.close_for(&event, &mut out);
+                self.close_for(&event, out);
                 out.push(event);
-                return Ok(out);
+                return Ok(());
             }
         };
         let chunk_type = chunk.kind.chunk_type();
@@ -161,7 +168,7 @@ impl ChunkExpander {
                         lane,
                     ));
                 }
-                return Ok(out);
+                return Ok(());
             }
             let open = self.open.remove(pos);
             out.push(end_of(open));
@@ -222,7 +229,7 @@ impl ChunkExpander {
             name: chunk.name,
             parent: chunk.parent,
         });
-        Ok(out)
+        Ok(())
     }
 
     /// Which lane an id-less, untagged chunk continues.
@@ -308,7 +315,7 @@ fn content(
     kind: Kind,
     id: String,
     delta: String,
-    raw_event: Option<serde_json::Value>,
+    raw_event: Option<super::raw_json::RawJson>,
     metadata: Option<super::types::Object>,
     lane: Option<String>,
 ) -> Event {

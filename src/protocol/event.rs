@@ -16,6 +16,7 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::raw_json::RawJson;
 use super::types::{
     list, optional, optional_object, optional_str, optional_value, required, required_object,
     required_str, required_value, Content, JsonResult, Message, Object, RunAgentInput,
@@ -30,7 +31,7 @@ pub struct Event {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<i64>,
     #[serde(rename = "rawEvent", default, skip_serializing_if = "Option::is_none")]
-    pub raw_event: Option<Value>,
+    pub raw_event: Option<RawJson>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Object>,
     /// Attribution to a subagent invocation (absent = the parent agent). Required on the
@@ -80,7 +81,7 @@ impl Event {
             return Err(de::Error::custom("invalid type: expected an event object"));
         };
         let timestamp = optional(&mut map, "timestamp")?;
-        let raw_event = optional_value(&mut map, "rawEvent");
+        let raw_event = optional_value(&mut map, "rawEvent").map(RawJson::from);
         let metadata = optional_object(&mut map, "metadata")?;
         let subagent_run_id = optional_str(&mut map, "subagentRunId")?;
         Ok(Event {
@@ -228,7 +229,7 @@ fn payload(ty: &str, mut map: Object) -> JsonResult<EventKind> {
             patch: required_array(m, "patch")?,
         }),
         "RAW" => K::Raw(Raw {
-            event: required_value(m, "event")?,
+            event: required_value(m, "event")?.into(),
             source: optional_str(m, "source")?,
         }),
         "CUSTOM" => K::Custom(Custom {
@@ -536,7 +537,7 @@ pub struct ActivityDelta {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Raw {
-    pub event: Value,
+    pub event: RawJson,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }

@@ -19,6 +19,7 @@ pub mod fast;
 pub mod input;
 pub mod partial_json;
 pub mod pipeline;
+pub mod raw_json;
 pub mod reducer;
 pub mod resume;
 pub mod sse;

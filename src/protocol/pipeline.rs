@@ -51,6 +51,8 @@ pub struct Pipeline {
     sse: SseDecoder,
     compat: Compat,
     chunks: ChunkExpander,
+    /// Scratch for [`ChunkExpander::push_into`].
+    expanded: Vec<Event>,
     verifier: Verifier,
     /// The folded thread: messages, state, runs, warnings.
     pub thread: Thread,
@@ -70,6 +72,7 @@ impl Pipeline {
             sse: SseDecoder::with_max_frame_bytes(options.max_frame_bytes),
             compat: Compat::new(options.peer_version),
             chunks: ChunkExpander::new(),
+            expanded: Vec::new(),
             verifier,
             earlier_runs: thread.runs.len(),
             thread,
@@ -189,6 +192,9 @@ impl Pipeline {
 
     /// A frame off the fast path: JSON → compatibility → enforcement → the typed event.
     fn frame_value(&mut self, data: &str, offset: u64, out: &mut Vec<Delivered>) {
+        if let Some(split) = super::raw_json::split(data) {
+            return self.fold_split(split, out);
+        }
         match parse_json(data, &mut self.thread.warnings) {
             Ok(value) => self.fold_value(value, out),
             Err(message) => self.fail(ProtocolError::InvalidJson { offset, message }),
@@ -202,19 +208,45 @@ impl Pipeline {
     }
 
     fn fold_value(&mut self, value: Value, out: &mut Vec<Delivered>) {
-        if self.error.is_some() {
-            return;
+        if let Some(event) = self.typed(value) {
+            self.fold_event(event, out);
         }
-        let Some(value) = self.compat.inbound(value, &mut self.thread.warnings) else {
-            return;
-        };
-        let event = match enforce_event(value, &mut self.thread.warnings) {
-            Ok(Enforced::Event(e)) => *e,
-            Ok(Enforced::Dropped) => return,
-            Err(EventError::NotAnEvent(m)) => return self.fail(ProtocolError::NotAnEvent(m)),
-            Err(EventError::Malformed(m)) => return self.fail(ProtocolError::Malformed(m)),
-        };
-        self.fold_event(event, out);
+    }
+
+    /// A frame whose raw payloads were kept as text: the rest is typed as any event, the
+    /// payloads go back into the event untouched.
+    fn fold_split(&mut self, split: super::raw_json::Split, out: &mut Vec<Delivered>) {
+        let (value, raw_event, raw_payload) = split.into_parts();
+        if let Some(mut event) = self.typed(value) {
+            if let (EventKind::Raw(r), Some(p)) = (&mut event.kind, raw_payload) {
+                r.event = p;
+            }
+            if raw_event.is_some() {
+                event.raw_event = raw_event;
+            }
+            self.fold_event(event, out);
+        }
+    }
+
+    /// JSON → compatibility → enforcement → the typed event (`None`: dropped, or the stream
+    /// failed).
+    fn typed(&mut self, value: Value) -> Option<Event> {
+        if self.error.is_some() {
+            return None;
+        }
+        let value = self.compat.inbound(value, &mut self.thread.warnings)?;
+        match enforce_event(value, &mut self.thread.warnings) {
+            Ok(Enforced::Event(e)) => Some(*e),
+            Ok(Enforced::Dropped) => None,
+            Err(EventError::NotAnEvent(m)) => {
+                self.fail(ProtocolError::NotAnEvent(m));
+                None
+            }
+            Err(EventError::Malformed(m)) => {
+                self.fail(ProtocolError::Malformed(m));
+                None
+            }
+        }
     }
 
     /// Feed one event that is already typed and valid (made by a translating stage such as
@@ -227,20 +259,26 @@ impl Pipeline {
     }
 
     fn fold_event(&mut self, event: Event, out: &mut Vec<Delivered>) {
-        let expanded = match self.chunks.push(event) {
-            Ok(events) => events,
-            Err(e) => return self.fail(ProtocolError::Chunk(e)),
-        };
-        for event in expanded {
-            if let Err(e) = self.verifier.check(&event) {
-                return self.fail(ProtocolError::Verify(e));
+        // The expansion goes into a buffer kept across events (no allocation per event).
+        let mut expanded = std::mem::take(&mut self.expanded);
+        match self.chunks.push_into(event, &mut expanded) {
+            Ok(()) => {
+                for event in expanded.drain(..) {
+                    if let Err(e) = self.verifier.check(&event) {
+                        self.fail(ProtocolError::Verify(e));
+                        break;
+                    }
+                    if let EventKind::RunStarted(rs) = &event.kind {
+                        check_version(rs.protocol_version.as_deref(), &mut self.thread.warnings);
+                    }
+                    let change = self.thread.apply(&event);
+                    out.push(Delivered { event, change });
+                }
             }
-            if let EventKind::RunStarted(rs) = &event.kind {
-                check_version(rs.protocol_version.as_deref(), &mut self.thread.warnings);
-            }
-            let change = self.thread.apply(&event);
-            out.push(Delivered { event, change });
+            Err(e) => self.fail(ProtocolError::Chunk(e)),
         }
+        expanded.clear();
+        self.expanded = expanded;
     }
 }
 
