@@ -672,7 +672,7 @@ impl Session {
         let wire = self.request_wire();
         let approvals = match (&options.resume, wire) {
             (Some(r), Wire::AiSdk) => crate::protocol::ai_sdk::approval_responses(
-                &self.pipeline.thread.open_interrupts(),
+                self.pipeline.thread.open_interrupts(),
                 r.entries(),
             ),
             _ => Vec::new(),
