@@ -12,7 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 features=()
 for arg in "$@"; do
     case "$arg" in
-        a2ui | mcp-apps) features+=("$arg") ;;
+        a2ui | mcp-apps | protobuf) features+=("$arg") ;;
         *) features+=("lang-${arg}") ;;
     esac
 done

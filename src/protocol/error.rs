@@ -43,6 +43,11 @@ pub enum ProtocolError {
     /// An AI SDK UI message stream broke its contract ([`super::ai_sdk`]).
     #[error("{0}")]
     AiSdk(#[from] super::ai_sdk::AiSdkError),
+    /// A protobuf response body broke its framing or held bytes that are no event
+    /// ([`super::proto`]).
+    #[cfg(feature = "protobuf")]
+    #[error("{0}")]
+    Proto(#[from] super::proto::ProtoError),
     /// The person stopped the run (Stop): it ends as cancelled, content kept.
     #[error("stopped by the user")]
     Stopped,

@@ -5,8 +5,9 @@
 //! [`sse`] → JSON → [`compat`] → [`enforce`] → [`chunks`] → [`verify`] → [`reducer`];
 //! [`pipeline`] strings them together. [`input`] prepares the outgoing `RunAgentInput`,
 //! [`partial_json`] previews tool arguments while they stream. [`ai_sdk`] translates an AI SDK
-//! UI message stream into the same events and builds that protocol's request; [`wire`] picks
-//! the decoder a response needs.
+//! UI message stream into the same events and builds that protocol's request. [`proto`] (feature
+//! `protobuf`) decodes the protobuf binding's frames into the same events; [`wire`] picks the
+//! decoder a response needs.
 
 pub mod ai_sdk;
 pub mod capabilities;
@@ -19,6 +20,8 @@ pub mod fast;
 pub mod input;
 pub mod partial_json;
 pub mod pipeline;
+#[cfg(feature = "protobuf")]
+pub mod proto;
 pub mod raw_json;
 pub mod reducer;
 pub mod resume;
