@@ -7,6 +7,7 @@
 //! | `endpoint`                | `data-agui-endpoint`    | `endpoint`   | AG-UI endpoint URL (relative works); absent or empty = the built-in demo agent |
 //! | `protocol`                | `data-agui-protocol`    | `protocol`   | `ag-ui` (default) or `ai-sdk`: requests in the AI SDK's `useChat` shape to a route that answers a UI message stream. Responses are read by their own header either way, and an endpoint that answered an AI SDK stream gets that shape from then on |
 //! | `resume`                  | `data-agui-resume`      | `resume`     | with `protocol="ai-sdk"`: a run the visitor left in flight (a reload, not Stop) is asked for again, `GET {endpoint}/{chatId}/stream` (the AI SDK's resumable streams; `204` = nothing in flight) |
+//! | `transport`               | `data-agui-transport`   | `transport`  | `sse` (default) or `protobuf`: admit the AG-UI protobuf binding in `Accept` (spec digest §1.5); the response's content type decides, SSE is always read. Needs a bundle with the `protobuf` feature (the app; `scripts/build-widget.sh protobuf`) |
 //! | `headers`                 | `data-agui-headers`     | `headers`    | extra request headers, a JSON object of strings |
 //! | `mode`                    | `data-agui-mode`        | `mode`       | `inline` (default), `popup`, `sidebar`, `page` |
 //! | `theme`                   | `data-agui-theme`       | `theme`      | `auto` (default: follows `prefers-color-scheme`), `light`, `dark` |
@@ -146,6 +147,8 @@ pub struct WidgetOptions {
     pub wire: crate::protocol::Wire,
     /// The `resume` attribute (AI SDK resumable streams).
     pub resume: bool,
+    /// `transport="protobuf"`.
+    pub protobuf: bool,
     pub headers: Vec<(String, String)>,
     pub mode: Mode,
     pub theme: Theme,
@@ -188,6 +191,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("endpoint", "endpoint"),
     ("protocol", "protocol"),
     ("resume", "resume"),
+    ("transport", "transport"),
     ("headers", "headers"),
     ("mode", "mode"),
     ("theme", "theme"),
@@ -273,6 +277,16 @@ impl WidgetOptions {
         }
         o.inspector = get("inspector").is_some_and(|v| flag(&v));
         o.resume = get("resume").is_some_and(|v| flag(&v));
+        if let Some(t) = text("transport") {
+            match t.to_ascii_lowercase().as_str() {
+                "sse" => {}
+                "protobuf" | "proto" if cfg!(feature = "protobuf") => o.protobuf = true,
+                "protobuf" | "proto" => problems.push(
+                    "transport: protobuf is not in this bundle (scripts/build-widget.sh protobuf); SSE is used".into(),
+                ),
+                _ => problems.push(format!("transport: unknown value {t:?} (sse, protobuf)")),
+            }
+        }
         o.open = get("open").map(|v| flag(&v));
         o.thread_key = text("thread-key");
         if let Some(p) = get("persist") {

@@ -429,6 +429,7 @@ impl AgentStore {
                 allowed,
                 fetch,
                 get,
+                accept,
             } => {
                 if let Err(e) = transport::check_endpoint(&endpoint, allowed.as_deref()) {
                     return store.end_for(generation, Err(e));
@@ -445,6 +446,7 @@ impl AgentStore {
                         &endpoint,
                         &headers,
                         fetch,
+                        accept,
                         text.as_deref(),
                         &handle,
                         |wire| {

@@ -127,6 +127,7 @@ pub async fn run_http(
     endpoint: &str,
     headers: &[(String, String)],
     fetch: FetchPolicy,
+    accept: &str,
     body: Option<&str>,
     abort: &AbortHandle,
     on_open: impl FnOnce(Wire),
@@ -147,7 +148,7 @@ pub async fn run_http(
         }
         None => gloo_net::http::Request::get(endpoint),
     }
-    .header("Accept", "text/event-stream")
+    .header("Accept", accept)
     .redirect(if fetch.follow_redirects {
         RequestRedirect::Follow
     } else {
@@ -223,17 +224,19 @@ pub async fn run_http(
         return Ok(());
     }
     let content_type = response.headers().get("content-type").unwrap_or_default();
-    if !content_type
-        .to_ascii_lowercase()
-        .starts_with("text/event-stream")
+    let headers = response.headers();
+    let wire = Wire::of_response(
+        Some(&content_type),
+        headers.get(crate::protocol::ai_sdk::HEADER).as_deref(),
+    );
+    if wire != Wire::Proto
+        && !content_type
+            .to_ascii_lowercase()
+            .starts_with("text/event-stream")
     {
         return Err(TransportError::NotSse(content_type));
     }
-    let headers = response.headers();
-    on_open(Wire::of_response(
-        Some(&content_type),
-        headers.get(crate::protocol::ai_sdk::HEADER).as_deref(),
-    ));
+    on_open(wire);
     let stream = response.body().ok_or(TransportError::NoBody)?;
     let reader: ReadableStreamDefaultReader = stream
         .get_reader()

@@ -456,6 +456,7 @@ fn mount(
             endpoint: options.endpoint.clone(),
             wire: options.wire,
             resume: options.resume,
+            protobuf: options.protobuf,
             headers: options.headers.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
             fetch: options.fetch,

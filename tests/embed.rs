@@ -78,6 +78,11 @@ fn the_protocol_attribute_picks_the_wire_and_a_bad_one_is_reported() {
     assert!(!parse(&[]).0.resume);
     assert!(parse(&[("resume", "")]).0.resume);
     assert!(!parse(&[("resume", "off")]).0.resume);
+    assert!(!parse(&[]).0.protobuf);
+    assert!(parse(&[("transport", "protobuf")]).0.protobuf);
+    assert!(!parse(&[("transport", "sse")]).0.protobuf);
+    let (o, problems) = parse(&[("transport", "carrier-pigeon")]);
+    assert!(!o.protobuf && problems.len() == 1, "{problems:?}");
     let (o, problems) = parse(&[("protocol", "grpc")]);
     assert_eq!(o.wire, Wire::AgUi);
     assert!(

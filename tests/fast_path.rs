@@ -256,7 +256,11 @@ fn reference(frame: &str) -> (Option<Event>, Vec<String>, bool) {
         Some(Ok(Enforced::Dropped)) | None => (None, false),
         Some(Err(_)) => (None, true),
     };
-    (event, warnings.iter().map(|w| w.to_string()).collect(), failed)
+    (
+        event,
+        warnings.iter().map(|w| w.to_string()).collect(),
+        failed,
+    )
 }
 
 #[test]
@@ -270,7 +274,9 @@ fn raw_payloads_stay_text_and_the_events_equal_the_general_path() {
         format!(r#"{{"source":"s","event":{big},"type":"RAW"}}"#),
         r#"{"type":"RAW","event":null}"#.to_owned(),
         r#"{"type":"RAW","event":"just text"}"#.to_owned(),
-        format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant","rawEvent":{big}}}"#),
+        format!(
+            r#"{{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant","rawEvent":{big}}}"#
+        ),
         format!(r#"{{"type":"CUSTOM","name":"n","value":{{"event":1}},"rawEvent":{big}}}"#),
         // Enforcement still sees what it must: a null rawEvent, an `event` where none belongs.
         r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant","rawEvent":null}"#

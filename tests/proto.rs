@@ -991,3 +991,50 @@ fn a_frame_decodes_to_no_more_json_than_its_budget() {
         }))
     ));
 }
+
+// ---- through a session (transport="protobuf") ---------------------------------------------------
+
+#[test]
+fn a_session_admits_protobuf_only_when_asked_and_reads_a_proto_response() {
+    use agui_leptos::protocol::Wire;
+    use agui_leptos::session::{AgentConfig, Route, Session, TestEnv};
+    let config = |protobuf| AgentConfig {
+        endpoint: Some("/agent".into()),
+        protobuf,
+        ..AgentConfig::default()
+    };
+    let accept = |s: &mut Session| {
+        let req = s.send("Hi").expect("a request");
+        let Route::Http { accept, .. } = req.route else {
+            panic!("http")
+        };
+        (req.generation, accept)
+    };
+    let mut plain = Session::new(config(false), std::rc::Rc::new(TestEnv::default()));
+    assert_eq!(accept(&mut plain).1, "text/event-stream");
+
+    let mut s = Session::new(config(true), std::rc::Rc::new(TestEnv::default()));
+    let (generation, accept) = accept(&mut s);
+    assert_eq!(
+        accept,
+        "text/event-stream, application/vnd.ag-ui.event+proto"
+    );
+    s.open_response(generation, Wire::Proto);
+    let body = bytes("run.bin");
+    for piece in body.chunks(7) {
+        s.push(generation, piece);
+    }
+    s.end_run(generation, Ok(()));
+    // The same stream over SSE gives the same messages.
+    let mut p = Pipeline::new(Thread::new(), PipelineOptions::default());
+    p.push_bytes(&sse(&lines("run.jsonl")));
+    p.finish();
+    let texts = |m: &[agui_leptos::protocol::Message]| {
+        m.iter()
+            .filter(|m| m.role != agui_leptos::protocol::Role::User)
+            .map(|m| (m.id.clone(), m.text().to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert!(!texts(&p.thread.messages).is_empty());
+    assert_eq!(texts(&s.thread().messages), texts(&p.thread.messages));
+}

@@ -165,6 +165,7 @@ fn the_route_follows_the_configuration() {
             allowed: None,
             fetch: Default::default(),
             get: false,
+            accept: "text/event-stream",
         },
         "an endpoint wins over the local agent"
     );

@@ -1191,3 +1191,38 @@ async fn an_ag_ui_endpoint_that_answers_an_ai_sdk_stream_is_read_and_then_spoken
     assert_eq!(second["trigger"], "submit-message", "{second}");
     assert_eq!(second["messages"][1]["parts"][0]["text"], "Detected.");
 }
+
+// ---- issue 15.2: the protobuf binding ------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn a_protobuf_response_is_read_from_its_frames_when_the_page_admits_it() {
+    let stub = FetchStub::install();
+    let m = mount_store(AgentStore::new(AgentConfig {
+        endpoint: Some("/agent".into()),
+        protobuf: true,
+        ..Default::default()
+    }))
+    .await;
+    let (root, store) = (&m.root, m.store);
+    stub.plan(200, "application/vnd.ag-ui.event+proto", None, true);
+    store.send("Hi".to_owned());
+    request(0).await;
+    assert_eq!(
+        stub_header(0, "accept").as_deref(),
+        Some("text/event-stream, application/vnd.ag-ui.event+proto")
+    );
+    // The reference encoder's bytes (tests/e2e/proto_fixtures.mjs), in uneven pieces.
+    let body = include_bytes!("fixtures/proto/run.bin");
+    for piece in body.chunks(97) {
+        assert!(stub_enqueue(0, piece));
+        sleep(1).await;
+    }
+    assert!(stub_close(0));
+    wait_until(&store, "success", || run_status(root) == "success").await;
+    assert!(
+        assistant_text(root).contains("Ein Kätzchen."),
+        "{}",
+        assistant_text(root)
+    );
+    assert!(banner_text(root).is_none());
+}

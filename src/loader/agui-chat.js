@@ -18,7 +18,7 @@
 //   window.AguiChat.mount(el, { … });        // works before the load too, and starts it
 const base = import.meta.url;
 const scanning = new URL(base).searchParams.has('scan');
-const OBSERVED = ['endpoint', 'protocol', 'resume', 'headers', 'mode', 'theme', 'inspector', 'thread-key', 'persist',
+const OBSERVED = ['endpoint', 'protocol', 'resume', 'transport', 'headers', 'mode', 'theme', 'inspector', 'thread-key', 'persist',
   'storage-budget', 'lang', 'open', 'title', 'speed', 'demo', 'settings', 'preload', 'url-options',
   'allowed-endpoints', 'credentials', 'redirects', 'suggestions', 'queue', 'accept',
   'max-file-bytes', 'max-message-bytes', 'max-files', 'attachments', 'capabilities'];

@@ -18,6 +18,9 @@ pub enum Wire {
     AgUi,
     /// The AI SDK's UI message stream (`useChat`'s request, `x-vercel-ai-ui-message-stream`).
     AiSdk,
+    /// AG-UI events as protobuf frames (a response only: the request is AG-UI's; spec digest
+    /// §1.5). Read only in a bundle with the `protobuf` feature.
+    Proto,
 }
 
 impl Wire {
@@ -30,13 +33,29 @@ impl Wire {
         }
     }
 
-    /// The wire of a response, from its `content-type` and the AI SDK's header.
+    /// The wire of a response, from its `content-type` and the AI SDK's header: the protobuf
+    /// media type exactly (spec digest §1.4), the AI SDK's header, else AG-UI SSE.
     pub fn of_response(content_type: Option<&str>, ai_sdk_header: Option<&str>) -> Wire {
+        #[cfg(feature = "protobuf")]
+        if super::proto::is_proto_response(content_type) {
+            return Wire::Proto;
+        }
         if ai_sdk::is_ai_sdk_response(content_type, ai_sdk_header) {
             Wire::AiSdk
         } else {
             Wire::AgUi
         }
+    }
+
+    /// The `Accept` header of a request: protobuf admitted only when asked for and readable
+    /// (a client that cannot parse it must not admit it, §1.2).
+    pub fn accept(protobuf: bool) -> &'static str {
+        #[cfg(feature = "protobuf")]
+        if protobuf {
+            return super::proto::ACCEPT;
+        }
+        let _ = protobuf;
+        "text/event-stream"
     }
 }
 
@@ -50,6 +69,8 @@ enum Front {
     #[default]
     AgUi,
     AiSdk(Box<AiSdkFront>),
+    #[cfg(feature = "protobuf")]
+    Proto(Box<super::proto::ProtoDecoder>),
 }
 
 impl Decoder {
@@ -57,8 +78,10 @@ impl Decoder {
     /// carries neither).
     pub fn new(wire: Wire, options: &PipelineOptions, thread_id: &str, run_id: &str) -> Self {
         Decoder(match wire {
-            Wire::AgUi => Front::AgUi,
             Wire::AiSdk => Front::AiSdk(Box::new(AiSdkFront::new(options, thread_id, run_id))),
+            #[cfg(feature = "protobuf")]
+            Wire::Proto => Front::Proto(Box::new(super::proto::ProtoDecoder::new(options))),
+            _ => Front::AgUi,
         })
     }
 
@@ -66,6 +89,8 @@ impl Decoder {
         match self.0 {
             Front::AgUi => Wire::AgUi,
             Front::AiSdk(_) => Wire::AiSdk,
+            #[cfg(feature = "protobuf")]
+            Front::Proto(_) => Wire::Proto,
         }
     }
 
@@ -74,6 +99,8 @@ impl Decoder {
         match &mut self.0 {
             Front::AgUi => pipeline.push_bytes(bytes),
             Front::AiSdk(f) => f.push_bytes(pipeline, bytes),
+            #[cfg(feature = "protobuf")]
+            Front::Proto(f) => f.push_bytes(pipeline, bytes),
         }
     }
 
@@ -82,6 +109,8 @@ impl Decoder {
         match &mut self.0 {
             Front::AgUi => pipeline.finish(),
             Front::AiSdk(f) => f.finish(pipeline),
+            #[cfg(feature = "protobuf")]
+            Front::Proto(f) => f.finish(pipeline),
         }
     }
 }

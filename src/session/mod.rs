@@ -81,6 +81,9 @@ pub struct AgentConfig {
     /// The AI SDK's resumable streams: a run the page left in flight is asked for again
     /// after a reload (`GET {endpoint}/{chatId}/stream`, see [`Session::resume_stream`]).
     pub resume: bool,
+    /// Admit the protobuf binding in `Accept` (`transport="protobuf"`; spec digest §1.5); the
+    /// response decides, SSE is always read.
+    pub protobuf: bool,
 }
 
 /// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
@@ -119,6 +122,7 @@ impl Default for AgentConfig {
             capabilities: None,
             wire: Wire::AgUi,
             resume: false,
+            protobuf: false,
         }
     }
 }
@@ -149,6 +153,8 @@ pub enum Route {
         fetch: FetchPolicy,
         /// A `GET` without a body (an AI SDK stream resumed), not the usual `POST`.
         get: bool,
+        /// The `Accept` header ([`Wire::accept`]).
+        accept: &'static str,
     },
     /// Played by a local agent at `speed`.
     Local { agent: LocalAgentRef, speed: f64 },
@@ -714,7 +720,7 @@ impl Session {
                 ),
                 Vec::new(),
             )),
-            Wire::AgUi => prepare_request(&input, None),
+            Wire::AgUi | Wire::Proto => prepare_request(&input, None),
         };
         let body = match body {
             Ok((body, warnings)) => {
@@ -733,6 +739,7 @@ impl Session {
                 allowed: self.config.allowed_endpoints.clone(),
                 fetch: self.config.fetch,
                 get: false,
+                accept: Wire::accept(self.config.protobuf && wire == Wire::AgUi),
             },
             (None, Some(agent)) => Route::Local {
                 agent: agent.clone(),
@@ -783,7 +790,7 @@ impl Session {
         }
         self.detected = match wire {
             Wire::AiSdk => self.config.endpoint.clone(),
-            Wire::AgUi => None,
+            Wire::AgUi | Wire::Proto => None,
         };
     }
 

@@ -596,6 +596,7 @@ impl Session {
                 allowed: self.config.allowed_endpoints.clone(),
                 fetch: self.config.fetch,
                 get: true,
+                accept: Wire::accept(false),
             },
         })
     }
