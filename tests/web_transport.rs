@@ -1218,7 +1218,11 @@ async fn a_protobuf_response_is_read_from_its_frames_when_the_page_admits_it() {
         sleep(1).await;
     }
     assert!(stub_close(0));
-    wait_until(&store, "success", || run_status(root) == "success").await;
+    // The fixture's run ends with an interrupt outcome (an approval).
+    wait_until(&store, "the interrupt", || {
+        run_status(root) == "interrupted"
+    })
+    .await;
     assert!(
         assistant_text(root).contains("Ein Kätzchen."),
         "{}",
