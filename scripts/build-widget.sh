@@ -5,17 +5,23 @@
 # next to the app's bundle (run after `trunk build --release`, which empties dist/); the
 # loader (agui-chat.js) picks it for pages whose widgets all have an endpoint.
 #
-#   scripts/build-widget.sh [LANG...]
+# Both wires a site's agent may speak are in it: AG-UI and the AI SDK's UI message stream
+# (feature `ai-sdk`; `no-ai-sdk` leaves it out). Optional parts go in on request: `a2ui`,
+# `mcp-apps`, `protobuf`.
+#
+#   scripts/build-widget.sh [LANG | a2ui | mcp-apps | protobuf | no-ai-sdk ...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-features=()
+features=(ai-sdk)
 for arg in "$@"; do
     case "$arg" in
-        a2ui | mcp-apps | protobuf) features+=("$arg") ;;
+        a2ui | mcp-apps | protobuf | ai-sdk) features+=("$arg") ;;
+        no-ai-sdk) features=("${features[@]/ai-sdk/}") ;;
         *) features+=("lang-${arg}") ;;
     esac
 done
+read -r -a features <<<"${features[*]}"
 feature_args=(--no-default-features)
 if [ "${#features[@]}" -gt 0 ]; then
     feature_args+=(--features "$(IFS=,; echo "${features[*]}")")

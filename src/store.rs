@@ -443,11 +443,13 @@ impl AgentStore {
                 let text = (!get).then(|| request.body.to_string());
                 leptos::task::spawn_local(async move {
                     let result = transport::run_http(
-                        &endpoint,
-                        &headers,
-                        fetch,
-                        accept,
-                        text.as_deref(),
+                        transport::HttpRequest {
+                            endpoint: &endpoint,
+                            headers: &headers,
+                            fetch,
+                            accept,
+                            body: text.as_deref(),
+                        },
                         &handle,
                         |wire| {
                             store.update(|s| s.open_response(generation, wire));

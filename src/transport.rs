@@ -111,6 +111,16 @@ pub fn check_endpoint(endpoint: &str, allowed: Option<&[String]>) -> Result<(), 
     }
 }
 
+/// What [`run_http`] sends.
+pub struct HttpRequest<'a> {
+    pub endpoint: &'a str,
+    pub headers: &'a [(String, String)],
+    pub fetch: FetchPolicy,
+    pub accept: &'a str,
+    /// The JSON body of a `POST`; `None`: a `GET`.
+    pub body: Option<&'a str>,
+}
+
 /// POST `body` (`None`: GET) to `endpoint`, tell `on_open` the response's wire (from its headers), and feed
 /// the response body to `on_chunk` as it streams in.
 ///
@@ -124,15 +134,18 @@ pub fn check_endpoint(endpoint: &str, allowed: Option<&[String]>) -> Result<(), 
 /// rebuilds the URL with its query parameters: an endpoint with a query string gets a
 /// trailing `&`, which servers ignore.)
 pub async fn run_http(
-    endpoint: &str,
-    headers: &[(String, String)],
-    fetch: FetchPolicy,
-    accept: &str,
-    body: Option<&str>,
+    request: HttpRequest<'_>,
     abort: &AbortHandle,
     on_open: impl FnOnce(Wire),
     mut on_chunk: impl FnMut(&[u8]),
 ) -> Result<(), TransportError> {
+    let HttpRequest {
+        endpoint,
+        headers,
+        fetch,
+        accept,
+        body,
+    } = request;
     let net = |e: JsValue| {
         if is_abort(&e) {
             TransportError::Aborted
@@ -227,7 +240,7 @@ pub async fn run_http(
     let headers = response.headers();
     let wire = Wire::of_response(
         Some(&content_type),
-        headers.get(crate::protocol::ai_sdk::HEADER).as_deref(),
+        headers.get(crate::protocol::wire::AI_SDK_HEADER).as_deref(),
     );
     if wire != Wire::Proto
         && !content_type

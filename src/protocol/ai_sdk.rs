@@ -65,7 +65,7 @@ use super::types::{
 };
 
 /// The response header that marks a UI message stream.
-pub const HEADER: &str = "x-vercel-ai-ui-message-stream";
+pub const HEADER: &str = super::wire::AI_SDK_HEADER;
 /// Parts (blocks, calls, results, activities, approvals) one stream may mint.
 pub const MAX_PARTS: usize = 10_000;
 /// The result text of a denied tool call (the AI SDK's own default wording, for the model).

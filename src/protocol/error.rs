@@ -42,6 +42,7 @@ pub enum ProtocolError {
     Verify(#[from] VerifyError),
     /// An AI SDK UI message stream broke its contract ([`super::ai_sdk`]).
     #[error("{0}")]
+    #[cfg(feature = "ai-sdk")]
     AiSdk(#[from] super::ai_sdk::AiSdkError),
     /// A protobuf response body broke its framing or held bytes that are no event
     /// ([`super::proto`]).

@@ -9,6 +9,7 @@
 //! `protobuf`) decodes the protobuf binding's frames into the same events; [`wire`] picks the
 //! decoder a response needs.
 
+#[cfg(feature = "ai-sdk")]
 pub mod ai_sdk;
 pub mod capabilities;
 pub mod chunks;

@@ -7,8 +7,15 @@
 //! was asked for, anything else as AG-UI SSE (spec digest §1.4: clients must always be ready
 //! for SSE).
 
+#[cfg(feature = "ai-sdk")]
 use super::ai_sdk::{self, AiSdkFront};
 use super::pipeline::{Delivered, Pipeline, PipelineOptions};
+use super::reducer::Thread;
+use super::types::ResumeEntry;
+use serde_json::Value;
+
+/// The response header that marks an AI SDK UI message stream.
+pub const AI_SDK_HEADER: &str = "x-vercel-ai-ui-message-stream";
 
 /// The protocol a run speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,6 +40,16 @@ impl Wire {
         }
     }
 
+    /// Whether this bundle reads it (the AI SDK's needs the `ai-sdk` feature, protobuf the
+    /// `protobuf` one).
+    pub fn available(self) -> bool {
+        match self {
+            Wire::AgUi => true,
+            Wire::AiSdk => cfg!(feature = "ai-sdk"),
+            Wire::Proto => cfg!(feature = "protobuf"),
+        }
+    }
+
     /// The wire of a response, from its `content-type` and the AI SDK's header: the protobuf
     /// media type exactly (spec digest §1.4), the AI SDK's header, else AG-UI SSE.
     pub fn of_response(content_type: Option<&str>, ai_sdk_header: Option<&str>) -> Wire {
@@ -40,11 +57,12 @@ impl Wire {
         if super::proto::is_proto_response(content_type) {
             return Wire::Proto;
         }
+        #[cfg(feature = "ai-sdk")]
         if ai_sdk::is_ai_sdk_response(content_type, ai_sdk_header) {
-            Wire::AiSdk
-        } else {
-            Wire::AgUi
+            return Wire::AiSdk;
         }
+        let _ = (content_type, ai_sdk_header);
+        Wire::AgUi
     }
 
     /// The `Accept` header of a request: protobuf admitted only when asked for and readable
@@ -68,6 +86,7 @@ enum Front {
     /// The pipeline's own SSE decoder.
     #[default]
     AgUi,
+    #[cfg(feature = "ai-sdk")]
     AiSdk(Box<AiSdkFront>),
     #[cfg(feature = "protobuf")]
     Proto(Box<super::proto::ProtoDecoder>),
@@ -77,7 +96,9 @@ impl Decoder {
     /// The decoder for `wire`; the AI SDK's runs are named `thread_id`/`run_id` (its stream
     /// carries neither).
     pub fn new(wire: Wire, options: &PipelineOptions, thread_id: &str, run_id: &str) -> Self {
+        let _ = (options, thread_id, run_id);
         Decoder(match wire {
+            #[cfg(feature = "ai-sdk")]
             Wire::AiSdk => Front::AiSdk(Box::new(AiSdkFront::new(options, thread_id, run_id))),
             #[cfg(feature = "protobuf")]
             Wire::Proto => Front::Proto(Box::new(super::proto::ProtoDecoder::new(options))),
@@ -88,6 +109,7 @@ impl Decoder {
     pub fn wire(&self) -> Wire {
         match self.0 {
             Front::AgUi => Wire::AgUi,
+            #[cfg(feature = "ai-sdk")]
             Front::AiSdk(_) => Wire::AiSdk,
             #[cfg(feature = "protobuf")]
             Front::Proto(_) => Wire::Proto,
@@ -98,6 +120,7 @@ impl Decoder {
     pub fn push(&mut self, pipeline: &mut Pipeline, bytes: &[u8]) -> Vec<Delivered> {
         match &mut self.0 {
             Front::AgUi => pipeline.push_bytes(bytes),
+            #[cfg(feature = "ai-sdk")]
             Front::AiSdk(f) => f.push_bytes(pipeline, bytes),
             #[cfg(feature = "protobuf")]
             Front::Proto(f) => f.push_bytes(pipeline, bytes),
@@ -108,9 +131,49 @@ impl Decoder {
     pub fn finish(&mut self, pipeline: &mut Pipeline) -> Vec<Delivered> {
         match &mut self.0 {
             Front::AgUi => pipeline.finish(),
+            #[cfg(feature = "ai-sdk")]
             Front::AiSdk(f) => f.finish(pipeline),
             #[cfg(feature = "protobuf")]
             Front::Proto(f) => f.finish(pipeline),
         }
+    }
+}
+
+/// The AI SDK's request for the next run of `thread` (chat `chat_id`), answering its open
+/// approvals with `resume` (`None`: not answering). `None` in a bundle without the `ai-sdk`
+/// feature (the session then sends AG-UI's).
+pub fn ai_sdk_request(
+    chat_id: &str,
+    thread: &Thread,
+    resume: Option<&[ResumeEntry]>,
+) -> Option<Value> {
+    #[cfg(feature = "ai-sdk")]
+    {
+        let approvals = resume
+            .map(|r| ai_sdk::approval_responses(thread.open_interrupts(), r))
+            .unwrap_or_default();
+        Some(ai_sdk::request_body(
+            chat_id,
+            &thread.messages,
+            ai_sdk::Trigger::SubmitMessage,
+            &approvals,
+        ))
+    }
+    #[cfg(not(feature = "ai-sdk"))]
+    {
+        let _ = (chat_id, thread, resume);
+        None
+    }
+}
+
+/// Where an AI SDK chat's in-flight stream is asked for again ([`ai_sdk::resume_url`]);
+/// `None` without the `ai-sdk` feature.
+pub fn ai_sdk_resume_url(endpoint: &str, chat_id: &str) -> Option<String> {
+    #[cfg(feature = "ai-sdk")]
+    return Some(ai_sdk::resume_url(endpoint, chat_id));
+    #[cfg(not(feature = "ai-sdk"))]
+    {
+        let _ = (endpoint, chat_id);
+        None
     }
 }

@@ -676,13 +676,15 @@ impl Session {
         self.agent_suggestions.clear();
         let run_id = self.env.new_id("run");
         let wire = self.request_wire();
-        let approvals = match (&options.resume, wire) {
-            (Some(r), Wire::AiSdk) => crate::protocol::ai_sdk::approval_responses(
-                self.pipeline.thread.open_interrupts(),
-                r.entries(),
-            ),
-            _ => Vec::new(),
-        };
+        let ai_sdk_body = (wire == Wire::AiSdk)
+            .then(|| {
+                crate::protocol::wire::ai_sdk_request(
+                    &self.thread_id,
+                    &self.pipeline.thread,
+                    options.resume.as_ref().map(|r| r.entries()),
+                )
+            })
+            .flatten();
         self.open_pipeline(wire, run_id.clone());
         let thread = &self.pipeline.thread;
         let input = RunAgentInput {
@@ -710,17 +712,9 @@ impl Session {
             resume: options.resume.as_ref().map(|r| r.entries().to_vec()),
         };
         self.dirty.run = true;
-        let body = match wire {
-            Wire::AiSdk => Ok((
-                crate::protocol::ai_sdk::request_body(
-                    &self.thread_id,
-                    &thread.messages,
-                    crate::protocol::ai_sdk::Trigger::SubmitMessage,
-                    &approvals,
-                ),
-                Vec::new(),
-            )),
-            Wire::AgUi | Wire::Proto => prepare_request(&input, None),
+        let body = match ai_sdk_body {
+            Some(body) => Ok((body, Vec::new())),
+            None => prepare_request(&input, None),
         };
         let body = match body {
             Ok((body, warnings)) => {
@@ -768,6 +762,7 @@ impl Session {
     fn request_wire(&self) -> Wire {
         match &self.config.endpoint {
             None => Wire::AgUi,
+            Some(_) if !Wire::AiSdk.available() => Wire::AgUi,
             Some(e) if self.detected.as_ref() == Some(e) => Wire::AiSdk,
             Some(_) => self.config.wire,
         }

@@ -579,8 +579,10 @@ impl Session {
         if self.running || !self.config.resume || self.request_wire() != Wire::AiSdk {
             return None;
         }
-        let endpoint =
-            crate::protocol::ai_sdk::resume_url(self.config.endpoint.as_deref()?, &self.thread_id);
+        let endpoint = crate::protocol::wire::ai_sdk_resume_url(
+            self.config.endpoint.as_deref()?,
+            &self.thread_id,
+        )?;
         self.open_pipeline(Wire::AiSdk, run_id.clone());
         self.generation += 1;
         self.running = true;
