@@ -251,6 +251,9 @@ impl WidgetOptions {
         o.endpoint = text("endpoint");
         if let Some(p) = text("protocol") {
             match crate::protocol::Wire::parse(&p) {
+                Some(w) if !w.available() => problems.push(format!(
+                    "protocol: {p} is not in this bundle (scripts/build-widget.sh builds it in); AG-UI is used"
+                )),
                 Some(w) => o.wire = w,
                 None => problems.push(format!("protocol: unknown value {p:?} (ag-ui, ai-sdk)")),
             }
