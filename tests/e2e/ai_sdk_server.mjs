@@ -35,6 +35,9 @@
 //   POST /api/chat/:id/stop      stops chat `id`'s generation (it ends with an `abort` chunk): the
 //                                documented stop endpoint; closing the POST only disconnects
 //   GET  /debug/last-request?id= the last POST /api/chat body for chat `id`, as JSON (404 if none)
+//   GET  /debug/resumes?id=      the resume GETs chat `id` received, oldest first: `[{status,
+//                                replayed, done}]` (`replayed`: the chunks sent from the buffer at
+//                                once; `done`: the stream had ended by then); `[]` if none
 //   GET  /health                 `ok`
 
 import http from 'node:http';
@@ -396,6 +399,7 @@ function send(res, status, body, type = 'application/json') {
 export function startServer({ port = 0, slowMs = 100, onRequest = () => {} } = {}) {
   const lastRequests = new Map();
   const flights = new Map();
+  const resumes = new Map();
 
   async function chat(req, res) {
     let body;
@@ -435,10 +439,14 @@ export function startServer({ port = 0, slowMs = 100, onRequest = () => {} } = {
 
   function resume(res, chatId) {
     const flight = flights.get(chatId);
+    const seen = resumes.get(chatId) ?? [];
+    resumes.set(chatId, seen);
     if (!flight || !flight.resumable()) {
+      seen.push({ status: 204, replayed: 0, done: Boolean(flight?.done) });
       res.writeHead(204, CORS);
       return res.end();
     }
+    seen.push({ status: 200, replayed: flight.chunks.length, done: flight.done });
     res.writeHead(200, { ...UI_MESSAGE_STREAM_HEADERS, ...CORS });
     for (const chunk of flight.chunks) res.write(chunk);
     if (flight.done) return res.end();
@@ -469,6 +477,9 @@ export function startServer({ port = 0, slowMs = 100, onRequest = () => {} } = {
       if (req.method === 'GET' && path === '/debug/last-request') {
         const body = lastRequests.get(url.searchParams.get('id') ?? 'default');
         return body ? send(res, 200, body) : send(res, 404, { error: 'no request for this id' });
+      }
+      if (req.method === 'GET' && path === '/debug/resumes') {
+        return send(res, 200, resumes.get(url.searchParams.get('id') ?? 'default') ?? []);
       }
       if (req.method === 'GET' && path === '/health') return send(res, 200, 'ok', 'text/plain');
       return send(res, 404, { error: 'not found' });
