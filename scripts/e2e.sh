@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end tests: the release build (dist/) and the example Leptos app (examples/leptos-app)
 # in headless Chromium, driven by Playwright, against a scripted AG-UI server written with the
-# official Python SDK (tests/e2e/server.py).
+# official Python SDK (tests/e2e/server.py) and a scripted AI SDK chat route built on the npm
+# `ai` package (tests/e2e/ai_sdk_server.mjs, the `ai-sdk` target).
 # Installs what it needs by registry (PyPI into target/e2e-venv, npm into tests/e2e).
 #
-#   scripts/e2e.sh            # assumes dist/ is built (scripts/test.sh builds it first)
+#   scripts/e2e.sh                      # assumes dist/ is built (scripts/test.sh builds it first)
+#   E2E_TARGETS=ai-sdk,inline scripts/e2e.sh   # only these targets (tests/e2e/e2e.js names them)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -19,5 +21,7 @@ port="${E2E_PORT:-8111}"
 # The example Leptos app (the crate as a library), a debug build: it is checked, not measured.
 echo "[e2e] trunk build examples/leptos-app"
 (cd examples/leptos-app && trunk build) || exit 1
-serve "$port" --idle 300 --example target/leptos-app-dist
-node tests/e2e/e2e.js "http://127.0.0.1:${port}"
+# Idle until the `ai-sdk` target's turn, which may come late: it stops with this script anyway.
+serve_ai_sdk --idle 3600 --max-lifetime 3600
+serve "$port" --idle 300 --example target/leptos-app-dist --ai-sdk "$ai_sdk_url"
+node tests/e2e/e2e.js "http://127.0.0.1:${port}" "$ai_sdk_url"

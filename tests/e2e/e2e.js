@@ -6,15 +6,17 @@
 // audit of every state the suite visits for it (0 violations above minor). The chat lives
 // in a shadow root: Playwright's selectors pierce open shadow roots. Each check is
 // independent; a failing check saves a screenshot under target/e2e/ and makes the process exit
-// non-zero.
+// non-zero. The `ai-sdk` target (ai-sdk.html) runs the chat against the AI SDK chat route
+// (ai_sdk_server.mjs, the npm `ai` package) given as the second argument.
 //
-//   node e2e.js http://127.0.0.1:8111
+//   node e2e.js http://127.0.0.1:8111 [http://127.0.0.1:AI_SDK_PORT]
 const { chromium } = require('playwright-core');
 const fs = require('fs');
 const { execFileSync } = require('child_process');
 const path = require('path');
 
 const base = process.argv[2] || 'http://127.0.0.1:8111';
+const aiSdk = process.argv[3] || '';
 const shots = path.join(__dirname, '..', '..', 'target', 'e2e');
 fs.mkdirSync(shots, { recursive: true });
 
@@ -534,6 +536,136 @@ const attachChecks = {
   },
 };
 
+// The chat on an AI SDK route (ai-sdk.html: `protocol="ai-sdk" resume`, the endpoint on
+// another origin; ai_sdk_server.mjs picks the scenario by keyword): the same transcript, tool
+// cards, approvals and data parts as for AG-UI.
+const aiSdkGet = async (p, route) => {
+  const r = await p.request.get(aiSdk + route);
+  assert(r.ok(), `GET ${route}: ${r.status()}`);
+  return r.json();
+};
+const aiSdkBody = (p, id) => aiSdkGet(p, '/debug/last-request?id=' + encodeURIComponent(id));
+// The thread id of the next run (the `agui:run-started` event), once it has started.
+async function nextThreadId(p) {
+  await p.evaluate(() => {
+    window.aguiThreads = [];
+    document.addEventListener('agui:run-started', (e) => window.aguiThreads.push(e.detail.threadId));
+  });
+  return async () => {
+    await p.waitForFunction(() => window.aguiThreads.length > 0, null, { timeout: 10000 });
+    return p.evaluate(() => window.aguiThreads[0]);
+  };
+}
+const toolCard = (name) => `[data-testid=tool-card][data-tool-name=${name}]`;
+const SLOW_TEXT = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+const aiSdkChecks = {
+  async 'text: the markdown answer renders, the run succeeds, the request is useChat\'s'(p, seen) {
+    const threadId = await nextThreadId(p);
+    await send(p, 'hello there');
+    await waitStatus(p, 'success');
+    const id = await threadId();
+    const answer = await p.$(assistantText);
+    assert((await answer.$eval('strong', (e) => e.textContent)) === 'short', 'bold');
+    const items = await answer.$$eval('li', (els) => els.map((e) => e.textContent.trim()));
+    assert(JSON.stringify(items) === '["one","two"]', 'the list: ' + JSON.stringify(items));
+    assert((await answer.$eval('code', (e) => e.textContent)) === 'code', 'inline code');
+    assert(!(await answer.textContent()).includes('**'), 'no raw markdown');
+    const body = await aiSdkBody(p, id);
+    assert(body.id === id && body.trigger === 'submit-message', 'id and trigger: ' + JSON.stringify(body).slice(0, 300));
+    assert(body.messages.length === 1 && body.messages[0].role === 'user', 'one user message: ' + JSON.stringify(body.messages));
+    assert(body.messages[0].parts[0].type === 'text' && body.messages[0].parts[0].text === 'hello there',
+      'the typed text: ' + JSON.stringify(body.messages[0].parts));
+    assert(seen.some((u) => u === aiSdk + '/api/chat'), 'the request went to the AI SDK route');
+  },
+  async 'tool: a card with the tool name, its arguments and its result'(p) {
+    await send(p, 'what is the weather in Lisbon?');
+    await waitStatus(p, 'success');
+    const card = toolCard('getWeather');
+    assert((await p.$$(card)).length === 1, 'one getWeather card');
+    assert((await p.getAttribute(card, 'data-status')) === 'success', 'the call succeeded');
+    assert((await p.textContent(`${card} [data-testid=tool-name]`)).trim() === 'getWeather', 'the tool name');
+    const args = await p.textContent(`${card} [data-testid=tool-args]`);
+    assert(args.includes('Lisbon') && args.includes('unit'), 'the arguments: ' + args);
+    const result = await p.textContent(`${card} [data-testid=tool-result]`);
+    assert(result.includes('21') && result.includes('sunny'), 'the result: ' + result);
+    assert(await p.isVisible(`${card} [data-testid=tool-args]`) && await p.isVisible(`${card} [data-testid=tool-result]`),
+      'arguments and result shown');
+    await waitText(p, assistantText, 'It is sunny and 21 °C in Lisbon.');
+    await waitText(p, assistantText, 'Let me look that up.');
+  },
+  async 'reasoning: a reasoning block, then the answer'(p) {
+    await send(p, 'think about six times seven');
+    await waitStatus(p, 'success');
+    const blocks = await p.$$('[data-testid=reasoning]');
+    assert(blocks.length === 1, 'one reasoning block: ' + blocks.length);
+    assert((await blocks[0].getAttribute('data-state')) === 'done', 'the reasoning is done');
+    const thought = await p.textContent('[data-testid=reasoning-text]');
+    assert(thought.includes('Six times seven is 42.'), 'the reasoning text: ' + thought);
+    await waitText(p, assistantText, 'The answer is 42.');
+    assert((await p.$eval(assistantText + ' strong', (e) => e.textContent)) === '42', 'its markdown');
+  },
+  async 'data: a data part updated in place, a transient one not kept'(p) {
+    await send(p, 'show me the data');
+    await waitStatus(p, 'success');
+    await waitText(p, assistantText, 'The forecast is in.');
+    const cards = await p.$$eval('[data-testid=activity]', (els) => els.map((e) => [e.dataset.activityType, e.textContent]));
+    assert(cards.length === 1 && cards[0][0] === 'data-weather', 'one data-weather card: ' + JSON.stringify(cards));
+    assert(cards[0][1].includes('done') && cards[0][1].includes('21') && cards[0][1].includes('sunny'), 'the last value: ' + cards[0][1]);
+    assert(!cards[0][1].includes('loading'), 'not the first value: ' + cards[0][1]);
+    const all = await p.textContent('[data-testid=transcript]');
+    assert(!all.includes('Fetching the forecast'), 'the transient part is not in the transcript');
+  },
+  async 'approval: the approval card, approve, the answer goes back, the output shows'(p) {
+    const threadId = await nextThreadId(p);
+    await send(p, 'please book Tasca for us');
+    await p.waitForSelector('[data-testid=interrupt] [data-testid=interrupt-approve]', { timeout: 10000 });
+    const id = await threadId();
+    assert((await p.textContent('[data-testid=interrupt-tool-name]')).includes('bookVenue'), 'the call it asks about');
+    assert((await p.textContent('[data-testid=interrupt-tool-args]')).includes('Tasca'), 'its arguments');
+    await p.click('[data-testid=interrupt-approve]');
+    await waitText(p, assistantText, 'Booked: confirmation TASCA-0042.');
+    await waitStatus(p, 'success');
+    const body = await aiSdkBody(p, id);
+    const last = body.messages[body.messages.length - 1];
+    const part = last.role === 'assistant' && last.parts.find((x) => x.type === 'tool-bookVenue');
+    assert(part && part.state === 'approval-responded' && part.approval && part.approval.approved === true && part.approval.id,
+      'the approval answer: ' + JSON.stringify(last).slice(0, 600));
+    assert(body.id === id && body.trigger === 'submit-message', 'id and trigger: ' + body.id + ' ' + body.trigger);
+    assert((await p.getAttribute(toolCard('bookVenue'), 'data-status')) === 'success', 'the call succeeded');
+    const result = await p.textContent(`${toolCard('bookVenue')} [data-testid=tool-result]`);
+    assert(result.includes('TASCA-0042'), 'the tool output: ' + result);
+  },
+  async 'error: the error chunk shows the banner, the streamed text stays'(p) {
+    await send(p, 'this will fail');
+    await waitStatus(p, 'error');
+    const banner = await p.textContent('[data-testid=error-banner]');
+    assert(banner.includes('overloaded'), 'banner: ' + banner);
+    assert(await p.$('[data-testid=retry]'), 'retry button');
+    assert((await texts(p)).some((t) => t.includes('Let me check that for you')), 'streamed text kept');
+  },
+  async 'resume: a reload mid-stream asks for the stream again and rebuilds the whole answer once'(p, seen) {
+    const threadId = await nextThreadId(p);
+    await send(p, 'a slow answer please');
+    await waitText(p, assistantText, 'word5');
+    const id = await threadId();
+    assert((await status(p)) === 'running', 'reloaded while the answer streams');
+    await p.reload();
+    await open(p);
+    await waitStatus(p, 'success').catch(async () => {
+      throw new Error(`after the reload the run is ${await status(p)}, not success: ${(await texts(p)).join(' | ').slice(0, 200)}`);
+    });
+    const stream = `${aiSdk}/api/chat/${encodeURIComponent(id)}/stream`;
+    assert(seen.includes(stream), 'the page asked for ' + stream);
+    const resumes = await aiSdkGet(p, '/debug/resumes?id=' + encodeURIComponent(id));
+    assert(resumes.length === 1 && resumes[0].status === 200 && resumes[0].replayed > 0,
+      'one resume GET, answered with the stream: ' + JSON.stringify(resumes));
+    const answers = await p.$$eval(assistantText, (els) => els.map((e) => e.textContent.trim()));
+    assert(answers.length === 1 && answers[0] === SLOW_TEXT, 'the whole answer, once: ' + JSON.stringify(answers));
+    const users = await p.$$('[data-testid=message][data-role=user]');
+    assert(users.length === 1, 'one user message: ' + users.length);
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
@@ -553,6 +685,7 @@ const targets = [
   { name: 'strict-csp', url: '/strict/', checks: strictChecks, noOpen: true },
   { name: 'crash', url: '/embed/', checks: crashChecks, trapExpected: true },
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
+  { name: 'ai-sdk', url: '/ai-sdk/', checks: aiSdkChecks, needs: aiSdk },
 ];
 
 (async () => {
@@ -564,6 +697,11 @@ const targets = [
   const only = process.env.E2E_TARGETS ? process.env.E2E_TARGETS.split(',') : null;
   let failed = 0;
   for (const target of targets.filter((t) => !only || only.includes(t.name))) {
+    if ('needs' in target && !target.needs) {
+      failed++;
+      console.log(`FAIL [${target.name}]: no AI SDK server given (node e2e.js BASE AI_SDK_URL)`);
+      continue;
+    }
     for (const [name, check] of Object.entries(target.checks)) {
       const ctx = await browser.newContext({
         viewport: target.viewport || { width: 1280, height: 900 },

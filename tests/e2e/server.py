@@ -16,7 +16,9 @@ Content-Security-Policy header.
 `/declarative/` has a `[data-agui-endpoint]` element in its content (`?scan=1`: the page
 opts in with `agui-chat.js?scan`).
 Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
-preload links for the lean bundle to its head).
+preload links for the lean bundle to its head). `/ai-sdk/` (ai-sdk.html, with `--ai-sdk URL`): an
+inline chat pointed at the AI SDK server (ai_sdk_server.mjs) at `URL/api/chat`, another origin;
+like every page here, the endpoint is this server's to set, never the visitor's.
 
 Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
@@ -36,6 +38,7 @@ import gzip
 import json
 import mimetypes
 import os
+import re
 import threading
 import time
 
@@ -152,7 +155,7 @@ def script(inp: RunAgentInput, body: dict):
     yield finished
 
 
-def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastAPI:
+def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: str | None = None) -> FastAPI:
     app = FastAPI()
 
     @app.post("/elsewhere")
@@ -266,6 +269,17 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False) -> FastA
             html = HTMLResponse(html.body.decode().replace("</head>", links + "</head>"))
         return html
 
+    @app.get("/ai-sdk/")
+    def ai_sdk_page():
+        # The AI SDK server's route (`--ai-sdk`, e.g. http://127.0.0.1:PORT): another origin,
+        # answering with CORS.
+        LAST_REQUEST["at"] = time.monotonic()
+        if not ai_sdk:
+            return Response("no --ai-sdk server", status_code=404, media_type="text/plain")
+        with open(os.path.join(here, "ai-sdk.html"), encoding="utf-8") as f:
+            html = f.read()
+        return HTMLResponse(html.replace("<agui-chat ", f'<agui-chat endpoint="{ai_sdk}/api/chat" '))
+
     if gzip_static:
         root = os.path.realpath(dist)
         packed: dict[str, bytes] = {}
@@ -298,7 +312,10 @@ def main():
     ap.add_argument("--port", type=int, default=8111)
     ap.add_argument("--idle", type=float, default=120.0)
     ap.add_argument("--gzip", action="store_true")
+    ap.add_argument("--ai-sdk", default=None, help="the AI SDK server, http://127.0.0.1:PORT")
     args = ap.parse_args()
+    if args.ai_sdk is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.ai_sdk):
+        ap.error("--ai-sdk must be http://127.0.0.1:PORT")
 
     def watchdog():
         while time.monotonic() - LAST_REQUEST["at"] < args.idle:
@@ -306,7 +323,7 @@ def main():
         os._exit(0)
 
     threading.Thread(target=watchdog, daemon=True).start()
-    uvicorn.run(make_app(args.dist, args.example, args.gzip), host="127.0.0.1", port=args.port, log_level="warning")
+    uvicorn.run(make_app(args.dist, args.example, args.gzip, args.ai_sdk), host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":
