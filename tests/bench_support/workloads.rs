@@ -9,6 +9,20 @@ fn frame(out: &mut Vec<u8>, event: &Value) {
     out.extend_from_slice(b"\n\n");
 }
 
+fn start_run(out: &mut Vec<u8>) {
+    frame(
+        out,
+        &json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+    );
+}
+
+fn finish_run(out: &mut Vec<u8>) {
+    frame(
+        out,
+        &json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+    );
+}
+
 fn rng(seed: &mut u64) -> u64 {
     *seed ^= *seed << 13;
     *seed ^= *seed >> 7;
