@@ -76,10 +76,7 @@ const WORDS: &[&str] = &[
 pub fn text_deltas(n: usize) -> Vec<u8> {
     let mut seed = 0x9E37_79B9_7F4A_7C15;
     let mut out = Vec::new();
-    frame(
-        &mut out,
-        &json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
-    );
+    start_run(&mut out);
     frame(
         &mut out,
         &json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
@@ -101,10 +98,7 @@ pub fn text_deltas(n: usize) -> Vec<u8> {
         &mut out,
         &json!({"type": "TEXT_MESSAGE_END", "messageId": "m"}),
     );
-    frame(
-        &mut out,
-        &json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
-    );
+    finish_run(&mut out);
     out
 }
 
@@ -120,10 +114,7 @@ pub fn real_run() -> Vec<u8> {
 pub fn langgraph_run() -> Vec<u8> {
     let mut seed = 0x1234_5678_9ABC_DEF1;
     let mut out = Vec::new();
-    frame(
-        &mut out,
-        &json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
-    );
+    start_run(&mut out);
     frame(
         &mut out,
         &json!({"type": "STATE_SNAPSHOT", "snapshot": {"messages": [], "plan": {"days": []}}}),
@@ -181,20 +172,14 @@ pub fn langgraph_run() -> Vec<u8> {
         &mut out,
         &json!({"type": "TEXT_MESSAGE_END", "messageId": "m"}),
     );
-    frame(
-        &mut out,
-        &json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
-    );
+    finish_run(&mut out);
     out
 }
 
 /// A tool call whose arguments stream in 5,000 `TOOL_CALL_ARGS` deltas (a long JSON plan).
 pub fn tool_args(n: usize) -> Vec<u8> {
     let mut out = Vec::new();
-    frame(
-        &mut out,
-        &json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
-    );
+    start_run(&mut out);
     frame(
         &mut out,
         &json!({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "make_plan"}),
@@ -225,10 +210,7 @@ pub fn tool_args(n: usize) -> Vec<u8> {
         &mut out,
         &json!({"type": "TOOL_CALL_END", "toolCallId": "c"}),
     );
-    frame(
-        &mut out,
-        &json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
-    );
+    finish_run(&mut out);
     out
 }
 
