@@ -2,7 +2,9 @@
 # target/e2e-venv, npm into tests/e2e; the browser is Debian's chromium), `serve PORT ARGS…`,
 # which starts tests/e2e/server.py on 127.0.0.1:PORT, stops it on exit and waits until it
 # answers, and `serve_ai_sdk ARGS…`, which starts the AI SDK server (tests/e2e/ai_sdk_server.mjs)
-# on a port of the system's choosing on 127.0.0.1 and sets `ai_sdk_url` (http://127.0.0.1:PORT).
+# on a port of the system's choosing on 127.0.0.1 and sets `ai_sdk_url` (http://127.0.0.1:PORT),
+# and `serve_proto ARGS…`, the same for the protobuf binding's server (tests/e2e/proto_server.mjs,
+# `@ag-ui/encoder`), setting `proto_url`.
 venv=target/e2e-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
@@ -12,8 +14,8 @@ if ! "$venv/bin/python" -c 'import ag_ui, fastapi, uvicorn' 2>/dev/null; then
     "$venv/bin/pip" install -q -r tests/e2e/requirements.txt
 fi
 if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/axe-core ] \
-    || [ ! -d tests/e2e/node_modules/ai ]; then
-    echo "[e2e] npm install (playwright-core, axe-core, ai; the browser is Debian's chromium)"
+    || [ ! -d tests/e2e/node_modules/ai ] || [ ! -d tests/e2e/node_modules/@ag-ui/encoder ]; then
+    echo "[e2e] npm install (playwright-core, axe-core, ai, @ag-ui/*; the browser is Debian's chromium)"
     (cd tests/e2e && npm install --no-audit --no-fund --silent)
 fi
 
@@ -49,6 +51,27 @@ serve_ai_sdk() {
         echo "[e2e] AI SDK server at ${ai_sdk_url}"
     else
         echo "[e2e] the AI SDK server did not start (said: '${line}')" >&2
+        return 1
+    fi
+}
+
+serve_proto() {
+    # As serve_ai_sdk, with --watch-stdin on a pipe this shell holds, but not a second coproc
+    # (bash keeps one at a time): its stdin is a process substitution's pipe, its stdout a FIFO
+    # this shell keeps open (read-write, so opening it does not block) and removes at once.
+    local fifo line=""
+    fifo="$(mktemp -u "${TMPDIR:-/tmp}/e2e-proto.XXXXXX")"
+    mkfifo "$fifo"
+    exec {_proto_out}<>"$fifo"
+    exec {_proto_in}> >(exec node tests/e2e/proto_server.mjs --port 0 --watch-stdin "$@" >"$fifo")
+    _e2e_pids+=("$!")
+    read -r -t 30 line <&"$_proto_out" || true
+    rm -f "$fifo"
+    if [[ "$line" =~ ^listening\ 127\.0\.0\.1:([0-9]+)$ ]]; then
+        proto_url="http://127.0.0.1:${BASH_REMATCH[1]}"
+        echo "[e2e] protobuf AG-UI server at ${proto_url}"
+    else
+        echo "[e2e] the protobuf AG-UI server did not start (said: '${line}')" >&2
         return 1
     fi
 }

@@ -2,7 +2,9 @@
 # End-to-end tests: the release build (dist/) and the example Leptos app (examples/leptos-app)
 # in headless Chromium, driven by Playwright, against a scripted AG-UI server written with the
 # official Python SDK (tests/e2e/server.py) and a scripted AI SDK chat route built on the npm
-# `ai` package (tests/e2e/ai_sdk_server.mjs, the `ai-sdk` target).
+# `ai` package (tests/e2e/ai_sdk_server.mjs, the `ai-sdk` target) and a scripted AG-UI server on
+# the reference `@ag-ui/encoder` that answers in protobuf or SSE by the Accept header
+# (tests/e2e/proto_server.mjs, the `proto` target).
 # Installs what it needs by registry (PyPI into target/e2e-venv, npm into tests/e2e).
 #
 #   scripts/e2e.sh                      # assumes dist/ is built (scripts/test.sh builds it first)
@@ -19,9 +21,13 @@ export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-656000}"
 
 port="${E2E_PORT:-8111}"
 # The example Leptos app (the crate as a library), a debug build: it is checked, not measured.
-echo "[e2e] trunk build examples/leptos-app"
-(cd examples/leptos-app && trunk build) || exit 1
+# Only when its target runs (E2E_TARGETS unset, or naming leptos-app).
+if [ -z "${E2E_TARGETS:-}" ] || [[ ",${E2E_TARGETS}," == *,leptos-app,* ]]; then
+    echo "[e2e] trunk build examples/leptos-app"
+    (cd examples/leptos-app && trunk build) || exit 1
+fi
 # Idle until the `ai-sdk` target's turn, which may come late: it stops with this script anyway.
 serve_ai_sdk --idle 3600 --max-lifetime 3600
-serve "$port" --idle 300 --example target/leptos-app-dist --ai-sdk "$ai_sdk_url"
-node tests/e2e/e2e.js "http://127.0.0.1:${port}" "$ai_sdk_url"
+serve_proto --idle 3600 --max-lifetime 3600
+serve "$port" --idle 300 --example target/leptos-app-dist --ai-sdk "$ai_sdk_url" --proto "$proto_url"
+node tests/e2e/e2e.js "http://127.0.0.1:${port}" "$ai_sdk_url" "$proto_url"

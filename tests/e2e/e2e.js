@@ -7,9 +7,11 @@
 // in a shadow root: Playwright's selectors pierce open shadow roots. Each check is
 // independent; a failing check saves a screenshot under target/e2e/ and makes the process exit
 // non-zero. The `ai-sdk` target (ai-sdk.html) runs the chat against the AI SDK chat route
-// (ai_sdk_server.mjs, the npm `ai` package) given as the second argument.
+// (ai_sdk_server.mjs, the npm `ai` package) given as the second argument; the `proto` target
+// (proto.html) runs it against the AG-UI server on `@ag-ui/encoder` (proto_server.mjs), given as
+// the third, once over protobuf and once over SSE.
 //
-//   node e2e.js http://127.0.0.1:8111 [http://127.0.0.1:AI_SDK_PORT]
+//   node e2e.js http://127.0.0.1:8111 [http://127.0.0.1:AI_SDK_PORT] [http://127.0.0.1:PROTO_PORT]
 const { chromium } = require('playwright-core');
 const fs = require('fs');
 const { execFileSync } = require('child_process');
@@ -17,6 +19,7 @@ const path = require('path');
 
 const base = process.argv[2] || 'http://127.0.0.1:8111';
 const aiSdk = process.argv[3] || '';
+const protoUrl = process.argv[4] || '';
 const shots = path.join(__dirname, '..', '..', 'target', 'e2e');
 fs.mkdirSync(shots, { recursive: true });
 
@@ -666,6 +669,89 @@ const aiSdkChecks = {
   },
 };
 
+// The protobuf binding (proto.html: `demo`, so the app bundle with the `protobuf` feature;
+// `?transport=protobuf` from server.py): proto_server.mjs sends the same events through
+// `@ag-ui/encoder` both ways, protobuf frames when the Accept admits them and SSE otherwise.
+// Each mode in its own browser context; the last check compares what each showed.
+const PROTO_MEDIA = 'application/vnd.ag-ui.event+proto';
+const protoViews = {};
+async function protoRun(p, seen, mode) {
+  await p.evaluate(() => {
+    window.aguiRuns = [];
+    document.addEventListener('agui:run-started', (e) => window.aguiRuns.push(e.detail));
+  });
+  await send(p, 'plan a day in Zürich');
+  await waitStatus(p, 'success');
+  await p.waitForFunction(() => window.aguiRuns.length > 0, null, { timeout: 10000 });
+  const run = await p.evaluate(() => window.aguiRuns[0]);
+  const r = await p.request.get(`${protoUrl}/debug/last?threadId=${encodeURIComponent(run.threadId)}`);
+  assert(r.ok(), 'the server saw this thread: ' + r.status());
+  const last = await r.json();
+  assert(last.runId === run.runId, `the run the server answered is the widget's: ${last.runId} vs ${run.runId}`);
+  assert(seen.includes(protoUrl + '/agent'), 'the request went to the protobuf server');
+  assert(seen.some((u) => u.endsWith('/agui-leptos_bg.wasm')), 'the app bundle (with protobuf) loaded');
+  if (mode === 'protobuf') {
+    assert(last.accept.split(',').map((x) => x.trim()).includes(PROTO_MEDIA), 'the request admits protobuf: ' + last.accept);
+    assert(last.contentType === PROTO_MEDIA, 'the answer was protobuf: ' + last.contentType);
+  } else {
+    assert(!last.accept.includes(PROTO_MEDIA), 'the SSE request does not ask for protobuf: ' + last.accept);
+    assert(last.contentType === 'text/event-stream', 'the answer was SSE: ' + last.contentType);
+  }
+  // What the person sees: the answer (with its markdown), the tool card, the state panel.
+  const answer = await p.$(assistantText);
+  const texts = await p.$$eval(assistantText, (els) => els.map((e) => e.textContent.trim()));
+  const markup = {
+    strong: await answer.$$eval('strong', (els) => els.map((e) => e.textContent)),
+    em: await answer.$$eval('em', (els) => els.map((e) => e.textContent)),
+    code: await answer.$$eval('code', (els) => els.map((e) => e.textContent)),
+    items: await answer.$$eval('li', (els) => els.map((e) => e.textContent.trim())),
+  };
+  assert(texts.some((t) => t.startsWith('Grüße! Here is the plan for Zürich — 3 steps:')), 'the text: ' + JSON.stringify(texts));
+  assert(JSON.stringify(markup) === JSON.stringify({ strong: ['plan'], em: ['Café Fünf'], code: ['42 €'],
+    items: ['book the Café Fünf 🍰', 'check the weather'] }), 'the markdown: ' + JSON.stringify(markup));
+  const card = toolCard('get_forecast');
+  assert((await p.$$(card)).length === 1, 'one get_forecast card');
+  const tool = {
+    status: await p.getAttribute(card, 'data-status'),
+    name: (await p.textContent(`${card} [data-testid=tool-name]`)).trim(),
+    args: (await p.textContent(`${card} [data-testid=tool-args]`)).trim(),
+    result: (await p.textContent(`${card} [data-testid=tool-result]`)).trim(),
+  };
+  assert(tool.status === 'success' && tool.name === 'get_forecast', 'the card: ' + JSON.stringify(tool));
+  assert(tool.args.includes('Zürich') && tool.args.includes('days'), 'the arguments: ' + tool.args);
+  assert(tool.result.includes('sunny') && tool.result.includes('23'), 'the result: ' + tool.result);
+  assert(await p.isVisible(`${card} [data-testid=tool-args]`) && await p.isVisible(`${card} [data-testid=tool-result]`),
+    'arguments and result shown');
+  if (!(await visible(p, '[data-testid=state-panel]')) && await visible(p, '[data-testid=state-toggle]')) {
+    await p.click('[data-testid=state-toggle]');
+  }
+  assert(await visible(p, '[data-testid=state-panel]'), 'the state panel shows');
+  const state = await p.$$eval('[data-testid=state-path]', (els) => els.map((e) => [e.dataset.path,
+    (e.querySelector(':scope > div') || e).textContent.replace(/\s+/g, ' ').trim()]));
+  const at = (path) => (state.find(([q]) => q === path) || [])[1] || '';
+  assert(at('/city').includes('Zürich') && at('/steps').includes('3'), 'the snapshot: ' + JSON.stringify(state));
+  assert(at('/done').includes('true') && at('/forecast').includes('sunny'), 'the delta applied: ' + JSON.stringify(state));
+  protoViews[mode] = { texts, markup, tool, state };
+}
+const protoChecks = {
+  async 'protobuf: the request admits protobuf, the answer is protobuf frames, the run succeeds'(p, seen) {
+    await protoRun(p, seen, 'protobuf');
+  },
+  async 'sse: the same page without transport asks for and gets SSE, the run succeeds'(p, seen) {
+    await p.goto(base + '/proto/');
+    await open(p);
+    await protoRun(p, seen, 'sse');
+  },
+  async 'both ways: the same transcript, tool card and state'() {
+    const { protobuf, sse } = protoViews;
+    assert(protobuf && sse, 'both runs were seen: ' + Object.keys(protoViews));
+    for (const k of ['texts', 'markup', 'tool', 'state']) {
+      assert(JSON.stringify(protobuf[k]) === JSON.stringify(sse[k]),
+        `${k} differs:\n  protobuf ${JSON.stringify(protobuf[k])}\n  sse      ${JSON.stringify(sse[k])}`);
+    }
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
@@ -686,6 +772,7 @@ const targets = [
   { name: 'crash', url: '/embed/', checks: crashChecks, trapExpected: true },
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
   { name: 'ai-sdk', url: '/ai-sdk/', checks: aiSdkChecks, needs: aiSdk },
+  { name: 'proto', url: '/proto/?transport=protobuf', checks: protoChecks, needs: protoUrl },
 ];
 
 (async () => {
@@ -699,7 +786,7 @@ const targets = [
   for (const target of targets.filter((t) => !only || only.includes(t.name))) {
     if ('needs' in target && !target.needs) {
       failed++;
-      console.log(`FAIL [${target.name}]: no AI SDK server given (node e2e.js BASE AI_SDK_URL)`);
+      console.log(`FAIL [${target.name}]: no ${target.name === 'proto' ? 'protobuf' : 'AI SDK'} server given (node e2e.js BASE AI_SDK_URL PROTO_URL)`);
       continue;
     }
     for (const [name, check] of Object.entries(target.checks)) {

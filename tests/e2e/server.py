@@ -18,7 +18,9 @@ opts in with `agui-chat.js?scan`).
 Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
 preload links for the lean bundle to its head). `/ai-sdk/` (ai-sdk.html, with `--ai-sdk URL`): an
 inline chat pointed at the AI SDK server (ai_sdk_server.mjs) at `URL/api/chat`, another origin;
-like every page here, the endpoint is this server's to set, never the visitor's.
+like every page here, the endpoint is this server's to set, never the visitor's. `/proto/`
+(proto.html, with `--proto URL`): the same for the protobuf binding's server (proto_server.mjs)
+at `URL/agent`; `?transport=protobuf` (the only value taken) adds `transport="protobuf"`.
 
 Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
@@ -155,7 +157,8 @@ def script(inp: RunAgentInput, body: dict):
     yield finished
 
 
-def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: str | None = None) -> FastAPI:
+def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: str | None = None,
+             proto: str | None = None) -> FastAPI:
     app = FastAPI()
 
     @app.post("/elsewhere")
@@ -280,6 +283,19 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
             html = f.read()
         return HTMLResponse(html.replace("<agui-chat ", f'<agui-chat endpoint="{ai_sdk}/api/chat" '))
 
+    @app.get("/proto/")
+    def proto_page(transport: str = ""):
+        # The protobuf binding's server (`--proto`): another origin, answering with CORS in
+        # protobuf or SSE as the request's Accept admits. The page is the same both ways but
+        # for `transport="protobuf"` (`?transport=protobuf`; any other value: the SSE default).
+        LAST_REQUEST["at"] = time.monotonic()
+        if not proto:
+            return Response("no --proto server", status_code=404, media_type="text/plain")
+        with open(os.path.join(here, "proto.html"), encoding="utf-8") as f:
+            html = f.read()
+        extra = ' transport="protobuf"' if transport == "protobuf" else ""
+        return HTMLResponse(html.replace("<agui-chat ", f'<agui-chat endpoint="{proto}/agent"{extra} '))
+
     if gzip_static:
         root = os.path.realpath(dist)
         packed: dict[str, bytes] = {}
@@ -313,9 +329,12 @@ def main():
     ap.add_argument("--idle", type=float, default=120.0)
     ap.add_argument("--gzip", action="store_true")
     ap.add_argument("--ai-sdk", default=None, help="the AI SDK server, http://127.0.0.1:PORT")
+    ap.add_argument("--proto", default=None, help="the protobuf AG-UI server, http://127.0.0.1:PORT")
     args = ap.parse_args()
     if args.ai_sdk is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.ai_sdk):
         ap.error("--ai-sdk must be http://127.0.0.1:PORT")
+    if args.proto is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.proto):
+        ap.error("--proto must be http://127.0.0.1:PORT")
 
     def watchdog():
         while time.monotonic() - LAST_REQUEST["at"] < args.idle:
@@ -323,7 +342,7 @@ def main():
         os._exit(0)
 
     threading.Thread(target=watchdog, daemon=True).start()
-    uvicorn.run(make_app(args.dist, args.example, args.gzip, args.ai_sdk), host="127.0.0.1", port=args.port, log_level="warning")
+    uvicorn.run(make_app(args.dist, args.example, args.gzip, args.ai_sdk, args.proto), host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":
