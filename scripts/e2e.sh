@@ -29,5 +29,7 @@ fi
 # Idle until the `ai-sdk` target's turn, which may come late: it stops with this script anyway.
 serve_ai_sdk --idle 3600 --max-lifetime 3600
 serve_proto --idle 3600 --max-lifetime 3600
-serve "$port" --idle 300 --example target/leptos-app-dist --ai-sdk "$ai_sdk_url" --proto "$proto_url"
+example=()
+[ -d target/leptos-app-dist ] && example=(--example target/leptos-app-dist)
+serve "$port" --idle 300 "${example[@]}" --ai-sdk "$ai_sdk_url" --proto "$proto_url"
 node tests/e2e/e2e.js "http://127.0.0.1:${port}" "$ai_sdk_url" "$proto_url"
