@@ -33,8 +33,25 @@ target=target/lean
 cargo build --release --target wasm32-unknown-unknown --bin agui-leptos "${feature_args[@]}" \
     --target-dir "$target"
 mkdir -p dist
-wasm-bindgen --target web --no-typescript --out-dir dist --out-name agui-widget \
+# wasm-bindgen names the JS snippets' folder after the crate (snippets/agui-leptos-HASH/), the
+# same folder as the app bundle's, whose inline0.js… differ with the features: written into
+# dist/ directly, they would replace the app's. So out of dist/, the folder renamed.
+out="$target/bindgen"
+rm -rf "$out"
+wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name agui-widget \
     "$target/wasm32-unknown-unknown/release/agui-leptos.wasm"
+if [ -d "$out/snippets" ]; then
+    for dir in "$out"/snippets/agui-leptos-*; do
+        [ -d "$dir" ] || continue
+        name="$(basename "$dir")"
+        lean="agui-widget-${name#agui-leptos-}"
+        sed -i "s#snippets/${name}/#snippets/${lean}/#g" "$out/agui-widget.js"
+        mkdir -p dist/snippets
+        rm -rf "dist/snippets/${lean}"
+        mv "$dir" "dist/snippets/${lean}"
+    done
+fi
+mv "$out/agui-widget.js" dist/agui-widget.js
 wasm-opt -Oz --strip-producers --strip-target-features \
-    dist/agui-widget_bg.wasm -o dist/agui-widget_bg.wasm
+    "$out/agui-widget_bg.wasm" -o dist/agui-widget_bg.wasm
 echo "[build-widget] dist/agui-widget.js, dist/agui-widget_bg.wasm (features: ${features[*]:-none})"
