@@ -39,6 +39,7 @@ fn the_common_frames_are_taken_and_equal_the_general_path() {
         r#" { "type" : "TEXT_MESSAGE_CONTENT" , "messageId" : "m" , "delta" : "a\nb" } "#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\"q\" \\ \/ \u00e9 \ud83d\ude00 \t"}"#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"Grüße 👋"}"#,
+        r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"\"\\\/\b\f\n\r\t end \\u0041"}"#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","timestamp":1735689600000}"#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","timestamp":-5}"#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":""}"#,
@@ -117,6 +118,8 @@ fn random_frames_never_disagree() {
         "\"é\"",
         "\"\\\"\"",
         "\"\\x\"",
+        "\"a\\\\b\\/c\\td\\u0041\\\"\"",
+        "\"\\",
     ];
     let others = [
         "1",

@@ -168,11 +168,32 @@ impl<'a> Scan<'a> {
     fn string(&mut self, data: &str) -> Option<String> {
         let (s, e, escaped) = self.token()?;
         let token = data.get(s..e)?;
-        if escaped {
-            serde_json::from_str(token).ok()
-        } else {
-            token.get(1..token.len() - 1).map(str::to_owned)
+        let inner = token.get(1..token.len() - 1)?;
+        if !escaped {
+            return Some(inner.to_owned());
         }
+        // The short escapes here (tool arguments are JSON inside a string: `\"` everywhere);
+        // `\u` and anything else by serde_json's rules.
+        let mut out = String::with_capacity(inner.len());
+        let mut rest = inner;
+        while let Some(i) = rest.find('\\') {
+            out.push_str(rest.get(..i)?);
+            let c = match rest.as_bytes().get(i + 1)? {
+                b'"' => '"',
+                b'\\' => '\\',
+                b'/' => '/',
+                b'n' => '\n',
+                b't' => '\t',
+                b'r' => '\r',
+                b'b' => '\u{8}',
+                b'f' => '\u{c}',
+                _ => return serde_json::from_str(token).ok(),
+            };
+            out.push(c);
+            rest = rest.get(i + 2..)?;
+        }
+        out.push_str(rest);
+        Some(out)
     }
 
     /// An integer in ±(2^53 − 1), in JSON's syntax (no leading zeros, no fraction or exponent).
