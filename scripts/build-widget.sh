@@ -45,7 +45,9 @@ if [ -d "$out/snippets" ]; then
         [ -d "$dir" ] || continue
         name="$(basename "$dir")"
         lean="agui-widget-${name#agui-leptos-}"
-        sed -i "s#snippets/${name}/#snippets/${lean}/#g" "$out/agui-widget.js"
+        # Only the `import` statements: the import object's keys are the module names the
+        # wasm itself asks for, and stay.
+        sed -i "/^import /s#snippets/${name}/#snippets/${lean}/#g" "$out/agui-widget.js"
         mkdir -p dist/snippets
         rm -rf "dist/snippets/${lean}"
         mv "$dir" "dist/snippets/${lean}"
