@@ -17,7 +17,7 @@ use super::error::{Malformed, Warning, WarningKind};
 use super::event::Event;
 
 /// Largest integer JSON producers can represent exactly (2^53 − 1).
-const MAX_SAFE: u64 = (1 << 53) - 1;
+pub(crate) const MAX_SAFE: u64 = (1 << 53) - 1;
 
 #[derive(Debug)]
 enum Ty {

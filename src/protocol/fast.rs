@@ -12,8 +12,8 @@
 
 use super::event::{Delta, Event, EventKind, ToolCallArgs};
 
-/// Largest integer a JSON producer represents exactly (the general path's `timestamp` rule).
-const MAX_SAFE: i64 = (1 << 53) - 1;
+// The general path's `timestamp` rule: ±(2^53 − 1).
+use super::enforce::MAX_SAFE;
 
 /// The typed event for `data`, when it is one of the fast path's frames.
 pub fn decode(data: &str) -> Option<Event> {
@@ -217,6 +217,6 @@ impl<'a> Scan<'a> {
             .ok()?
             .parse()
             .ok()?;
-        (v.abs() <= MAX_SAFE).then_some(v)
+        (v.unsigned_abs() <= MAX_SAFE).then_some(v)
     }
 }
