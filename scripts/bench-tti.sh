@@ -3,7 +3,7 @@
 # Chromium, served gzip-compressed by tests/e2e/server.py --gzip, unthrottled and on the
 # "Fast 4G" profile. Prints a table and writes target/bench/tti.json; not part of
 # scripts/test.sh or CI. Needs dist/ with the lean widget (scripts/test.sh trunk-build-release,
-# or trunk build --release && scripts/build-widget.sh).
+# or scripts/build-release.sh).
 #
 #   scripts/bench-tti.sh              # TTI_RUNS=7 runs per row; TTI_CPU=4 slows the CPU 4×
 set -euo pipefail

@@ -30,6 +30,8 @@ fi
 # Its own target directory: other features than the app's, so neither build invalidates the
 # other's cache. The release profile and the rustflags (.cargo/config.toml) are the app's.
 target=target/lean
+# shellcheck source=scripts/release-env.sh
+source scripts/release-env.sh
 cargo build --release --target wasm32-unknown-unknown --bin agui-leptos "${feature_args[@]}" \
     --target-dir "$target"
 mkdir -p dist

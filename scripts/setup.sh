@@ -9,7 +9,7 @@
 #                              # (scripts/test.sh and scripts/run.sh do this)
 #
 # Installs / checks:
-#   - rustup target wasm32-unknown-unknown (+ rustfmt, clippy components)
+#   - rustup target wasm32-unknown-unknown (+ rustfmt, clippy, rust-src components)
 #   - trunk 0.21.14                       (cargo install --locked)
 #   - wasm-bindgen-cli == the wasm-bindgen version in Cargo.lock
 #                                         (cargo install, without --locked)
@@ -70,8 +70,10 @@ fi
 _missing_components=()
 cargo fmt --version >/dev/null 2>&1 || _missing_components+=(rustfmt)
 cargo clippy --version >/dev/null 2>&1 || _missing_components+=(clippy)
+# The standard library's source: the release bundles rebuild it for size (scripts/release-env.sh).
+[ -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library/std" ] || _missing_components+=(rust-src)
 if [ "${#_missing_components[@]}" -eq 0 ]; then
-    _say "skip: rustfmt and clippy already installed"
+    _say "skip: rustfmt, clippy and rust-src already installed"
 else
     _say "install: rustup components ${_missing_components[*]}"
     rustup component add "${_missing_components[@]}"
