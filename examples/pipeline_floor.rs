@@ -45,13 +45,17 @@ fn median(f: impl Fn() -> usize, reps: usize) -> f64 {
 }
 
 fn main() {
-    // `PROFILE=k`: only run workload k's pipeline, many times (for `perf record`).
+    // `PROFILE=k`: only run workload k's pipeline, `REPS` times (default 20; for `perf record`).
     if let Some(k) = std::env::var("PROFILE")
         .ok()
         .and_then(|k| k.parse::<usize>().ok())
     {
         let bytes = &workloads::all()[k].1;
-        for _ in 0..20 {
+        let reps = std::env::var("REPS")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(20);
+        for _ in 0..reps {
             std::hint::black_box(pipeline(bytes));
         }
         return;

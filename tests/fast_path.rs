@@ -307,3 +307,29 @@ fn raw_payloads_stay_text_and_the_events_equal_the_general_path() {
     assert!(serde_json::to_string(&event).expect("json").contains(&big));
     assert_eq!(raw.event.get("event"), Some("on_chat_model_stream".into()));
 }
+
+/// The string scan goes eight bytes at a time: a quote, a backslash or a control character at
+/// any position of a long string (every offset against the word boundaries) is still seen.
+#[test]
+fn every_special_byte_is_seen_wherever_it_falls() {
+    let plain = "abcdefghijklmnopqrstuvwxyzé0123456789ABCDEFGHIJ";
+    for at in 0..plain.len() {
+        if !plain.is_char_boundary(at) {
+            continue;
+        }
+        let (head, tail) = plain.split_at(at);
+        for special in [r#"\""#, r"\\", r"\n", r"\u0041"] {
+            let data = format!(
+                r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"{head}{special}{tail}"}}"#
+            );
+            assert!(agree(&data), "taken: {data}");
+        }
+        // A raw control character or a quote that ends the string early: not the fast path's.
+        for bad in ["\u{1}", "\t", "\""] {
+            let data = format!(
+                r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"{head}{bad}{tail}"}}"#
+            );
+            assert!(decode(&data).is_none(), "left: {data:?}");
+        }
+    }
+}

@@ -18,6 +18,7 @@ use super::enforce::MAX_SAFE;
 /// The typed event for `data`, when it is one of the fast path's frames.
 pub fn decode(data: &str) -> Option<Event> {
     let mut p = Scan {
+        s: data,
         b: data.as_bytes(),
         at: 0,
     };
@@ -35,13 +36,24 @@ pub fn decode(data: &str) -> Option<Event> {
         p.byte(b':')?;
         p.ws();
         let slot = match key {
-            "type" => &mut ty,
+            "type" => {
+                // Borrowed: the type is matched, never kept.
+                if ty.is_some() {
+                    return None;
+                }
+                ty = Some(p.raw_string()?);
+                p.ws();
+                if p.sep()? {
+                    continue;
+                }
+                break;
+            }
             "messageId" | "toolCallId" => {
                 // One id, and the one the type names (checked below).
                 if id.is_some() {
                     return None;
                 }
-                id = Some((key, p.string(data)?));
+                id = Some((key, p.string()?));
                 p.ws();
                 if p.sep()? {
                     continue;
@@ -65,7 +77,7 @@ pub fn decode(data: &str) -> Option<Event> {
         if slot.is_some() {
             return None;
         }
-        *slot = Some(p.string(data)?);
+        *slot = Some(p.string()?);
         p.ws();
         if !p.sep()? {
             break;
@@ -77,7 +89,7 @@ pub fn decode(data: &str) -> Option<Event> {
     }
     let (id_key, id) = id?;
     let delta = delta?;
-    let kind = match (ty?.as_str(), id_key) {
+    let kind = match (ty?, id_key) {
         ("TEXT_MESSAGE_CONTENT", "messageId") => EventKind::TextMessageContent(Delta {
             message_id: id,
             delta,
@@ -102,6 +114,7 @@ pub fn decode(data: &str) -> Option<Event> {
 }
 
 struct Scan<'a> {
+    s: &'a str,
     b: &'a [u8],
     at: usize,
 }
@@ -139,6 +152,7 @@ impl<'a> Scan<'a> {
         self.byte(b'"')?;
         let mut escaped = false;
         loop {
+            self.skip_plain();
             match self.peek()? {
                 b'"' => {
                     self.at += 1;
@@ -154,20 +168,43 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// Past the bytes a string token holds as they are (not `"`, `\\`, a control character),
+    /// eight at a time: the word holds none of them when no byte of it is below 0x20 or
+    /// equal to either.
+    fn skip_plain(&mut self) {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        let has_zero = |w: u64| w.wrapping_sub(LO) & !w & HI;
+        while let Some(chunk) = self.b.get(self.at..self.at + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(word);
+            // Bytes ≥ 0x80 (UTF-8) never match; below 0x20 ⇔ `w & 0xE0…` is zero.
+            let special = has_zero(w ^ (LO * u64::from(b'"')))
+                | has_zero(w ^ (LO * u64::from(b'\\')))
+                | has_zero(w & (LO * 0xE0));
+            if special != 0 {
+                return;
+            }
+            self.at += 8;
+        }
+    }
+
     /// A key: only escape-free ones (every key this path takes is plain).
     fn raw_string(&mut self) -> Option<&'a str> {
         let (s, e, escaped) = self.token()?;
         if escaped {
             return None;
         }
-        std::str::from_utf8(self.b.get(s + 1..e - 1)?).ok()
+        // Quotes are ASCII: both ends are character boundaries.
+        self.s.get(s + 1..e - 1)
     }
 
     /// A string value, unescaped by serde_json's own rules (which refuse what the general
     /// path would have to repair).
-    fn string(&mut self, data: &str) -> Option<String> {
+    fn string(&mut self) -> Option<String> {
         let (s, e, escaped) = self.token()?;
-        let token = data.get(s..e)?;
+        let token = self.s.get(s..e)?;
         let inner = token.get(1..token.len() - 1)?;
         if !escaped {
             return Some(inner.to_owned());

@@ -18,6 +18,7 @@ pub mod enforce;
 pub mod error;
 pub mod event;
 pub mod fast;
+pub mod id_map;
 pub mod input;
 pub mod partial_json;
 pub mod pipeline;

@@ -285,8 +285,17 @@ impl SseDecoder {
             let Some((&terminator, mut after)) = terminator_and_rest.split_first() else {
                 break;
             };
-            self.append(segment, offset, out);
-            self.end_line(out);
+            if matches!(self.line_state, LineState::Empty) && !segment.is_empty() {
+                // The whole line is in hand: read it where it is (no copy into `line`).
+                if self.admit(segment, offset, out) {
+                    self.frame_bytes = self.frame_bytes.saturating_add(segment.len());
+                    self.process_field(segment);
+                }
+                self.line_state = LineState::Empty;
+            } else {
+                self.append(segment, offset, out);
+                self.end_line(out);
+            }
             let mut consumed = pos + 1;
             if terminator == b'\r' {
                 match after.split_first() {
@@ -307,14 +316,27 @@ impl SseDecoder {
     /// Add a terminator-free piece of the current line starting at stream
     /// offset `offset`.
     fn append(&mut self, segment: &[u8], offset: u64, out: &mut Vec<Result<SseFrame, SseError>>) {
+        if self.admit(segment, offset, out) {
+            self.line.extend_from_slice(segment);
+        }
+    }
+
+    /// Whether a non-empty piece of the current line is to be kept (not a comment, not a
+    /// frame being skipped, within the frame limit); moves the line's state on.
+    fn admit(
+        &mut self,
+        segment: &[u8],
+        offset: u64,
+        out: &mut Vec<Result<SseFrame, SseError>>,
+    ) -> bool {
         let Some(&first) = segment.first() else {
-            return;
+            return false;
         };
         match self.line_state {
-            LineState::Discarding => return,
+            LineState::Discarding => return false,
             LineState::Empty if self.skipping || first == b':' => {
                 self.line_state = LineState::Discarding;
-                return;
+                return false;
             }
             LineState::Empty => {
                 self.line_state = LineState::Buffering;
@@ -335,9 +357,9 @@ impl SseDecoder {
             self.clear_line();
             self.skipping = true;
             self.line_state = LineState::Discarding;
-            return;
+            return false;
         }
-        self.line.extend_from_slice(segment);
+        true
     }
 
     /// A line terminator was seen.
@@ -373,6 +395,10 @@ impl SseDecoder {
         };
         match name {
             b"data" => {
+                if self.data.is_empty() {
+                    // Most frames are one data line: one allocation of the right size.
+                    self.data.reserve_exact(value.len() + 1);
+                }
                 self.data.extend_from_slice(value);
                 self.data.push(b'\n');
             }

@@ -4,9 +4,10 @@
 //! Each check that fails is a [`VerifyError`] carrying the event type and the ids involved; the
 //! run is then failed. Verification runs after chunk expansion, so it only sees triads.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::event::{Event, EventKind};
+use super::id_map::{IdMap, IdSet};
 use super::types::RunFinishedOutcome;
 
 /// A sequence violation.
@@ -86,19 +87,19 @@ enum Phase {
 pub struct Verifier {
     phase: Phase,
     /// Open text messages → owner.
-    text: HashMap<String, Option<String>>,
+    text: IdMap<Option<String>>,
     /// Open tool calls → owner.
-    tools: HashMap<String, Option<String>>,
-    reasoning: HashMap<String, Option<String>>,
-    spans: HashMap<String, Option<String>>,
+    tools: IdMap<Option<String>>,
+    reasoning: IdMap<Option<String>>,
+    spans: IdMap<Option<String>>,
     /// Open steps per owner.
     steps: HashSet<(Option<String>, String)>,
     /// Active subagents (insertion order kept for messages).
     subagents: Vec<String>,
     /// Subagents announced and ended in this run.
-    ended_subagents: HashSet<String>,
+    ended_subagents: IdSet,
     /// Owner of every message id seen (for tool-call attribution).
-    message_owner: HashMap<String, Option<String>>,
+    message_owner: IdMap<Option<String>>,
 }
 
 impl Verifier {
@@ -335,7 +336,7 @@ fn sorted<'a>(ids: impl Iterator<Item = &'a String>) -> Vec<String> {
 }
 
 fn open(
-    set: &mut HashMap<String, Option<String>>,
+    set: &mut IdMap<Option<String>>,
     event_type: &'static str,
     what: &'static str,
     id: &str,
@@ -354,7 +355,7 @@ fn open(
 
 /// A continuation must name an open item, and a tagged one must agree with its opener's owner.
 fn continuation(
-    set: &HashMap<String, Option<String>>,
+    set: &IdMap<Option<String>>,
     event_type: &'static str,
     what: &'static str,
     id: &str,

@@ -26,6 +26,7 @@ use serde_json::Value;
 
 use super::error::{Warning, WarningKind};
 use super::event::{Event, EventKind};
+use super::id_map::IdMap;
 use super::partial_json::PartialJson;
 use super::state_patch;
 use super::types::{Content, Interrupt, Message, Object, Role, TokenUsage, ToolCall};
@@ -243,11 +244,11 @@ pub struct Thread {
     /// Warnings past [`MAX_WARNINGS`]: counted, not kept.
     pub warnings_omitted: usize,
     /// Parsed arguments per tool call id.
-    pub tool_args: HashMap<String, ToolArgs>,
+    pub tool_args: IdMap<ToolArgs>,
     /// id → index of the first message with that id.
-    index: HashMap<String, usize>,
+    index: IdMap<usize>,
     /// tool call id → index of the first assistant message holding it.
-    tool_index: HashMap<String, usize>,
+    tool_index: IdMap<usize>,
     /// The budgets of the state and of each activity's content (spec digest §4.6; see
     /// [`super::state_patch::Limits`]). A snapshot or patch that would pass them is refused
     /// with a warning and changes nothing.
@@ -255,7 +256,7 @@ pub struct Thread {
     /// The state's measured size, carried from patch to patch (`None`: measure on the next).
     state_size: Option<usize>,
     /// The same per activity message id.
-    activity_sizes: HashMap<String, usize>,
+    activity_sizes: IdMap<usize>,
 }
 
 fn merge_md(target: &mut Option<Object>, md: &Option<Object>) {
