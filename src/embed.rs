@@ -33,10 +33,11 @@
 //! | `capabilities`            | `data-agui-capabilities` | `capabilities` | the agent's `AgentCapabilities` (JSON; spec digest §6): the UI adapts — attachments to `multimodal.input`, frontend tools offered unless `tools.clientProvided` is `false`, `identity.name` as the title; omitted fields are unknown, never assumed |
 //! | `queue`                   | `data-agui-queue`       | `queue`      | `off` = Send waits while the agent answers; default: what is sent meanwhile waits in a queue (editable, removable) and goes out when the run ends |
 //! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
+//! | `mcp-apps-proxy`          | `data-agui-mcp-apps-proxy` | `mcpAppsProxy` | MCP Apps run in the site's sandbox proxy at this `https://` URL on another origin (README "Generative UI"); absent = the opaque `srcdoc` frame |
 //!
 //! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
-//! page's): the URL is read only with `url-options`, never for headers, mode, storage or the
-//! allow-list; an endpoint from the URL is sent no headers from the page; an endpoint must be
+//! page's): the URL is read only with `url-options`, never for headers, mode, storage, the
+//! allow-list or the MCP Apps proxy; an endpoint from the URL is sent no headers from the page; an endpoint must be
 //! http(s) (or relative), and the transport refuses one outside `allowed-endpoints`.
 
 use serde_json::Value;
@@ -172,6 +173,9 @@ pub struct WidgetOptions {
     pub fetch: FetchPolicy,
     /// The `allowed-endpoints` attribute: origins or URL prefixes runs may go to (`None`: any).
     pub allowed_endpoints: Option<Vec<String>>,
+    /// The `mcp-apps-proxy` attribute: the sandbox proxy's URL, as given (checked where it is
+    /// used, against the page's origin: [`AgentConfig::mcp_apps_proxy`](crate::session::AgentConfig)).
+    pub mcp_apps_proxy: Option<String>,
     /// `queue="off"`: no queue while a run is live ([`crate::session::queue`]).
     pub queue_off: bool,
     /// `accept`, `max-file-bytes`, `max-message-bytes`, `max-files` (`None`: none given, the
@@ -210,6 +214,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("redirects", "redirects"),
     ("url-options", "urlOptions"),
     ("allowed-endpoints", "allowedEndpoints"),
+    ("mcp-apps-proxy", "mcpAppsProxy"),
     ("queue", "queue"),
     ("accept", "accept"),
     ("max-file-bytes", "maxFileBytes"),
@@ -220,7 +225,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
 ];
 
 /// What a page's URL may set, with `url-options`: never headers, the mode, where
-/// conversations are saved, the allow-list or the URL options themselves.
+/// conversations are saved, the allow-list, the MCP Apps proxy or the URL options themselves.
 pub const URL_OPTIONS: &[&str] = &["endpoint", "theme", "lang", "speed", "inspector"];
 
 /// The `<agui-chat>` attributes a change of which reconfigures a mounted widget.
@@ -323,6 +328,7 @@ impl WidgetOptions {
         o.demo = get("demo").is_some_and(|v| flag(&v));
         o.settings = get("settings").is_some_and(|v| flag(&v));
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
+        o.mcp_apps_proxy = text("mcp-apps-proxy");
         o.queue_off = get("queue").is_some_and(|v| !flag(&v));
         o.attachments_off = get("attachments").is_some_and(|v| !flag(&v));
         if let Some(c) = text("capabilities") {

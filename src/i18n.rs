@@ -291,6 +291,8 @@ catalog! {
     mcp_app_stopped,
     /// A link the app asks to open; `{}` its host.
     mcp_app_link,
+    /// The page's `mcp-apps-proxy` is refused, so no View is shown; `{}` why (technical).
+    mcp_app_proxy_refused,
     /// The composer's attach button (accessible name) and the attachments list.
     attach_button,
     attach_list_label,
@@ -718,6 +720,7 @@ pub static EN: Strings = Strings {
     mcp_app_loading: "Loading the app…",
     mcp_app_stopped: "The app was stopped: it did not follow the MCP Apps protocol.",
     mcp_app_link: "The app suggests a link: open {}",
+    mcp_app_proxy_refused: "This app is not shown: the page’s MCP Apps sandbox proxy is refused ({}).",
     attach_button: "Attach files",
     attach_list_label: "Attachments",
     attach_remove: "Remove {}",
@@ -1077,6 +1080,7 @@ pub static DE: Strings = Strings {
     mcp_app_loading: "Die App wird geladen…",
     mcp_app_stopped: "Die App wurde angehalten: Sie hat das MCP-Apps-Protokoll nicht eingehalten.",
     mcp_app_link: "Die App schlägt einen Link vor: {} öffnen",
+    mcp_app_proxy_refused: "Diese App wird nicht angezeigt: Der MCP-Apps-Sandbox-Proxy der Seite wird abgelehnt ({}).",
     attach_button: "Dateien anhängen",
     attach_list_label: "Anhänge",
     attach_remove: "{} entfernen",

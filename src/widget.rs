@@ -459,6 +459,7 @@ fn mount(
             protobuf: options.protobuf,
             headers: options.headers.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
+            mcp_apps_proxy: options.mcp_apps_proxy.clone(),
             fetch: options.fetch,
             queue: !options.queue_off,
             capabilities: options.capabilities.clone(),

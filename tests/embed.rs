@@ -504,3 +504,33 @@ fn the_loader_observes_every_option() {
         );
     }
 }
+
+// The sandbox proxy sees every View's HTML and relays its calls: where it is, is the page
+// author's choice, never a link's.
+#[test]
+fn the_mcp_apps_proxy_comes_from_the_element_never_from_the_url() {
+    let proxy = "https://sandbox.example/mcp/";
+    let (o, problems) = parse(&[("mcp-apps-proxy", &format!("  {proxy} "))]);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(o.mcp_apps_proxy.as_deref(), Some(proxy));
+    assert_eq!(parse(&[("mcp-apps-proxy", " ")]).0.mcp_apps_proxy, None);
+    // The URL sets it neither with every URL option allowed nor by naming it.
+    let url = [("mcp-apps-proxy", "https://evil.example/")];
+    for allowed in ["", "true", "mcp-apps-proxy theme"] {
+        let (o, problems) = parse_url(&[("url-options", allowed)], &url);
+        assert_eq!(o.mcp_apps_proxy, None, "url-options={allowed:?}");
+        if allowed.contains("mcp") {
+            assert!(
+                problems.iter().any(|p| p.contains("\"mcp-apps-proxy\"")),
+                "{problems:?}"
+            );
+        }
+    }
+    let (o, _) = parse_url(&[("url-options", ""), ("mcp-apps-proxy", proxy)], &url);
+    assert_eq!(
+        o.mcp_apps_proxy.as_deref(),
+        Some(proxy),
+        "the element's stays"
+    );
+    assert!(!agui_leptos::embed::URL_OPTIONS.contains(&"mcp-apps-proxy"));
+}

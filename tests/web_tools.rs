@@ -1014,6 +1014,109 @@ async fn a_flooding_mcp_app_is_stopped_and_its_frame_removed() {
     container.remove();
 }
 
+/// The page's `mcp-apps-proxy`: the frame is the proxy (its URL in `src`, the spec's proxy
+/// sandbox, no `srcdoc`), and a message from another window — even one that says it is the
+/// proxy — reaches nothing (it would stop the View: wrong origin).
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn with_a_sandbox_proxy_the_frame_is_the_proxy_and_only_its_window_is_heard() {
+    let proxy = "https://sandbox.example/mcp/index.html";
+    let store = AgentStore::new(AgentConfig {
+        mcp_apps_proxy: Some(proxy.into()),
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-proxy"}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-p", "activityType": "mcp-apps",
+               "content": {"resource": {"uri": "ui://maps/lisbon", "text": MCP_VIEW}}}),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-proxy"}),
+        ],
+    );
+    settle(&store).await;
+    let frame = testid(&root, "mcp-app-frame").expect("the proxy's frame");
+    assert_eq!(frame.get_attribute("src").as_deref(), Some(proxy));
+    assert_eq!(
+        frame.get_attribute("sandbox").as_deref(),
+        Some("allow-scripts allow-same-origin")
+    );
+    assert!(
+        frame.get_attribute("srcdoc").is_none(),
+        "the HTML goes in the handshake"
+    );
+    assert!(frame.get_attribute("allow").is_none(), "no permissions");
+    let win = web_sys::window().unwrap();
+    for msg in [
+        r#"{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready","params":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{}}"#,
+    ] {
+        win.post_message(&js_sys::JSON::parse(msg).unwrap(), "*")
+            .unwrap();
+    }
+    agui_leptos::transport::sleep(50).await;
+    settle(&store).await;
+    assert_eq!(
+        testid(&root, "mcp-app")
+            .and_then(|a| a.get_attribute("data-status"))
+            .as_deref(),
+        Some("loading"),
+        "the page's own messages were ignored (not stopped, not running)"
+    );
+    assert!(testid(&root, "mcp-app-frame").is_some());
+    drop(handle);
+    container.remove();
+}
+
+/// A proxy URL that is not https (or on the page's own origin) shows a notice and no frame
+/// at all: not the opaque frame the page did not ask for.
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn a_refused_sandbox_proxy_shows_a_notice_and_no_frame() {
+    let page = web_sys::window().unwrap().location().origin().unwrap();
+    for proxy in [
+        "http://sandbox.example/",
+        "javascript:alert(1)",
+        page.as_str(),
+    ] {
+        let store = AgentStore::new(AgentConfig {
+            mcp_apps_proxy: Some(proxy.into()),
+            ..AgentConfig::default()
+        });
+        let (container, root, handle) = mount_chat(store);
+        play_external(
+            &store,
+            [
+                json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-refused"}),
+                json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-r", "activityType": "mcp-apps",
+                   "content": {"resource": {"uri": "ui://maps/lisbon", "text": MCP_VIEW}}}),
+                json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-refused"}),
+            ],
+        );
+        settle(&store).await;
+        let card = testid(&root, "mcp-app").expect("the card");
+        assert_eq!(
+            card.get_attribute("data-status").as_deref(),
+            Some("unusable"),
+            "{proxy}"
+        );
+        assert!(
+            card.text_content()
+                .unwrap_or_default()
+                .contains("sandbox proxy is refused"),
+            "{proxy}: {:?}",
+            card.text_content()
+        );
+        assert!(
+            root.query_selector("iframe").unwrap().is_none(),
+            "{proxy}: no frame"
+        );
+        drop(handle);
+        container.remove();
+    }
+}
+
 /// A View that calls `lookup` as soon as it runs and sizes itself by the answer (77 px:
 /// the tool's text came back; 55 px: an error).
 #[cfg(feature = "mcp-apps")]

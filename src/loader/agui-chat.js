@@ -21,7 +21,7 @@ const scanning = new URL(base).searchParams.has('scan');
 const OBSERVED = ['endpoint', 'protocol', 'resume', 'transport', 'headers', 'mode', 'theme', 'inspector', 'thread-key', 'persist',
   'storage-budget', 'lang', 'open', 'title', 'speed', 'demo', 'settings', 'preload', 'url-options',
   'allowed-endpoints', 'credentials', 'redirects', 'suggestions', 'queue', 'accept',
-  'max-file-bytes', 'max-message-bytes', 'max-files', 'attachments', 'capabilities'];
+  'max-file-bytes', 'max-message-bytes', 'max-files', 'attachments', 'capabilities', 'mcp-apps-proxy'];
 const TEXT = {
   en: ['Open chat: ', 'Loading the chat…', 'The chat could not be loaded.', 'Retry', 'Chat'],
   de: ['Chat öffnen: ', 'Der Chat wird geladen…', 'Der Chat konnte nicht geladen werden.',

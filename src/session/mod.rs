@@ -84,6 +84,11 @@ pub struct AgentConfig {
     /// Admit the protobuf binding in `Accept` (`transport="protobuf"`; spec digest §1.5); the
     /// response decides, SSE is always read.
     pub protobuf: bool,
+    /// The page's `mcp-apps-proxy`: MCP Apps run in the site's sandbox proxy at this URL
+    /// (`https://`, another origin than the page's; checked by `mcp_apps::proxy_origin` where
+    /// a View is shown, a refused one shows a notice and no View). `None`: the opaque frame.
+    /// Never from the page's URL.
+    pub mcp_apps_proxy: Option<String>,
 }
 
 /// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
@@ -123,6 +128,7 @@ impl Default for AgentConfig {
             wire: Wire::AgUi,
             resume: false,
             protobuf: false,
+            mcp_apps_proxy: None,
         }
     }
 }

@@ -11,8 +11,17 @@
 //! `@ag-ui/mcp-apps-middleware` expects: a run whose `forwardedProps` carry
 //! `__proxiedMCPRequest` (`resources/read` when the activity has no inline HTML, `tools/call`
 //! for the View), answered in that run's `RUN_FINISHED.result`. Nothing is fetched for a
-//! replayed trace. Not here (yet): the `mcp-apps-proxy` mode (the pure handshake exists:
-//! [`crate::mcp_apps::proxy_origin`]).
+//! replayed trace.
+//!
+//! With the page's `mcp-apps-proxy` ([`crate::session::AgentConfig::mcp_apps_proxy`]) the
+//! frame is the site's sandbox proxy instead: `<iframe src=PROXY sandbox="allow-scripts
+//! allow-same-origin">` ([`PROXY_SANDBOX`]) on another origin than the page's
+//! ([`proxy_origin`]), which says `ui/notifications/sandbox-proxy-ready`, gets the HTML in
+//! `ui/notifications/sandbox-resource-ready` and relays the View's messages
+//! ([`Bridge::proxied`]). Only messages whose `source` is that frame's window reach the
+//! bridge, which stops the View on any other origin than the proxy's; posts go to the proxy's
+//! origin only. A refused proxy URL (not https, the page's own origin) shows a notice and no
+//! View: never the opaque frame instead, which the page author did not choose.
 
 use leptos::html::Iframe;
 use leptos::prelude::*;
@@ -22,8 +31,8 @@ use wasm_bindgen::JsCast;
 
 use crate::i18n::fill;
 use crate::mcp_apps::{
-    proxied_result, srcdoc, AppActivity, AppResource, Bridge, CspPolicy, Dim, HostContext, Out,
-    RpcId, StopReason, Theme, SANDBOX,
+    proxied_result, proxy_origin, srcdoc, AppActivity, AppResource, Bridge, CspPolicy, Dim,
+    HostContext, Origin, Out, RpcId, StopReason, Theme, PROXY_SANDBOX, SANDBOX,
 };
 use crate::protocol::types::Content;
 use crate::store::{AgentStore, Row};
@@ -65,6 +74,19 @@ pub fn McpAppCard(
         Ok(a) => a,
         Err(e) => return notice_card(fill(t.mcp_app_unusable, &[&e.to_string()])),
     };
+    // The page's sandbox proxy, checked before anything is fetched for it.
+    let proxy = match store.config.with_untracked(|c| c.mcp_apps_proxy.clone()) {
+        None => None,
+        Some(url) => {
+            let page = web_sys::window()
+                .and_then(|w| w.location().origin().ok())
+                .unwrap_or_default();
+            match proxy_origin(&url, &page) {
+                Ok(origin) => Some((url, origin)),
+                Err(e) => return notice_card(fill(t.mcp_app_proxy_refused, &[&e.to_string()])),
+            }
+        }
+    };
     let resource = RwSignal::new(activity.resource.clone());
     let failed = RwSignal::new(None::<String>);
     let replay = store.try_with_session(|s| s.is_replay()).unwrap_or(true);
@@ -101,7 +123,7 @@ pub fn McpAppCard(
     let activity = StoredValue::new(activity);
     view! {
         {move || match (resource.get(), failed.get()) {
-            (Some(r), _) => app_frame(store, activity, r),
+            (Some(r), _) => app_frame(store, activity, r, proxy.clone()),
             (None, Some(e)) => notice_card(e),
             (None, None) => notice_card(tr(store).mcp_app_loading.to_owned()),
         }}
@@ -109,14 +131,21 @@ pub fn McpAppCard(
     .into_any()
 }
 
-/// The View of `resource` running in its frame.
+/// The View of `resource` running in its frame: an opaque `srcdoc` frame, or the page's
+/// sandbox proxy (`proxy`: its URL, as the page gave it, and its checked origin).
 fn app_frame(
     store: AgentStore,
     activity: StoredValue<AppActivity>,
     resource: AppResource,
+    proxy: Option<(String, Origin)>,
 ) -> AnyView {
     let policy = CspPolicy::new(&resource.csp);
-    let doc = srcdoc(&resource.html, &policy);
+    // Direct: the document in `srcdoc`. Proxy: the proxy's URL in `src`, the HTML goes in
+    // the handshake.
+    let (doc, src, sandbox) = match &proxy {
+        None => (Some(srcdoc(&resource.html, &policy)), None, SANDBOX),
+        Some((url, _)) => (None, Some(url.clone()), PROXY_SANDBOX),
+    };
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|m| m.matches());
@@ -127,7 +156,10 @@ fn app_frame(
         width: Dim::Unbounded,
         height: Dim::Max(800),
     };
-    let bridge = StoredValue::new(activity.with_value(|a| Bridge::new(now(), a, policy, host)));
+    let bridge = StoredValue::new(activity.with_value(|a| match proxy {
+        None => Bridge::new(now(), a, policy, host),
+        Some((_, origin)) => Bridge::proxied(now(), a, policy, host, origin, resource.html),
+    }));
     // The View's tool calls on their way through the agent: (run id, the View's request id).
     let calls = RwSignal::new(Vec::<(String, RpcId)>::new());
     let frame: NodeRef<Iframe> = NodeRef::new();
@@ -201,7 +233,8 @@ fn app_frame(
         }
     });
 
-    // Messages: only from this frame's own window.
+    // Messages: only from this frame's own window (the bridge then checks the origin: `null`
+    // for the opaque frame, the proxy's otherwise).
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
             let Some(win) = frame.get_untracked().and_then(|f| f.content_window()) else {
@@ -266,8 +299,9 @@ fn app_frame(
                     class="agui-mcp-app__frame"
                     data-testid="mcp-app-frame"
                     title=title.clone()
-                    sandbox=SANDBOX
+                    sandbox=sandbox
                     srcdoc=doc.clone()
+                    src=src.clone()
                     referrerpolicy="no-referrer"
                     node_ref=frame
                     style:height=move || height.get().map(|h| format!("{h}px"))
