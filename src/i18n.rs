@@ -293,6 +293,11 @@ catalog! {
     mcp_app_link,
     /// The page's `mcp-apps-proxy` is refused, so no View is shown; `{}` why (technical).
     mcp_app_proxy_refused,
+    /// A message the app suggests the person send (`ui/message`): the label above its text,
+    /// and the buttons that send it or dismiss it.
+    mcp_app_message,
+    mcp_app_message_send,
+    mcp_app_message_dismiss,
     /// The composer's attach button (accessible name) and the attachments list.
     attach_button,
     attach_list_label,
@@ -721,6 +726,9 @@ pub static EN: Strings = Strings {
     mcp_app_stopped: "The app was stopped: it did not follow the MCP Apps protocol.",
     mcp_app_link: "The app suggests a link: open {}",
     mcp_app_proxy_refused: "This app is not shown: the page’s MCP Apps sandbox proxy is refused ({}).",
+    mcp_app_message: "The app suggests sending this message:",
+    mcp_app_message_send: "Send",
+    mcp_app_message_dismiss: "Dismiss",
     attach_button: "Attach files",
     attach_list_label: "Attachments",
     attach_remove: "Remove {}",
@@ -1081,6 +1089,9 @@ pub static DE: Strings = Strings {
     mcp_app_stopped: "Die App wurde angehalten: Sie hat das MCP-Apps-Protokoll nicht eingehalten.",
     mcp_app_link: "Die App schlägt einen Link vor: {} öffnen",
     mcp_app_proxy_refused: "Diese App wird nicht angezeigt: Der MCP-Apps-Sandbox-Proxy der Seite wird abgelehnt ({}).",
+    mcp_app_message: "Die App schlägt vor, diese Nachricht zu senden:",
+    mcp_app_message_send: "Senden",
+    mcp_app_message_dismiss: "Verwerfen",
     attach_button: "Dateien anhängen",
     attach_list_label: "Anhänge",
     attach_remove: "{} entfernen",

@@ -496,6 +496,12 @@ impl AgentStore {
         run_id
     }
 
+    /// An MCP App View's model context for the following runs (see
+    /// [`Session::set_app_context`]).
+    pub fn set_app_context(&self, key: &str, context: Option<crate::protocol::types::Context>) {
+        self.update(|s| s.set_app_context(key, context));
+    }
+
     /// Run `run_id` of the open thread has ended: its `RUN_FINISHED.result` (`Some(None)`:
     /// ended without one). `None` while it runs or when it is not in this thread. Tracks
     /// the run.

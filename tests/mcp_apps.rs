@@ -479,6 +479,31 @@ fn the_handshake_answers_with_the_host_context_then_sends_the_tool_data() {
     assert_eq!(result["hostInfo"]["name"], "agui-leptos");
     assert!(result["hostCapabilities"]["openLinks"].is_object());
     assert!(result["hostCapabilities"]["serverTools"].is_object());
+    // Exactly what the bridge carries out (the SDK's `McpUiHostCapabilities` names).
+    let mut caps: Vec<&str> = result["hostCapabilities"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    caps.sort_unstable();
+    assert_eq!(
+        caps,
+        [
+            "logging",
+            "message",
+            "openLinks",
+            "sandbox",
+            "serverTools",
+            "updateModelContext"
+        ]
+    );
+    assert_eq!(result["hostCapabilities"]["message"], json!({ "text": {} }));
+    assert_eq!(
+        result["hostCapabilities"]["updateModelContext"],
+        json!({ "text": {}, "structuredContent": {} })
+    );
+    assert_eq!(ctx_modes(result), json!(["inline"]));
     let ctx = &result["hostContext"];
     assert_eq!(ctx["theme"], "dark");
     assert_eq!(ctx["locale"], "de-DE");
@@ -751,9 +776,9 @@ fn unsupported_methods_get_method_not_found() {
     let mut b = bridge();
     init(&mut b);
     for method in [
-        "ui/message",
         "resources/read",
         "sampling/createMessage",
+        "ui/download-file",
         "eval",
     ] {
         let r = send(
@@ -1132,4 +1157,287 @@ fn the_demo_map_is_fetched_and_called_through_proxied_runs_like_the_middleware()
         app.call_request("rm_rf", &serde_json::json!({})),
     ));
     assert!(proxied_result(finished(&bad).get("result")).is_err());
+}
+
+fn ctx_modes(result: &Value) -> Value {
+    result["hostContext"]["availableDisplayModes"].clone()
+}
+
+fn request(b: &mut Bridge, id: Value, method: &str, params: Value) -> Vec<Out> {
+    send(
+        b,
+        3.0,
+        json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }),
+    )
+}
+
+fn user_text(text: &str) -> Value {
+    json!({ "role": "user", "content": [{ "type": "text", "text": text }] })
+}
+
+#[test]
+fn ui_message_waits_for_the_person_and_is_answered_by_their_decision() {
+    let mut b = bridge();
+    init(&mut b);
+    let r = request(&mut b, json!(7), "ui/message", user_text("Book the  table"));
+    assert_eq!(
+        r,
+        vec![Out::Message("Book the  table".into())],
+        "no answer yet"
+    );
+    // Another one while it waits: refused, the first stays as the person sees it.
+    let r = request(&mut b, json!(8), "ui/message", user_text("Transfer money"));
+    let p = only_post(&r);
+    assert_eq!(
+        (p["id"].clone(), p["error"]["code"].clone()),
+        (json!(8), json!(-32000))
+    );
+    assert!(
+        !r.iter()
+            .any(|o| matches!(o, Out::Message(_) | Out::Notice(_))),
+        "{r:?}"
+    );
+    // Sent: `{}` with the first id.
+    let Some(Out::Post(answer)) = b.message_decided(true) else {
+        panic!("an answer")
+    };
+    assert_eq!(answer, json!({ "jsonrpc": "2.0", "id": 7, "result": {} }));
+    assert_eq!(b.message_decided(true), None, "answered once");
+    // Dismissed: denied.
+    let r = request(
+        &mut b,
+        json!("m2"),
+        "ui/message",
+        json!({ "role": "user", "content": { "type": "text", "text": "one block" } }),
+    );
+    assert_eq!(
+        r,
+        vec![Out::Message("one block".into())],
+        "the stable spec's single block"
+    );
+    let Some(Out::Post(answer)) = b.message_decided(false) else {
+        panic!("an answer")
+    };
+    assert_eq!(answer["id"], "m2");
+    assert_eq!(answer["error"]["code"], -32000);
+    assert_eq!(answer["error"]["message"], "Message sending denied by user");
+}
+
+#[test]
+fn ui_message_is_plain_bounded_user_text() {
+    let mut b = bridge();
+    init(&mut b);
+    // Blocks join; controls and bidi overrides go, newlines and tabs stay.
+    let r = request(
+        &mut b,
+        json!(1),
+        "ui/message",
+        json!({ "role": "user", "content": [
+        { "type": "text", "text": "  a\u{0}b\u{202e}c\u{2066}" },
+        { "type": "text", "text": "x\ty\u{7}" }] }),
+    );
+    assert_eq!(r, vec![Out::Message("abc\n\nx\ty".into())]);
+    b.message_decided(false);
+    for params in [
+        json!({ "role": "assistant", "content": [{ "type": "text", "text": "hi" }] }),
+        json!({ "content": [{ "type": "text", "text": "hi" }] }),
+        json!({ "role": "user", "content": [{ "type": "image", "data": "AAAA", "mimeType": "image/png" }] }),
+        json!({ "role": "user", "content": [{ "type": "text", "text": "ok" }, { "type": "resource_link", "uri": "https://x" }] }),
+        json!({ "role": "user", "content": [{ "type": "text", "text": " \u{202e} " }] }),
+        json!({ "role": "user", "content": "hi" }),
+        json!({ "role": "user", "content": [] }),
+        json!({ "role": "user" }),
+        json!("hi"),
+    ] {
+        let r = request(&mut b, json!(2), "ui/message", params.clone());
+        assert_eq!(only_post(&r)["error"]["code"], -32602, "{params}");
+        assert!(!r.iter().any(|o| matches!(o, Out::Message(_))), "{params}");
+    }
+    let mut b = bridge().with_budgets(Budgets {
+        max_strikes: 100,
+        ..Budgets::default()
+    });
+    init(&mut b);
+    let max = Budgets::default().max_ui_message_bytes;
+    let r = request(
+        &mut b,
+        json!(3),
+        "ui/message",
+        user_text(&"é".repeat(max / 2 + 1)),
+    );
+    let p = only_post(&r);
+    assert_eq!(
+        (p["error"]["code"].clone(), p["error"]["message"].clone()),
+        (json!(-32000), json!("Message too long"))
+    );
+    let r = request(&mut b, json!(4), "ui/message", user_text(&"a".repeat(max)));
+    assert!(
+        matches!(&r[..], [Out::Message(t)] if t.len() == max),
+        "exactly at the budget"
+    );
+    // Before the handshake: refused like every other request.
+    let mut b = bridge();
+    let r = request(&mut b, json!(1), "ui/message", user_text("early"));
+    assert_eq!(only_post(&r)["error"]["code"], -32600);
+}
+
+#[test]
+fn a_waiting_message_is_dropped_when_the_view_stops() {
+    let mut b = bridge();
+    init(&mut b);
+    request(&mut b, json!(1), "ui/message", user_text("hello"));
+    b.teardown(4.0, "gone");
+    b.tick(10_000.0);
+    assert!(b.is_stopped());
+    assert_eq!(b.message_decided(true), None);
+}
+
+#[test]
+fn update_model_context_replaces_and_clears_bounded_text_and_structured_content() {
+    let mut b = bridge();
+    init(&mut b);
+    let r = request(
+        &mut b,
+        json!(1),
+        "ui/update-model-context",
+        json!({
+            "content": [{ "type": "text", "text": "Selected: Alfama" }],
+            "structuredContent": { "venue": "alfama-1", "guests": 2 },
+        }),
+    );
+    let [Out::ModelContext(Some(text)), Out::Post(answer)] = &r[..] else {
+        panic!("{r:?}")
+    };
+    assert_eq!(
+        serde_json::from_str::<Value>(text).unwrap(),
+        json!({ "content": [{ "type": "text", "text": "Selected: Alfama" }],
+                "structuredContent": { "venue": "alfama-1", "guests": 2 } })
+    );
+    assert_eq!(answer, &json!({ "jsonrpc": "2.0", "id": 1, "result": {} }));
+    // Only structured content: only that is kept (no stale text).
+    let r = request(
+        &mut b,
+        json!(2),
+        "ui/update-model-context",
+        json!({ "structuredContent": { "n": 1 } }),
+    );
+    assert_eq!(
+        r[0],
+        Out::ModelContext(Some(r#"{"structuredContent":{"n":1}}"#.into()))
+    );
+    // Nothing: cleared.
+    for params in [json!({}), json!({ "content": [] }), Value::Null] {
+        let r = request(&mut b, json!(3), "ui/update-model-context", params.clone());
+        assert_eq!(r[0], Out::ModelContext(None), "{params}");
+        assert_eq!(posts(&r)[0]["result"], json!({}));
+    }
+    // Other blocks and shapes are refused (a strike), nothing changes.
+    for params in [
+        json!({ "content": [{ "type": "image", "data": "AAAA", "mimeType": "image/png" }] }),
+        json!({ "content": "text" }),
+        json!({ "structuredContent": [1, 2] }),
+        json!([1]),
+    ] {
+        let r = request(&mut b, json!(4), "ui/update-model-context", params.clone());
+        assert_eq!(only_post(&r)["error"]["code"], -32602, "{params}");
+        assert!(
+            !r.iter().any(|o| matches!(o, Out::ModelContext(_))),
+            "{params}"
+        );
+    }
+    // Over the budget: refused with the host's error, not stored.
+    let max = Budgets::default().max_model_context_bytes;
+    let r = request(
+        &mut b,
+        json!(5),
+        "ui/update-model-context",
+        json!({ "structuredContent": { "blob": "x".repeat(max) } }),
+    );
+    assert_eq!(only_post(&r)["error"]["message"], "Context too large");
+    assert!(!r.iter().any(|o| matches!(o, Out::ModelContext(_))));
+}
+
+#[test]
+fn request_display_mode_answers_inline_and_checks_the_mode() {
+    let mut b = bridge();
+    init(&mut b);
+    for mode in ["inline", "fullscreen", "pip"] {
+        let r = request(
+            &mut b,
+            json!(1),
+            "ui/request-display-mode",
+            json!({ "mode": mode }),
+        );
+        assert_eq!(
+            only_post(&r)["result"],
+            json!({ "mode": "inline" }),
+            "{mode}"
+        );
+    }
+    for params in [
+        json!({ "mode": "maximized" }),
+        json!({}),
+        json!({ "mode": 1 }),
+    ] {
+        let r = request(&mut b, json!(2), "ui/request-display-mode", params.clone());
+        assert_eq!(only_post(&r)["error"]["code"], -32602, "{params}");
+    }
+}
+
+// ---- the model context in the session ----
+
+struct Silent;
+
+impl agui_leptos::session::LocalAgent for Silent {
+    fn respond(&self, _: &Value) -> Vec<agui_leptos::session::TimedChunk> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn a_views_model_context_goes_in_the_following_runs_of_its_thread() {
+    use agui_leptos::protocol::types::Context;
+    use agui_leptos::session::{AgentConfig, LocalAgentRef, Session, TestEnv, MAX_APP_CONTEXTS};
+    let mut s = Session::new(
+        AgentConfig {
+            local_agent: Some(LocalAgentRef::new(Silent)),
+            ..AgentConfig::default()
+        },
+        std::rc::Rc::new(TestEnv::default()),
+    );
+    let run = |s: &mut Session, text: &str| {
+        let req = s.send(text).expect("a run");
+        s.end_run(req.generation, Ok(()));
+        req.body["context"].clone()
+    };
+    assert_eq!(run(&mut s, "one"), json!([]));
+    let ctx = |v: &str| Context {
+        description: "MCP App ui://maps/lisbon".into(),
+        value: v.into(),
+    };
+    s.set_app_context("app-1", Some(ctx("first")));
+    s.set_app_context("app-1", Some(ctx("second")));
+    s.set_app_context("app-2", Some(ctx("other")));
+    assert_eq!(
+        run(&mut s, "two"),
+        json!([{ "description": "MCP App ui://maps/lisbon", "value": "second" },
+               { "description": "MCP App ui://maps/lisbon", "value": "other" }]),
+        "the last update of each View, not one per update"
+    );
+    assert_eq!(
+        run(&mut s, "three").as_array().map(Vec::len),
+        Some(2),
+        "kept"
+    );
+    s.set_app_context("app-2", None);
+    assert_eq!(run(&mut s, "four").as_array().map(Vec::len), Some(1));
+    for i in 0..MAX_APP_CONTEXTS + 3 {
+        s.set_app_context(&format!("v{i}"), Some(ctx(&i.to_string())));
+    }
+    let sent = run(&mut s, "five");
+    assert_eq!(sent.as_array().map(Vec::len), Some(MAX_APP_CONTEXTS));
+    assert_eq!(sent[0]["value"], "3", "the oldest went");
+    // Another thread starts without them.
+    assert!(s.new_thread().unwrap());
+    assert_eq!(run(&mut s, "fresh"), json!([]));
 }

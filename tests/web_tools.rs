@@ -1117,6 +1117,127 @@ async fn a_refused_sandbox_proxy_shows_a_notice_and_no_frame() {
     }
 }
 
+/// A View that tells the model what it shows, then suggests a message with markup in it,
+/// and sizes itself by the answer (88 px: sent; 44 px: dismissed).
+#[cfg(feature = "mcp-apps")]
+const MESSAGE_VIEW: &str = r#"<script>
+const post = (m) => window.parent.postMessage(Object.assign({jsonrpc: '2.0'}, m), '*');
+window.addEventListener('message', (e) => {
+  const m = e.data || {};
+  if (m.id === 1 && m.result) {
+    post({method: 'ui/notifications/initialized'});
+    post({id: 2, method: 'ui/update-model-context', params: {structuredContent: {venue: 'alfama-1'}}});
+  }
+  if (m.id === 2 && m.result) {
+    post({id: 3, method: 'ui/message', params: {role: 'user', content: [{type: 'text', text: 'Book <b>Alfama</b> for two'}]}});
+  }
+  if (m.id === 3) post({method: 'ui/notifications/size-changed', params: {height: m.result ? 88 : 44}});
+});
+post({id: 1, method: 'ui/initialize', params: {protocolVersion: '2026-01-26', appInfo: {name: 'm', version: '1'}, appCapabilities: {}}});
+</script>"#;
+
+/// Records every run's input; answers with an empty run.
+#[cfg(feature = "mcp-apps")]
+struct Recorder(std::sync::Mutex<Vec<Value>>);
+
+#[cfg(feature = "mcp-apps")]
+impl agui_leptos::session::LocalAgent for Recorder {
+    fn respond(&self, input: &Value) -> Vec<agui_leptos::session::TimedChunk> {
+        self.0.lock().unwrap().push(input.clone());
+        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+        [
+            json!({"type": "RUN_STARTED", "threadId": t, "runId": r}),
+            json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}),
+        ]
+        .into_iter()
+        .map(|e| agui_leptos::session::TimedChunk {
+            delay_ms: 0,
+            bytes: sse(e),
+        })
+        .collect()
+    }
+}
+
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn an_apps_message_waits_for_a_click_and_its_model_context_goes_with_the_next_run() {
+    let agent = std::sync::Arc::new(Recorder(std::sync::Mutex::new(Vec::new())));
+    let store = AgentStore::new(AgentConfig {
+        local_agent: Some(agui_leptos::session::LocalAgentRef(agent.clone())),
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-msg"}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-m", "activityType": "mcp-apps",
+               "content": {"resource": {"uri": "ui://venues/pick", "text": MESSAGE_VIEW}}}),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-msg"}),
+        ],
+    );
+    wait_until(&store, "the app's suggested message", || {
+        testid(&root, "mcp-app-message").is_some()
+    })
+    .await;
+    let text = testid(&root, "mcp-app-message-text").unwrap();
+    assert_eq!(
+        text.text_content().as_deref(),
+        Some("Book <b>Alfama</b> for two")
+    );
+    assert!(
+        text.query_selector("b").unwrap().is_none(),
+        "text, not markup"
+    );
+    agui_leptos::transport::sleep(100).await;
+    settle(&store).await;
+    assert!(
+        agent.0.lock().unwrap().is_empty(),
+        "nothing is sent before the click"
+    );
+    testid(&root, "mcp-app-message-send")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    wait_until(&store, "the View to hear it was sent", || {
+        testid(&root, "mcp-app-frame")
+            .map(|f| {
+                f.unchecked_into::<HtmlElement>()
+                    .style()
+                    .get_property_value("height")
+                    .unwrap_or_default()
+            })
+            .as_deref()
+            == Some("88px")
+    })
+    .await;
+    wait_idle(&store).await;
+    assert!(
+        testid(&root, "mcp-app-message").is_none(),
+        "the suggestion is gone"
+    );
+    let asked = agent.0.lock().unwrap().clone();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    let last = asked[0]["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["role"], "user");
+    assert!(
+        last.to_string().contains("Book <b>Alfama</b> for two"),
+        "{last}"
+    );
+    assert_eq!(
+        asked[0]["context"],
+        json!([{"description": "MCP App ui://venues/pick",
+                "value": r#"{"structuredContent":{"venue":"alfama-1"}}"#}])
+    );
+    drop(handle);
+    container.remove();
+}
+
 /// A View that calls `lookup` as soon as it runs and sizes itself by the answer (77 px:
 /// the tool's text came back; 55 px: an error).
 #[cfg(feature = "mcp-apps")]

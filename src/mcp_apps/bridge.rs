@@ -42,6 +42,11 @@ pub struct Budgets {
     /// Largest frame width / height a `size-changed` can ask for, in CSS pixels.
     pub max_width: u32,
     pub max_height: u32,
+    /// Longest `ui/message` text (bytes, after cleaning); a longer one is refused.
+    pub max_ui_message_bytes: usize,
+    /// Largest `ui/update-model-context` (its stored JSON text, bytes); a larger one is
+    /// refused.
+    pub max_model_context_bytes: usize,
 }
 
 impl Default for Budgets {
@@ -55,6 +60,8 @@ impl Default for Budgets {
             max_pending_calls: 4,
             max_width: 4096,
             max_height: 4000,
+            max_ui_message_bytes: 4 * 1024,
+            max_model_context_bytes: 16 * 1024,
         }
     }
 }
@@ -153,6 +160,16 @@ pub enum Out {
     },
     /// Open this link (already checked by [`SafeUrl::parse_link`]) in a new tab, `noopener`.
     OpenLink(SafeUrl),
+    /// `ui/message`: the View suggests the person send `text` (plain text, cleaned, at most
+    /// [`Budgets::max_ui_message_bytes`]). Show it for the person to send with one click or
+    /// dismiss — never send it unasked — then answer with [`Bridge::message_decided`]. At
+    /// most one waits at a time.
+    Message(String),
+    /// `ui/update-model-context`: what the View wants the model to know from now on, as the
+    /// JSON text of `{content?, structuredContent?}` (text blocks only, at most
+    /// [`Budgets::max_model_context_bytes`]), replacing what it said before; `None` clears
+    /// it. Forward it in the following runs' `context` (spec digest §3, `Context.value`).
+    ModelContext(Option<String>),
     /// Size the frame (CSS pixels, clamped); `None` keeps that dimension.
     Resize {
         height: Option<u32>,
@@ -240,6 +257,8 @@ pub struct Bridge {
     window_count: u32,
     strikes: u32,
     pending: Vec<RpcId>,
+    /// The `ui/message` waiting for the person's decision.
+    message: Option<RpcId>,
 }
 
 impl Bridge {
@@ -264,6 +283,7 @@ impl Bridge {
             window_count: 0,
             strikes: 0,
             pending: Vec::new(),
+            message: None,
         }
     }
 
@@ -379,6 +399,18 @@ impl Bridge {
         })
     }
 
+    /// The person decided on the [`Out::Message`]: sent it (`true`: answered `{}`) or
+    /// dismissed it (an error, "denied by user"). `None` when none waits (or the bridge
+    /// stopped).
+    pub fn message_decided(&mut self, sent: bool) -> Option<Out> {
+        let id = self.message.take()?;
+        Some(if sent {
+            reply(id.value(), json!({}))
+        } else {
+            error(id.value(), HOST_ERROR, "Message sending denied by user")
+        })
+    }
+
     /// The activity changed (a replacing snapshot): send what is new. `tool-input` goes at
     /// most once (the spec's rule), `tool-result` whenever it changed.
     pub fn update(&mut self, activity: &AppActivity) -> Vec<Out> {
@@ -446,6 +478,7 @@ impl Bridge {
         }
         self.phase = Phase::Stopped;
         self.pending.clear();
+        self.message = None;
         if let Mode::Proxy { html, .. } = &mut self.mode {
             *html = None;
         }
@@ -534,7 +567,16 @@ impl Bridge {
                 out.push(reply(id_value, self.initialize_result()));
             }
             "ping" => out.push(reply(id_value, json!({}))),
-            "ui/request-display-mode" => out.push(reply(id_value, json!({ "mode": "inline" }))),
+            // Only `inline` is offered (`availableDisplayModes`): the answer is the mode the
+            // View is in, whatever it asked for (the spec's rule).
+            "ui/request-display-mode" => match params.get("mode").and_then(Value::as_str) {
+                Some("inline" | "fullscreen" | "pip") => {
+                    out.push(reply(id_value, json!({ "mode": "inline" })))
+                }
+                _ => self.refuse(out, Some(id_value), INVALID_PARAMS, "Invalid params"),
+            },
+            "ui/message" => self.message(id, params, out),
+            "ui/update-model-context" => self.model_context(id_value, params, out),
             "ui/open-link" => {
                 match params
                     .get("url")
@@ -588,6 +630,79 @@ impl Bridge {
         });
     }
 
+    fn message(&mut self, id: RpcId, params: &Value, out: &mut Vec<Out>) {
+        let role_ok = params.get("role").and_then(Value::as_str) == Some("user");
+        let text = match params.get("content") {
+            // The stable spec's example has one block, the SDK's schema a list.
+            Some(block @ Value::Object(_)) => text_blocks(std::slice::from_ref(block)),
+            Some(Value::Array(blocks)) => text_blocks(blocks),
+            _ => None,
+        }
+        .map(|texts| clean_text(&texts.join("\n\n")))
+        .filter(|t| !t.is_empty());
+        let (true, Some(text)) = (role_ok, text) else {
+            return self.refuse(
+                out,
+                Some(id.value()),
+                INVALID_PARAMS,
+                "Invalid message format",
+            );
+        };
+        if text.len() > self.budgets.max_ui_message_bytes {
+            return out.push(error(id.value(), HOST_ERROR, "Message too long"));
+        }
+        if self.message.is_some() {
+            // The waiting one stays as the person sees it (no swapping it under a click).
+            return out.push(error(
+                id.value(),
+                HOST_ERROR,
+                "A message is already waiting",
+            ));
+        }
+        self.message = Some(id);
+        out.push(Out::Message(text));
+    }
+
+    fn model_context(&mut self, id: &Value, params: &Value, out: &mut Vec<Out>) {
+        let mut ctx = Map::new();
+        let content = match params.get("content") {
+            None | Some(Value::Null) => Some(None),
+            Some(Value::Array(blocks)) => text_blocks(blocks).map(|texts| {
+                let blocks: Vec<Value> = texts
+                    .iter()
+                    .map(|t| json!({ "type": "text", "text": t }))
+                    .collect();
+                (!blocks.is_empty()).then_some(blocks)
+            }),
+            Some(_) => None,
+        };
+        let structured = match params.get("structuredContent") {
+            None | Some(Value::Null) => Some(None),
+            Some(v @ Value::Object(_)) => Some(Some(v.clone())),
+            Some(_) => None,
+        };
+        let (Some(content), Some(structured), true) =
+            (content, structured, params.is_object() || params.is_null())
+        else {
+            return self.refuse(out, Some(id), INVALID_PARAMS, "Invalid content format");
+        };
+        if let Some(c) = content {
+            ctx.insert("content".into(), Value::Array(c));
+        }
+        if let Some(s) = structured {
+            ctx.insert("structuredContent".into(), s);
+        }
+        let text = (!ctx.is_empty()).then(|| Value::Object(ctx).to_string());
+        if text
+            .as_ref()
+            .is_some_and(|t| t.len() > self.budgets.max_model_context_bytes)
+        {
+            return out.push(error(id, HOST_ERROR, "Context too large"));
+        }
+        out.push(Out::ModelContext(text));
+        out.push(reply(id, json!({})));
+    }
+
     fn notification(&mut self, method: &str, params: &Value, out: &mut Vec<Out>) {
         match method {
             "ui/notifications/initialized" => match self.phase {
@@ -635,6 +750,8 @@ impl Bridge {
         let mut caps = json!({
             "openLinks": {},
             "logging": {},
+            "message": { "text": {} },
+            "updateModelContext": { "text": {}, "structuredContent": {} },
             "sandbox": { "csp": self.policy.to_json() },
         });
         if let (true, Some(obj)) = (self.tools, caps.as_object_mut()) {
@@ -661,6 +778,32 @@ fn clamp(v: Option<&Value>, dim: Dim, budget: u32) -> Option<u32> {
     };
     // In range of u32 after the min, so the cast is exact.
     Some(n.round().min(f64::from(max)) as u32)
+}
+
+/// The texts of content blocks that are all `{type: "text", text}`; `None` when any is
+/// another kind (only text is offered: `hostCapabilities.message.text`).
+fn text_blocks(blocks: &[Value]) -> Option<Vec<&str>> {
+    blocks
+        .iter()
+        .map(
+            |b| match (b.get("type").and_then(Value::as_str), b.get("text")) {
+                (Some("text"), Some(Value::String(t))) => Some(t.as_str()),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// Plain text for the person to read: no control characters but newlines and tabs, no
+/// bidirectional overrides or isolates (which could make it read otherwise than it sends),
+/// trimmed.
+fn clean_text(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}'))
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 /// MCP tool names: 1–128 of `A-Z a-z 0-9 _ - . /`.

@@ -10,9 +10,11 @@
 //!   (answered with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`), then
 //!   `ui/notifications/initialized`; only then may the host send `ui/notifications/tool-input`
 //!   (`{arguments}`) and `ui/notifications/tool-result` (a `CallToolResult`). The View may
-//!   send `tools/call`, `ui/open-link`, `ui/request-display-mode`, `ping`,
-//!   `notifications/message` and `ui/notifications/size-changed`; the host ends with
-//!   `ui/resource-teardown`. Web hosts may go through a *sandbox proxy* on another origin:
+//!   send `tools/call`, `ui/open-link`, `ui/message` (a text the person sends or dismisses:
+//!   [`Out::Message`]), `ui/update-model-context` (context for the following runs:
+//!   [`Out::ModelContext`]), `ui/request-display-mode` (always `inline`), `ping`,
+//!   `notifications/message` and `ui/notifications/size-changed`; anything else is
+//!   `-32601`. The host ends with `ui/resource-teardown`. Web hosts may go through a *sandbox proxy* on another origin:
 //!   it sends `ui/notifications/sandbox-proxy-ready`, the host answers with
 //!   `ui/notifications/sandbox-resource-ready` (`{html, csp?, sandbox?, permissions?}`),
 //!   and everything else is relayed both ways.

@@ -36,7 +36,7 @@ use crate::i18n::Locale;
 use crate::protocol::event::EventKind;
 use crate::protocol::input::{history_for_request, prepare_request};
 use crate::protocol::resume::CompleteResume;
-use crate::protocol::types::{Message, Role, RunAgentInput, Tool};
+use crate::protocol::types::{Context, Message, Role, RunAgentInput, Tool};
 use crate::protocol::{
     Change, Decoder, Delivered, Pipeline, PipelineOptions, Rows, RunStatus, Thread, Wire,
 };
@@ -44,6 +44,9 @@ use crate::view::rows::{row_keys, Row};
 use crate::view::run::RunView;
 use crate::view::state::{patched_paths, touched_paths};
 use crate::view::tool::{ToolStatus, ToolView};
+
+/// The most MCP App Views whose model context a thread keeps ([`Session::set_app_context`]).
+pub const MAX_APP_CONTEXTS: usize = 8;
 
 /// Where runs go, and how the chat talks.
 #[derive(Debug, Clone, PartialEq)]
@@ -270,6 +273,10 @@ pub struct Session {
     logs: inspector::Logs,
     /// State pointers the screen renders: a delta notifies those it touches.
     watched_paths: HashSet<String>,
+    /// What the open thread's MCP App Views asked the model to know
+    /// (`ui/update-model-context`), by View: sent in every run's `context`; in memory only,
+    /// at most [`MAX_APP_CONTEXTS`], gone when another thread opens.
+    app_context: Vec<(String, Context)>,
     /// The paths the last delta changed.
     changed_paths: Vec<String>,
     /// What the agent last suggested with a `CUSTOM` `suggestions` event (cleared when a run
@@ -331,6 +338,7 @@ impl Session {
             rewrite_epoch: 0,
             logs: inspector::Logs::default(),
             watched_paths: HashSet::new(),
+            app_context: Vec::new(),
             changed_paths: Vec::new(),
             ratings: HashMap::new(),
             agent_suggestions: Vec::new(),
@@ -637,6 +645,20 @@ impl Session {
         self.start_run(RunOptions::default())
     }
 
+    /// An MCP App View's `ui/update-model-context` (`key` names the View, e.g. its activity
+    /// message id): `context` replaces what that View said before, `None` removes it. The
+    /// following runs of this thread carry it in `RunAgentInput.context` (spec digest §3).
+    /// The oldest View's goes when more than [`MAX_APP_CONTEXTS`] have one.
+    pub fn set_app_context(&mut self, key: &str, context: Option<Context>) {
+        self.app_context.retain(|(k, _)| k != key);
+        if let Some(c) = context {
+            if self.app_context.len() >= MAX_APP_CONTEXTS {
+                self.app_context.remove(0);
+            }
+            self.app_context.push((key.to_owned(), c));
+        }
+    }
+
     /// A person acted in a surface the agent drew (an A2UI button): the next run carries
     /// `forwarded` in its `forwardedProps`. Refused while a run is in flight or interrupts
     /// are open (they must be answered first, §4.11).
@@ -705,7 +727,7 @@ impl Session {
                 Some(c) if c.client_tools == Some(false) => Vec::new(),
                 _ => self.config.tools.clone(),
             }),
-            context: Some(Vec::new()),
+            context: Some(self.app_context.iter().map(|(_, c)| c.clone()).collect()),
             forwarded_props: merge_props(
                 match &options.resume {
                     Some(r) if options.legacy_resume || self.config.legacy_resume => {

@@ -351,6 +351,8 @@ impl Session {
         self.threads.branches = record.branches;
         self.threads.replayed = record.replayed;
         self.threads.queued = super::queue::bounded(record.queued);
+        // What another thread's Views told the model is not this thread's.
+        self.app_context.clear();
         self.install(record.thread, false);
     }
 

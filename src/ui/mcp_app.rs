@@ -34,7 +34,7 @@ use crate::mcp_apps::{
     proxied_result, proxy_origin, srcdoc, AppActivity, AppResource, Bridge, CspPolicy, Dim,
     HostContext, Origin, Out, RpcId, StopReason, Theme, PROXY_SANDBOX, SANDBOX,
 };
-use crate::protocol::types::Content;
+use crate::protocol::types::{Content, Context};
 use crate::store::{AgentStore, Row};
 use crate::ui::{tr, tr_now};
 
@@ -123,7 +123,7 @@ pub fn McpAppCard(
     let activity = StoredValue::new(activity);
     view! {
         {move || match (resource.get(), failed.get()) {
-            (Some(r), _) => app_frame(store, activity, r, proxy.clone()),
+            (Some(r), _) => app_frame(store, activity, r, proxy.clone(), row.key.clone()),
             (None, Some(e)) => notice_card(e),
             (None, None) => notice_card(tr(store).mcp_app_loading.to_owned()),
         }}
@@ -138,6 +138,7 @@ fn app_frame(
     activity: StoredValue<AppActivity>,
     resource: AppResource,
     proxy: Option<(String, Origin)>,
+    key: String,
 ) -> AnyView {
     let policy = CspPolicy::new(&resource.csp);
     // Direct: the document in `srcdoc`. Proxy: the proxy's URL in `src`, the HTML goes in
@@ -166,6 +167,11 @@ fn app_frame(
     let status = RwSignal::new(Status::Loading);
     let height = RwSignal::new(None::<u32>);
     let link = RwSignal::new(None::<String>);
+    // A `ui/message` waiting for the person (never sent unasked).
+    let suggested = RwSignal::new(None::<String>);
+    // Whose model context it is, and how the agent sees it named.
+    let context_of =
+        StoredValue::new(activity.with_value(|a| (key, format!("MCP App {}", a.resource_uri))));
 
     // Carry out what the bridge asks for.
     let run = move |outs: Vec<Out>| {
@@ -207,9 +213,22 @@ fn app_frame(
                         height.set(h);
                     }
                 }
+                Out::Message(text) => suggested.set(Some(text)),
+                Out::ModelContext(value) => context_of.with_value(|(key, description)| {
+                    store.set_app_context(
+                        key,
+                        value.map(|value| Context {
+                            description: description.clone(),
+                            value,
+                        }),
+                    )
+                }),
                 Out::Ready => status.set(Status::Running),
                 Out::Notice(_) => {}
-                Out::Stop(reason) => status.set(Status::Stopped(reason)),
+                Out::Stop(reason) => {
+                    suggested.set(None);
+                    status.set(Status::Stopped(reason));
+                }
             }
         }
     };
@@ -282,6 +301,22 @@ fn app_frame(
         }
     });
 
+    // The person's one click on the View's `ui/message`: sent as their message (the text
+    // they read, a text node), or dismissed; the View learns which.
+    let decide = move |sent: bool| {
+        let Some(text) = suggested.get_untracked() else {
+            return;
+        };
+        suggested.set(None);
+        if sent {
+            store.send(text);
+        }
+        let reply = bridge
+            .try_update_value(|b| b.message_decided(sent))
+            .flatten();
+        run(reply.into_iter().collect());
+    };
+
     let stopped = move || matches!(status.get(), Status::Stopped(_));
     let title = activity.with_value(|a| a.resource_uri.clone());
     view! {
@@ -307,6 +342,23 @@ fn app_frame(
                     style:height=move || height.get().map(|h| format!("{h}px"))
                 ></iframe>
             </Show>
+            {move || {
+                suggested.get().map(|text| {
+                    let t = tr(store);
+                    view! {
+                        <div class="agui-mcp-app__message" role="group" aria-label=t.mcp_app_message data-testid="mcp-app-message">
+                            <p class="agui-mcp-app__notice">{t.mcp_app_message}</p>
+                            <blockquote class="agui-mcp-app__message-text" data-testid="mcp-app-message-text">{text}</blockquote>
+                            <div class="agui-mcp-app__actions">
+                                <button type="button" class="agui-button" data-testid="mcp-app-message-send"
+                                    on:click=move |_| decide(true)>{t.mcp_app_message_send}</button>
+                                <button type="button" class="agui-button agui-button--ghost" data-testid="mcp-app-message-dismiss"
+                                    on:click=move |_| decide(false)>{t.mcp_app_message_dismiss}</button>
+                            </div>
+                        </div>
+                    }
+                })
+            }}
             {move || {
                 link.get().and_then(|href| crate::markdown::SafeUrl::parse_link(&href)).map(|href| {
                     view! {
