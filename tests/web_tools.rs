@@ -1238,6 +1238,146 @@ async fn an_apps_message_waits_for_a_click_and_its_model_context_goes_with_the_n
     container.remove();
 }
 
+/// The View inside the reference proxy: it shakes hands through the proxy, tries the proxy's
+/// reserved messages itself (never relayed), then sizes itself.
+#[cfg(feature = "mcp-apps")]
+const PROXIED_VIEW: &str = r#"<script>
+const post = (m) => window.parent.postMessage(Object.assign({jsonrpc: '2.0'}, m), '*');
+window.addEventListener('message', (e) => {
+  const m = e.data || {};
+  if (m.id === 1 && m.result) {
+    post({method: 'ui/notifications/sandbox-proxy-ready', params: {}});
+    post({method: 'ui/notifications/sandbox-resource-ready', params: {html: 'x'}});
+    post({method: 'ui/notifications/size-changed', params: {height: 42}});
+  }
+});
+post({id: 1, method: 'ui/initialize', params: {protocolVersion: '2026-01-26', appInfo: {name: 'p', version: '1'}, appCapabilities: {}}});
+</script>"#;
+
+/// `examples/mcp-sandbox/sandbox.js`, the proxy a site hosts, driven by this page as its
+/// host (same origin here: the proxy's own checks are what is tested, not the chat's
+/// origin rule): it says it is ready, refuses HTML without the chat's policy first, frames
+/// one View with the proxy sandbox and relays both ways, except `sandbox-*` messages.
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn the_reference_sandbox_proxy_relays_only_between_its_host_and_its_view() {
+    use std::{cell::RefCell, rc::Rc};
+    use wasm_bindgen::closure::Closure;
+    let win = web_sys::window().unwrap();
+    let doc = win.document().unwrap();
+    let origin = win.location().origin().unwrap();
+    let frame: web_sys::HtmlIFrameElement = doc.create_element("iframe").unwrap().unchecked_into();
+    // What reached this page from the proxy's window: (origin, message).
+    let heard: Rc<RefCell<Vec<(String, Value)>>> = Rc::default();
+    let on_message = {
+        let (heard, frame) = (heard.clone(), frame.clone());
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let from_proxy = match (ev.source(), frame.content_window()) {
+                (Some(s), Some(w)) => js_sys::Object::is(&s, w.as_ref()),
+                _ => false,
+            };
+            if from_proxy {
+                let text = js_sys::JSON::stringify(&ev.data())
+                    .unwrap()
+                    .as_string()
+                    .unwrap();
+                heard
+                    .borrow_mut()
+                    .push((ev.origin(), serde_json::from_str(&text).unwrap()));
+            }
+        })
+    };
+    win.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
+        .unwrap();
+    frame.set_srcdoc(&format!(
+        r#"<!DOCTYPE html><meta name="mcp-host-origin" content="{origin}"><body><script>{}</script></body>"#,
+        include_str!("../examples/mcp-sandbox/sandbox.js")
+    ));
+    doc.body().unwrap().append_child(&frame).unwrap();
+    let methods = |heard: &Rc<RefCell<Vec<(String, Value)>>>| -> Vec<String> {
+        heard
+            .borrow()
+            .iter()
+            .map(|(_, m)| m["method"].as_str().unwrap_or("(answer)").to_owned())
+            .collect()
+    };
+    let wait_for = |what: &'static str, method: &'static str| {
+        let heard = heard.clone();
+        async move {
+            for _ in 0..300 {
+                if methods(&heard).iter().any(|m| m == method) {
+                    return;
+                }
+                agui_leptos::transport::sleep(10).await;
+            }
+            panic!("{what}: {:?}", methods(&heard));
+        }
+    };
+    wait_for(
+        "the proxy to say it is ready",
+        "ui/notifications/sandbox-proxy-ready",
+    )
+    .await;
+    assert!(heard.borrow().iter().all(|(o, _)| *o == origin));
+    let proxy = frame.content_window().unwrap();
+    let inner_frames = || {
+        frame
+            .content_document()
+            .unwrap()
+            .query_selector_all("iframe")
+            .unwrap()
+            .length()
+    };
+    let to_proxy = |m: Value| {
+        proxy
+            .post_message(&js_sys::JSON::parse(&m.to_string()).unwrap(), &origin)
+            .unwrap();
+    };
+    // HTML that does not start with the chat's policy: refused.
+    to_proxy(
+        json!({"jsonrpc": "2.0", "method": "ui/notifications/sandbox-resource-ready",
+        "params": {"html": "<script>parent.postMessage({jsonrpc:'2.0',method:'leak'},'*')</script>"}}),
+    );
+    agui_leptos::transport::sleep(200).await;
+    assert_eq!(inner_frames(), 0, "no policy first, no frame");
+    // The chat's message: framed, with the proxy sandbox and no permissions.
+    let html =
+        agui_leptos::mcp_apps::srcdoc(PROXIED_VIEW, &agui_leptos::mcp_apps::CspPolicy::default());
+    let ready = json!({"jsonrpc": "2.0", "method": "ui/notifications/sandbox-resource-ready",
+        "params": {"html": html, "csp": {"connectDomains": [], "resourceDomains": []}}});
+    to_proxy(ready.clone());
+    wait_for("the View's initialize, relayed", "ui/initialize").await;
+    let inner = frame
+        .content_document()
+        .unwrap()
+        .query_selector("iframe")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        inner.get_attribute("sandbox").as_deref(),
+        Some("allow-scripts allow-same-origin")
+    );
+    assert!(inner.get_attribute("allow").is_none());
+    // A second resource: ignored.
+    to_proxy(ready);
+    to_proxy(json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2026-01-26"}}));
+    wait_for("the View's size, relayed", "ui/notifications/size-changed").await;
+    agui_leptos::transport::sleep(100).await;
+    assert_eq!(inner_frames(), 1, "one View");
+    assert_eq!(
+        methods(&heard),
+        [
+            "ui/notifications/sandbox-proxy-ready",
+            "ui/initialize",
+            "ui/notifications/size-changed"
+        ],
+        "the View's sandbox-* messages and the refused HTML's never reached the host"
+    );
+    win.remove_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
+        .unwrap();
+    frame.remove();
+}
+
 /// A View that calls `lookup` as soon as it runs and sizes itself by the answer (77 px:
 /// the tool's text came back; 55 px: an error).
 #[cfg(feature = "mcp-apps")]

@@ -55,8 +55,9 @@
     inner.setAttribute('referrerpolicy', 'no-referrer');
     inner.setAttribute('title', 'MCP App');
     // Same origin as this page with allow-same-origin (the View's origin is the sandbox's),
-    // else opaque, which only "*" can reach.
-    innerTarget = sandbox.split(' ').indexOf('allow-same-origin') >= 0 ? location.origin : '*';
+    // else opaque, which only "*" can reach. `window.origin` is this document's origin
+    // (`location.origin` would be "null" should this page itself be a srcdoc).
+    innerTarget = sandbox.split(' ').indexOf('allow-same-origin') >= 0 ? window.origin : '*';
     // srcdoc is set as a property: the HTML is never parsed into this document.
     inner.srcdoc = params.html;
     document.body.appendChild(inner);
