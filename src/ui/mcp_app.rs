@@ -226,7 +226,10 @@ fn app_frame(
                 Out::Ready => status.set(Status::Running),
                 Out::Notice(_) => {}
                 Out::Stop(reason) => {
+                    // A stopped View asks nothing of the person and tells the model nothing
+                    // more.
                     suggested.set(None);
+                    context_of.with_value(|(key, _)| store.set_app_context(key, None));
                     status.set(Status::Stopped(reason));
                 }
             }
