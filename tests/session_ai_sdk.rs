@@ -125,6 +125,9 @@ fn an_approval_request_opens_the_card_and_the_answer_goes_back_in_the_tool_part(
         .expect("the lone interrupt resumes at once");
     let body = &answer.body;
     assert!(body.get("resume").is_none(), "an AI SDK body: {body}");
+    // As useChat's approval answer: the assistant message it continues is named.
+    assert_eq!(body["trigger"], "submit-message");
+    assert_eq!(body["messageId"], "m2", "{body}");
     let parts: Vec<&Value> = body["messages"]
         .as_array()
         .expect("messages")
@@ -323,4 +326,50 @@ mod resume {
             "https://x.example/c/a%2Fb%3Fc%23d%20%C3%A9/stream"
         );
     }
+}
+
+/// `useChat`'s wording of each request: a new message is `submit-message` without a
+/// `messageId`; answering the last user message again (regenerate, retry after a failure)
+/// is `regenerate-message`, the answer it replaces dropped from `messages`.
+#[test]
+fn a_regenerated_answer_is_asked_for_as_use_chat_regenerates() {
+    let mut s = session(Wire::AiSdk);
+    let req = s.send("Hi").expect("a request");
+    assert_eq!(req.body["trigger"], "submit-message");
+    assert!(req.body.get("messageId").is_none(), "{}", req.body);
+    respond(&mut s, req.generation, ANSWER);
+    clean(&s);
+
+    let again = s.regenerate().expect("regenerable").expect("a request");
+    assert_eq!(
+        again.body["trigger"], "regenerate-message",
+        "{}",
+        again.body
+    );
+    assert!(again.body.get("messageId").is_none(), "{}", again.body);
+    let messages = again.body["messages"].as_array().expect("messages");
+    assert_eq!(
+        messages.len(),
+        1,
+        "the old answer is not sent: {}",
+        again.body
+    );
+    assert_eq!(messages[0]["role"], "user");
+
+    // A failed run retried: the same.
+    s.end_run(
+        again.generation,
+        Err(agui_leptos::session::TransportError::Network("down".into())),
+    );
+    let retry = s.retry().expect("a retry");
+    assert_eq!(
+        retry.body["trigger"], "regenerate-message",
+        "{}",
+        retry.body
+    );
+    let next = {
+        s.end_run(retry.generation, Ok(()));
+        s.send("Next").expect("a request")
+    };
+    assert_eq!(next.body["trigger"], "submit-message");
 }

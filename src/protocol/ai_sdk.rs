@@ -1178,7 +1178,9 @@ pub fn approval_responses(
 }
 
 /// The AI SDK request body (`DefaultChatTransport`'s shape):
-/// `{id, messages: UIMessage[], trigger}`. Consecutive assistant, reasoning, tool and activity
+/// `{id, messages: UIMessage[], trigger, messageId?}`. As `useChat` does, `messageId` names the
+/// assistant message an approval answer continues (the last one, holding the answered tool
+/// part) and is absent otherwise (a new message, or regenerating the last answer). Consecutive assistant, reasoning, tool and activity
 /// messages become one assistant `UIMessage` (its id from `aiSdkMessageId`), with a
 /// `step-start` part before what follows a tool result; tool calls become `tool-<name>` (or
 /// `dynamic-tool`) parts whose state comes from their result, or from `approvals`.
@@ -1188,11 +1190,21 @@ pub fn request_body(
     trigger: Trigger,
     approvals: &[ApprovalResponse],
 ) -> Value {
-    json!({
+    let messages = ui_messages(messages, approvals);
+    let continued = (!approvals.is_empty())
+        .then(|| messages.last())
+        .flatten()
+        .filter(|m| m["role"] == "assistant")
+        .map(|m| m["id"].clone());
+    let mut body = json!({
         "id": chat_id,
-        "messages": ui_messages(messages, approvals),
+        "messages": messages,
         "trigger": trigger.as_str(),
-    })
+    });
+    if let (Some(id), Some(o)) = (continued, body.as_object_mut()) {
+        o.insert("messageId".into(), id);
+    }
+    body
 }
 
 /// One assistant `UIMessage` being assembled.

@@ -140,12 +140,14 @@ impl Decoder {
 }
 
 /// The AI SDK's request for the next run of `thread` (chat `chat_id`), answering its open
-/// approvals with `resume` (`None`: not answering). `None` in a bundle without the `ai-sdk`
-/// feature (the session then sends AG-UI's).
+/// approvals with `resume` (`None`: not answering), `regenerate` when it answers the last
+/// user message again. `None` in a bundle without the `ai-sdk` feature (the session then
+/// sends AG-UI's).
 pub fn ai_sdk_request(
     chat_id: &str,
     thread: &Thread,
     resume: Option<&[ResumeEntry]>,
+    regenerate: bool,
 ) -> Option<Value> {
     #[cfg(feature = "ai-sdk")]
     {
@@ -155,13 +157,17 @@ pub fn ai_sdk_request(
         Some(ai_sdk::request_body(
             chat_id,
             &thread.messages,
-            ai_sdk::Trigger::SubmitMessage,
+            if regenerate {
+                ai_sdk::Trigger::RegenerateMessage
+            } else {
+                ai_sdk::Trigger::SubmitMessage
+            },
             &approvals,
         ))
     }
     #[cfg(not(feature = "ai-sdk"))]
     {
-        let _ = (chat_id, thread, resume);
+        let _ = (chat_id, thread, resume, regenerate);
         None
     }
 }

@@ -148,6 +148,9 @@ pub struct RunOptions {
     pub automatic: bool,
     /// Merged into `RunAgentInput.forwardedProps` (an A2UI action: `{"a2uiAction": …}`).
     pub forwarded_props: Option<Value>,
+    /// The run answers the last user message again (retry, regenerate): an AI SDK request
+    /// says `trigger: "regenerate-message"`, as `useChat`'s `regenerate()` does.
+    pub regenerate: bool,
 }
 
 /// Where a run's request goes.
@@ -693,7 +696,10 @@ impl Session {
             thread.truncate(i + 1);
             self.dirty.restructured = true;
         }
-        self.start_run(RunOptions::default())
+        self.start_run(RunOptions {
+            regenerate: true,
+            ..RunOptions::default()
+        })
     }
 
     /// Start a run with the thread's history and state (and `options`): the request, or
@@ -710,6 +716,7 @@ impl Session {
                     &self.thread_id,
                     &self.pipeline.thread,
                     options.resume.as_ref().map(|r| r.entries()),
+                    options.regenerate,
                 )
             })
             .flatten();

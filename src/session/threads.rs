@@ -757,7 +757,10 @@ impl Session {
             self.install(cut, true);
         }
         // Else nothing came back last time: nothing to keep, just run again.
-        Ok(self.start_run(RunOptions::default()))
+        Ok(self.start_run(RunOptions {
+            regenerate: true,
+            ..RunOptions::default()
+        }))
     }
 
     /// Edit an earlier user message: the tail from it on is kept as a variant and `text`, as
