@@ -373,3 +373,44 @@ fn a_regenerated_answer_is_asked_for_as_use_chat_regenerates() {
     };
     assert_eq!(next.body["trigger"], "submit-message");
 }
+
+/// A denial's reason goes back with the answer and is restated on the tool part of every
+/// later request, after the producer's `tool-output-denied` came back (useChat keeps it on
+/// the part; the model is told why it was denied).
+#[test]
+fn a_denial_reason_is_restated_on_later_requests() {
+    let mut s = session(Wire::AiSdk);
+    let req = s.send("Book Tasca").expect("a request");
+    respond(&mut s, req.generation, APPROVAL);
+    let answer = s
+        .answer_interrupt("ap1", json!({"approved": false, "reason": "too pricey"}))
+        .expect("accepted")
+        .expect("the lone interrupt resumes at once");
+    respond(
+        &mut s,
+        answer.generation,
+        "data: {\"type\":\"start\",\"messageId\":\"m2\"}\n\n\
+         data: {\"type\":\"tool-output-denied\",\"toolCallId\":\"c9\"}\n\n\
+         data: {\"type\":\"text-start\",\"id\":\"t1\"}\n\n\
+         data: {\"type\":\"text-delta\",\"id\":\"t1\",\"delta\":\"Understood.\"}\n\n\
+         data: {\"type\":\"text-end\",\"id\":\"t1\"}\n\n\
+         data: {\"type\":\"finish\"}\n\n\
+         data: [DONE]\n\n",
+    );
+    clean(&s);
+    let later = s.send("Something cheaper").expect("a request");
+    let part = later.body["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .flat_map(|m| m["parts"].as_array().into_iter().flatten())
+        .find(|p| p["toolCallId"] == "c9")
+        .cloned()
+        .expect("the tool part");
+    assert_eq!(part["state"], "output-denied", "{part}");
+    assert_eq!(
+        part["approval"],
+        json!({"id": "ap1", "approved": false, "reason": "too pricey"}),
+        "{part}"
+    );
+}

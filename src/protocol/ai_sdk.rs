@@ -77,6 +77,10 @@ const MD_TOOL: &str = "aiSdkTool";
 const MD_STATE: &str = "aiSdkState";
 const MD_ERROR: &str = "aiSdkErrorText";
 const MD_APPROVAL: &str = "aiSdkApprovalId";
+/// On a tool call: the reason the person gave with their approval answer, restated on the
+/// tool part of every later request (`approval.reason`: a denied tool's reason is what the
+/// model is told it was denied for).
+const MD_APPROVAL_REASON: &str = "aiSdkApprovalReason";
 /// Chunk types that become an activity card holding the chunk's fields, with the fields each
 /// requires as strings.
 const PART_TYPES: &[(&str, &[&str])] = &[
@@ -1177,6 +1181,26 @@ pub fn approval_responses(
         .collect()
 }
 
+/// Keep each answer's reason on its tool call (the thread is saved with it), so that later
+/// requests restate it after the call's result came back.
+pub fn record_approvals(thread: &mut Thread, approvals: &[ApprovalResponse]) {
+    for a in approvals {
+        let Some(reason) = &a.reason else { continue };
+        let call = thread
+            .messages
+            .iter_mut()
+            .rev()
+            .filter_map(|m| m.tool_calls.as_mut())
+            .flatten()
+            .find(|c| c.id == a.tool_call_id);
+        if let Some(call) = call {
+            call.metadata
+                .get_or_insert_with(Object::new)
+                .insert(MD_APPROVAL_REASON.to_owned(), Value::String(reason.clone()));
+        }
+    }
+}
+
 /// The AI SDK request body (`DefaultChatTransport`'s shape):
 /// `{id, messages: UIMessage[], trigger, messageId?}`. As `useChat` does, `messageId` names the
 /// assistant message an approval answer continues (the last one, holding the answered tool
@@ -1374,7 +1398,14 @@ fn tool_part(call: &ToolCall, result: Option<&Message>, approvals: &[ApprovalRes
         p.insert("approval".into(), o);
     } else if let Some(Value::String(id)) = answered {
         let approved = state != "output-denied";
-        p.insert("approval".into(), json!({"id": id, "approved": approved}));
+        let mut o = json!({"id": id, "approved": approved});
+        if let (Some(r), Some(o)) = (
+            md_get(&call.metadata, MD_APPROVAL_REASON),
+            o.as_object_mut(),
+        ) {
+            o.insert("reason".into(), r.clone());
+        }
+        p.insert("approval".into(), o);
     }
     p.insert("state".into(), state.into());
     Value::Object(p)

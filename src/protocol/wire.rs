@@ -145,7 +145,7 @@ impl Decoder {
 /// sends AG-UI's).
 pub fn ai_sdk_request(
     chat_id: &str,
-    thread: &Thread,
+    thread: &mut Thread,
     resume: Option<&[ResumeEntry]>,
     regenerate: bool,
 ) -> Option<Value> {
@@ -154,6 +154,7 @@ pub fn ai_sdk_request(
         let approvals = resume
             .map(|r| ai_sdk::approval_responses(thread.open_interrupts(), r))
             .unwrap_or_default();
+        ai_sdk::record_approvals(thread, &approvals);
         Some(ai_sdk::request_body(
             chat_id,
             &thread.messages,

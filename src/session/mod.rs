@@ -714,7 +714,7 @@ impl Session {
             .then(|| {
                 crate::protocol::wire::ai_sdk_request(
                     &self.thread_id,
-                    &self.pipeline.thread,
+                    &mut self.pipeline.thread,
                     options.resume.as_ref().map(|r| r.entries()),
                     options.regenerate,
                 )
