@@ -390,6 +390,7 @@ catalog! {
     settings_endpoint_label,
     settings_endpoint_hint,
     settings_headers_label,
+    settings_protocol_label,
     settings_use_demo,
     settings_apply,
     /// `{}` = the JSON parser's message.
@@ -797,6 +798,7 @@ pub static EN: Strings = Strings {
     settings_endpoint_label: "AG-UI endpoint URL",
     settings_endpoint_hint: "Relative URLs work. Leave empty for the offline demo agent.",
     settings_headers_label: "Headers (JSON object, optional)",
+    settings_protocol_label: "Protocol",
     settings_use_demo: "Use the demo agent",
     settings_apply: "Apply",
     headers_invalid_json: "Headers are not valid JSON: {}",
@@ -1160,6 +1162,7 @@ pub static DE: Strings = Strings {
     settings_endpoint_label: "AG-UI-Endpunkt-URL",
     settings_endpoint_hint: "Relative URLs funktionieren. Leer lassen für den Offline-Demo-Agenten.",
     settings_headers_label: "Header (JSON-Objekt, optional)",
+    settings_protocol_label: "Protokoll",
     settings_use_demo: "Demo-Agenten verwenden",
     settings_apply: "Übernehmen",
     headers_invalid_json: "Die Header sind kein gültiges JSON: {}",

@@ -371,10 +371,32 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
     );
 
     set_field("settings-headers", r#"{"Authorization": "Bearer abc"}"#);
+    // The protocol: the app speaks AG-UI (SSE or protobuf) and the AI SDK's stream.
+    let protocol = testid(&root, "settings-protocol").expect("a protocol choice");
+    let options: Vec<String> = (0..3)
+        .filter_map(|i| {
+            js_sys::Reflect::get(&protocol, &JsValue::from_f64(i as f64))
+                .ok()
+                .and_then(|o| js_sys::Reflect::get(&o, &JsValue::from_str("value")).ok())
+                .and_then(|v| v.as_string())
+        })
+        .collect();
+    assert_eq!(options, ["ag-ui", "protobuf", "ai-sdk"]);
+    js_sys::Reflect::set(
+        &protocol,
+        &JsValue::from_str("value"),
+        &JsValue::from_str("ai-sdk"),
+    )
+    .expect("set value");
+    protocol
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatch");
     settle(&store).await;
     click_testid(&root, "settings-apply");
     settle(&store).await;
     let config = store.config.get_untracked();
+    assert_eq!(config.wire, agui_leptos::protocol::Wire::AiSdk);
+    assert!(!config.protobuf);
     assert_eq!(config.endpoint.as_deref(), Some("/agent"));
     assert_eq!(
         config.headers,
@@ -385,6 +407,16 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
         text_of(&testid(&root, "agent-label").expect("label")),
         "/agent"
     );
+    // Opened again, the form shows what is in use.
+    click_testid(&root, "settings-toggle");
+    settle(&store).await;
+    let shown = js_sys::Reflect::get(
+        &testid(&root, "settings-protocol").expect("protocol"),
+        &JsValue::from_str("value"),
+    )
+    .ok()
+    .and_then(|v| v.as_string());
+    assert_eq!(shown.as_deref(), Some("ai-sdk"));
 
     drop(handle);
     container.remove();

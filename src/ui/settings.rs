@@ -1,14 +1,47 @@
-//! Endpoint settings: which agent the chat talks to (the offline demo agent, or an AG-UI
-//! endpoint URL — relative URLs work) and optional request headers given as a JSON object.
-//! Invalid input is reported inline and nothing is applied.
+//! Endpoint settings: which agent the chat talks to (the offline demo agent, or an
+//! endpoint URL — relative URLs work), optional request headers given as a JSON object, and
+//! the protocol its requests use where the bundle speaks more than one (AG-UI, AG-UI with
+//! protobuf admitted, the AI SDK's UI message stream). Invalid input is reported inline and
+//! nothing is applied.
 
 use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::KeyboardEvent;
 
 pub use crate::embed::{parse_headers, HeaderError};
+use crate::protocol::Wire;
+use crate::session::AgentConfig;
 use crate::store::AgentStore;
 use crate::ui::{tr, tr_now};
+
+/// The protocols this bundle speaks, as the form offers them: `(value, label)`.
+fn protocols() -> Vec<(&'static str, &'static str)> {
+    let mut all = vec![("ag-ui", "AG-UI")];
+    if Wire::Proto.available() {
+        all.push(("protobuf", "AG-UI, protobuf allowed"));
+    }
+    if Wire::AiSdk.available() {
+        all.push(("ai-sdk", "AI SDK UI message stream"));
+    }
+    all
+}
+
+/// The form's protocol value for a configuration, and back.
+fn protocol_of(wire: Wire, protobuf: bool) -> &'static str {
+    match (wire, protobuf) {
+        (Wire::AiSdk, _) => "ai-sdk",
+        (_, true) => "protobuf",
+        _ => "ag-ui",
+    }
+}
+
+fn set_protocol(config: &mut AgentConfig, value: &str) {
+    (config.wire, config.protobuf) = match value {
+        "ai-sdk" if Wire::AiSdk.available() => (Wire::AiSdk, false),
+        "protobuf" if Wire::Proto.available() => (Wire::AgUi, true),
+        _ => (Wire::AgUi, false),
+    };
+}
 
 /// The headers as the JSON object text the form edits.
 fn headers_text(headers: &[(String, String)]) -> String {
@@ -29,6 +62,7 @@ pub fn EndpointSettings() -> impl IntoView {
     let (open, set_open) = signal(false);
     let (url, set_url) = signal(String::new());
     let (headers, set_headers) = signal(String::new());
+    let (protocol, set_protocol_value) = signal("ag-ui");
     let (error, set_error) = signal(None::<String>);
 
     let label = move || {
@@ -45,6 +79,7 @@ pub fn EndpointSettings() -> impl IntoView {
             store.config.with_untracked(|c| {
                 set_url.set(c.endpoint.clone().unwrap_or_default());
                 set_headers.set(headers_text(&c.headers));
+                set_protocol_value.set(protocol_of(c.wire, c.protobuf));
             });
             set_error.set(None);
         }
@@ -57,10 +92,40 @@ pub fn EndpointSettings() -> impl IntoView {
             let mut config = store.config.get_untracked();
             config.endpoint = (!endpoint.is_empty()).then_some(endpoint);
             config.headers = parsed;
+            set_protocol(&mut config, protocol.get_untracked());
             store.set_config(config);
             set_error.set(None);
             set_open.set(false);
         }
+    };
+    // Only where this bundle speaks more than one.
+    let protocol_field = move || {
+        let choices = protocols();
+        (choices.len() > 1).then(|| view! {
+            <label class="agui-field">
+                <span class="agui-field__label">{move || tr(store).settings_protocol_label}</span>
+                <select
+                    class="agui-field__input"
+                    data-testid="settings-protocol"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        let known = protocols().into_iter().find(|(k, _)| *k == v);
+                        set_protocol_value.set(known.map_or("ag-ui", |(k, _)| k));
+                    }
+                >
+                    {choices
+                        .into_iter()
+                        .map(|(value, label)| {
+                            view! {
+                                <option value=value selected=move || protocol.get() == value>
+                                    {label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        })
     };
     let use_demo = move |_| {
         let mut config = store.config.get_untracked();
@@ -139,6 +204,7 @@ pub fn EndpointSettings() -> impl IntoView {
                             on:input=move |ev| set_headers.set(event_target_value(&ev))
                         ></textarea>
                     </label>
+                    {protocol_field}
                     {move || {
                         error
                             .get()
