@@ -39,7 +39,7 @@ use serde_json::Value;
 
 use crate::protocol::event::EventKind;
 use crate::protocol::types::{Content, Message};
-use crate::protocol::{Decoder, Delivered, Event, Pipeline, Thread};
+use crate::protocol::{Decoder, Delivered, Event, Pipeline, Thread, Wire};
 
 /// Budget and checkpoint spacing of one log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -277,6 +277,9 @@ pub struct EventLog {
     since_events: usize,
     since_bytes: usize,
     stopped: Option<String>,
+    /// A run came in on another wire than AG-UI's SSE (the AI SDK's stream, protobuf): the
+    /// raw bytes are not an AG-UI trace.
+    translated: bool,
 }
 
 /// Grow `buf` by `extra` bytes at 25 % steps (not doubling), so capacity stays close to use.
@@ -371,9 +374,28 @@ impl EventLog {
         &self.checkpoints
     }
 
-    /// Every raw byte received, all runs concatenated (the `.sse` trace).
+    /// Every raw byte received, all runs concatenated.
     pub fn raw_bytes(&self) -> &[u8] {
         &self.raw
+    }
+
+    /// The `.sse` trace: the raw bytes when every run came as AG-UI SSE; else (a run on the AI
+    /// SDK's stream or protobuf) the events as delivered, one `data:` frame each — an AG-UI
+    /// trace that replays to the same conversation.
+    pub fn sse_trace(&self) -> Vec<u8> {
+        if !self.translated {
+            return self.raw.clone();
+        }
+        let mut out = Vec::with_capacity(self.json.len() + 8 * self.entries.len());
+        for i in 0..self.entries.len() {
+            let event = self.event_json(i);
+            if !event.is_empty() {
+                out.extend_from_slice(b"data: ");
+                out.extend_from_slice(event);
+                out.extend_from_slice(b"\n\n");
+            }
+        }
+        out
     }
 
     /// Heap bytes held: buffers by capacity, entries, checkpoints, diagnostics, metrics.
@@ -551,6 +573,7 @@ impl EventLog {
         if self.stopped.is_some() || self.runs.is_empty() {
             return decoder.push(pipeline, bytes);
         }
+        self.translated |= decoder.wire() != Wire::AgUi;
         let mut out = Vec::new();
         // One line at a time (as the pipeline itself does), so each delivered event is known
         // to come from the frame that ends at this line.

@@ -414,3 +414,42 @@ fn a_denial_reason_is_restated_on_later_requests() {
         "{part}"
     );
 }
+
+/// The `.sse` export of an AI SDK conversation is an AG-UI trace (the events as delivered),
+/// not the UI-stream bytes: replayed, it gives the same conversation.
+#[cfg(feature = "inspector")]
+#[test]
+fn the_sse_export_of_an_ai_sdk_run_is_an_ag_ui_trace() {
+    use agui_leptos::protocol::{Pipeline, PipelineOptions, Thread};
+    use agui_leptos::session::inspector::TraceFormat;
+    let mut s = session(Wire::AiSdk);
+    let req = s.send("Book Tasca").expect("a request");
+    respond(&mut s, req.generation, APPROVAL);
+    let answer = s
+        .answer_interrupt("ap1", json!({"approved": true}))
+        .expect("accepted")
+        .expect("a request");
+    respond(&mut s, answer.generation, ANSWER);
+    clean(&s);
+    let trace = s.export_trace(TraceFormat::Sse);
+    let text = String::from_utf8(trace.clone()).expect("text");
+    assert!(!text.contains("\"text-delta\""), "UI-stream bytes: {text}");
+    assert!(text.starts_with("data: {"), "{text}");
+    let mut replay = Pipeline::new(Thread::new(), PipelineOptions::default());
+    replay.push_bytes(&trace);
+    replay.finish();
+    assert!(replay.error().is_none(), "{:?}", replay.error());
+    assert_eq!(texts_of(&replay.thread), texts_of(s.thread()));
+    assert!(texts_of(s.thread())
+        .iter()
+        .any(|t| t.contains("Hello there.")));
+}
+
+#[cfg(feature = "inspector")]
+fn texts_of(t: &agui_leptos::protocol::Thread) -> Vec<String> {
+    t.messages
+        .iter()
+        .filter(|m| m.role != agui_leptos::protocol::Role::User)
+        .map(|m| m.text().into_owned())
+        .collect()
+}

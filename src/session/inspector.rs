@@ -140,7 +140,7 @@ impl Session {
     pub fn export_trace(&self, format: TraceFormat) -> Vec<u8> {
         let log = self.log();
         match format {
-            TraceFormat::Sse => log.raw_bytes().to_vec(),
+            TraceFormat::Sse => log.sse_trace(),
             TraceFormat::Jsonl => trace::to_jsonl(log).into_bytes(),
         }
     }
