@@ -4,7 +4,8 @@
 # official Python SDK (tests/e2e/server.py) and a scripted AI SDK chat route built on the npm
 # `ai` package (tests/e2e/ai_sdk_server.mjs, the `ai-sdk` target) and a scripted AG-UI server on
 # the reference `@ag-ui/encoder` that answers in protobuf or SSE by the Accept header
-# (tests/e2e/proto_server.mjs, the `proto` target).
+# (tests/e2e/proto_server.mjs, the `proto` target), and the reference MCP Apps sandbox proxy
+# (examples/mcp-sandbox) over https on another port (server.py, the `mcp-proxy` target).
 # Installs what it needs by registry (PyPI into target/e2e-venv, npm into tests/e2e).
 #
 #   scripts/e2e.sh                      # assumes dist/ is built (scripts/test.sh builds it first)
@@ -31,5 +32,17 @@ serve_ai_sdk --idle 3600 --max-lifetime 3600
 serve_proto --idle 3600 --max-lifetime 3600
 example=()
 [ -d target/leptos-app-dist ] && example=(--example target/leptos-app-dist)
-serve "$port" --idle 300 "${example[@]}" --ai-sdk "$ai_sdk_url" --proto "$proto_url"
+# The `mcp-proxy` target's sandbox proxy is served over https on another port (another origin)
+# with a throwaway self-signed certificate, made here for this run (the browser context of that
+# target ignores certificate errors; nothing else trusts it).
+sandbox=()
+mkdir -p target/e2e
+if openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout target/e2e/sandbox-key.pem -out target/e2e/sandbox-cert.pem 2>/dev/null; then
+    sandbox=(--sandbox-cert target/e2e/sandbox-cert.pem --sandbox-key target/e2e/sandbox-key.pem)
+else
+    echo "[e2e] openssl could not make a certificate: no sandbox proxy (the mcp-proxy target fails)" >&2
+fi
+serve "$port" --idle 300 "${example[@]}" "${sandbox[@]}" --ai-sdk "$ai_sdk_url" --proto "$proto_url"
 node tests/e2e/e2e.js "http://127.0.0.1:${port}" "$ai_sdk_url" "$proto_url"

@@ -9,7 +9,9 @@
 // non-zero. The `ai-sdk` target (ai-sdk.html) runs the chat against the AI SDK chat route
 // (ai_sdk_server.mjs, the npm `ai` package) given as the second argument; the `proto` target
 // (proto.html) runs it against the AG-UI server on `@ag-ui/encoder` (proto_server.mjs), given as
-// the third, once over protobuf and once over SSE.
+// the third, once over protobuf and once over SSE. The `mcp-proxy` target runs an MCP App
+// through the reference sandbox proxy (examples/mcp-sandbox) that server.py serves over https
+// on a second port, with this run's throwaway certificate (that target's contexts accept it).
 //
 //   node e2e.js http://127.0.0.1:8111 [http://127.0.0.1:AI_SDK_PORT] [http://127.0.0.1:PROTO_PORT]
 const { chromium } = require('playwright-core');
@@ -39,6 +41,17 @@ async function waitText(p, sel, needle, timeout = 10000) {
   }
 }
 const assistantText = '[data-role=assistant] [data-testid=message-text]';
+
+// Waits until a Playwright locator's text contains `needle`.
+async function waitTextIn(loc, needle, timeout = 10000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const t = (await loc.textContent({ timeout }).catch(() => '')) || '';
+    if (t.includes(needle)) return;
+    if (Date.now() > end) throw new Error(`no text containing ${needle}: ${t.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 // Opens a popup widget (no-op on pages without a launcher).
 async function open(p) {
@@ -752,6 +765,80 @@ const protoChecks = {
   },
 };
 
+// MCP Apps through the site's sandbox proxy (server.py's /mcp-proxy/: the app page, the demo
+// agent, `mcp-apps-proxy` naming the reference proxy examples/mcp-sandbox/ served over https
+// on another port of 127.0.0.1 with a throwaway certificate, `frame-ancestors` the chat's
+// origin): the chat frames the proxy, the proxy frames the View, messages go through both.
+const MCP_PROXY_SANDBOX = 'allow-scripts allow-same-origin';
+const mcpProxyOf = (p) => p.$eval('agui-chat', (e) => e.getAttribute('mcp-apps-proxy'));
+const mcpProxyChecks = {
+  async 'the View runs in the proxy on its own origin, shakes hands and gets its tools/call answered'(p) {
+    const proxy = await mcpProxyOf(p);
+    const origin = new URL(proxy).origin;
+    assert(/^https:\/\/127\.0\.0\.1:\d+\/$/.test(proxy) && origin !== new URL(base).origin, 'another origin, https: ' + proxy);
+    await send(p, 'show the map');
+    await p.waitForSelector('[data-testid=mcp-app][data-status=running]', { timeout: 15000 });
+    const frame = await p.$('[data-testid=mcp-app-frame]');
+    assert((await frame.getAttribute('src')) === proxy, 'the frame is the proxy: ' + await frame.getAttribute('src'));
+    assert((await frame.getAttribute('sandbox')) === MCP_PROXY_SANDBOX, 'its sandbox: ' + await frame.getAttribute('sandbox'));
+    assert((await frame.getAttribute('srcdoc')) === null, 'no srcdoc on the proxy frame');
+    const outer = await frame.contentFrame();
+    assert(outer.url() === proxy && (await outer.evaluate(() => window.origin)) === origin, 'the proxy document: ' + outer.url());
+    // The View: the proxy's one inner frame, a srcdoc on the proxy's origin, its policy first.
+    const innerEl = await outer.waitForSelector('iframe', { state: 'attached', timeout: 10000 });
+    assert((await innerEl.getAttribute('sandbox')) === MCP_PROXY_SANDBOX, 'the inner sandbox: ' + await innerEl.getAttribute('sandbox'));
+    assert((await outer.$$('iframe')).length === 1, 'one inner frame');
+    const inner = await innerEl.contentFrame();
+    assert((await inner.evaluate(() => window.origin)) === origin, 'the View runs on the proxy\'s origin');
+    const policy = await inner.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content || '');
+    assert(policy.includes("default-src 'none'") && policy.includes("connect-src 'none'"), 'the View\'s policy: ' + policy);
+    // Its tool input arrived (the handshake finished through the proxy): the venues are drawn.
+    const view = p.frameLocator('[data-testid=mcp-app-frame]').frameLocator('iframe');
+    await view.locator('#list li').nth(2).waitFor({ timeout: 10000 });
+    const names = await view.locator('#list li span:first-child').allTextContents();
+    assert(names.length === 3 && names.every((n) => n.trim()), 'three venues: ' + JSON.stringify(names));
+    assert((await view.locator('#pins circle').count()) === 3, 'three pins');
+    // The View sized itself: the chat set the frame's height.
+    const sized = Date.now() + 5000;
+    while (!/^\d+px$/.test(await p.$eval('[data-testid=mcp-app-frame]', (f) => f.style.height))) {
+      assert(Date.now() < sized, 'the frame was never sized');
+      await p.waitForTimeout(50);
+    }
+    // A click asks `tools/call venue_details`: a run through the (demo) agent, its answer back
+    // through the proxy into the View.
+    await view.locator('#list li').first().click();
+    await waitTextIn(view.locator('#detail'), names[0] + ' (', 10000);
+    const detail = await view.locator('#detail').textContent();
+    assert(detail.includes('up to') && detail.includes('rated'), 'the venue\'s details: ' + detail);
+    assert((await p.getAttribute('[data-testid=mcp-app]', 'data-status')) === 'running', 'still running');
+  },
+  async 'the proxy as shipped (not set up for this host) never starts the View'(p) {
+    await p.goto(base + '/mcp-proxy/?proxy=unedited');
+    await open(p);
+    const proxy = await mcpProxyOf(p);
+    assert(proxy.endsWith('/unedited/'), 'the unedited proxy: ' + proxy);
+    await send(p, 'show the map');
+    const frame = await p.waitForSelector('[data-testid=mcp-app-frame]', { state: 'attached', timeout: 15000 });
+    assert((await frame.getAttribute('src')) === proxy, 'the frame is that proxy');
+    const outer = await frame.contentFrame();
+    await outer.waitForLoadState('load');
+    const said = await outer.evaluate(() => document.querySelector('meta[name=mcp-host-origin]')?.content);
+    assert(outer.url() === proxy && said === 'https://www.example.com', `the proxy loaded as shipped: ${outer.url()} ${said}`);
+    // It talks to https://www.example.com only: no ready, no View; the chat gives up in 10 s.
+    await p.waitForSelector('[data-testid=mcp-app][data-status=stopped] [data-testid=mcp-app-stopped]', { timeout: 20000 });
+    assert(!(await p.$('[data-testid=mcp-app-frame]')), 'the frame is removed');
+    assert(!(await outer.$('iframe').catch(() => null)), 'no View was ever framed');
+  },
+  async 'a proxy URL that is not https shows a notice and no frame'(p) {
+    await p.goto(base + '/mcp-proxy/?proxy=http');
+    await open(p);
+    assert((await mcpProxyOf(p)).startsWith('http://127.0.0.1:'), 'a plain-http proxy URL');
+    await send(p, 'show the map');
+    await p.waitForSelector('[data-testid=mcp-app][data-status=unusable]', { timeout: 15000 });
+    assert(!(await p.$('[data-testid=mcp-app-frame]')), 'no frame at all');
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
@@ -769,6 +856,9 @@ const targets = [
   { name: 'links', url: '/linked/', checks: linkChecks, noOpen: true },
   { name: 'declarative', url: '/declarative/', checks: declarativeChecks, noOpen: true },
   { name: 'strict-csp', url: '/strict/', checks: strictChecks, noOpen: true },
+  // The sandbox proxy's certificate is this run's own: only this target's contexts accept it.
+  { name: 'mcp-proxy', url: '/mcp-proxy/', checks: mcpProxyChecks, ignoreHTTPSErrors: true,
+    noConsoleErrors: true },
   { name: 'crash', url: '/embed/', checks: crashChecks, trapExpected: true },
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
   { name: 'ai-sdk', url: '/ai-sdk/', checks: aiSdkChecks, needs: aiSdk },
@@ -793,11 +883,18 @@ const targets = [
       const ctx = await browser.newContext({
         viewport: target.viewport || { width: 1280, height: 900 },
         colorScheme: target.colorScheme || 'light',
+        ignoreHTTPSErrors: !!target.ignoreHTTPSErrors,
       });
       const page = await ctx.newPage();
       const errors = [];
       const seen = [];
       page.on('pageerror', (e) => errors.push(String(e)));
+      // Console errors of the page and its frames (policy violations among them).
+      const consoleErrors = [];
+      page.on('console', (m) => {
+        // (The server has no favicon: not the page's error.)
+        if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${m.text()} (${m.location().url})`);
+      });
       page.on('request', (r) => seen.push(r.url()));
       const label = `[${target.name}] ${name}`;
       try {
@@ -807,6 +904,8 @@ const targets = [
         // The crash target causes one trap on purpose: only that may reach the page.
         const unexpected = errors.filter((e) => !(target.trapExpected && /RuntimeError/.test(e)));
         assert(unexpected.length === 0, 'page errors: ' + unexpected.join('; '));
+        // (Those of the page's frames too: the proxy's and the View's.)
+        assert(!target.noConsoleErrors || consoleErrors.length === 0, 'console errors: ' + consoleErrors.join('; '));
         console.log('ok   ' + label);
       } catch (e) {
         failed++;

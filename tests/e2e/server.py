@@ -13,6 +13,11 @@ URL-configuration checks (`?optin=1` adds `url-options`, `?allow=…` `allowed-e
 `POST /moved` redirects there (307), `POST /huge-error` answers 500 with a 20 MB body.
 `/strict/` (strict.html, a popup) and `/strict-app/` (the app page) are served with a strict
 Content-Security-Policy header.
+`/mcp-proxy/` is the app page (the demo agent, no endpoint) with `mcp-apps-proxy` set to the
+reference sandbox proxy (examples/mcp-sandbox/) that `--sandbox-cert/--sandbox-key` serve over
+https on another port of 127.0.0.1 (another origin), its `mcp-host-origin` set to this server's
+origin; `?proxy=unedited` points it at the same proxy as shipped (`https://www.example.com` as
+its host origin), `?proxy=http` at a plain-http URL (which the chat refuses).
 `/declarative/` has a `[data-agui-endpoint]` element in its content (`?scan=1`: the page
 opts in with `agui-chat.js?scan`).
 Pages: `/embed/` (examples/embed, a popup; `?preload=idle` sets that attribute), `/inline/` (inline.html; `?hints=1` adds
@@ -37,10 +42,12 @@ Scripts, chosen by the last user message (or by what the request answers):
 import argparse
 import asyncio
 import gzip
+import http.server
 import json
 import mimetypes
 import os
 import re
+import ssl
 import threading
 import time
 
@@ -157,8 +164,69 @@ def script(inp: RunAgentInput, body: dict):
     yield finished
 
 
+SANDBOX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "mcp-sandbox")
+# The reference page's placeholder host origin: what the proxy says before a site edits it.
+SHIPPED_HOST = '<meta name="mcp-host-origin" content="https://www.example.com">'
+
+
+def serve_sandbox(cert: str, key: str, host_origin: str) -> str:
+    """The reference MCP Apps sandbox proxy (examples/mcp-sandbox, unchanged but for its
+    `mcp-host-origin`, set to `host_origin` as a site would) over https, on 127.0.0.1 and a
+    port of the system's choosing, in a daemon thread (it stops with this process). `/` and
+    `/sandbox.js` are the edited proxy; `/unedited/` the page as shipped. Both are sent with
+    `frame-ancestors` the chat's origin, as the reference page advises. Returns its URL."""
+    with open(os.path.join(SANDBOX_DIR, "index.html"), encoding="utf-8") as f:
+        shipped = f.read()
+    if SHIPPED_HOST not in shipped:
+        raise SystemExit("examples/mcp-sandbox/index.html: no mcp-host-origin placeholder to set")
+    with open(os.path.join(SANDBOX_DIR, "sandbox.js"), "rb") as f:
+        script = f.read()
+    edited = shipped.replace(SHIPPED_HOST, f'<meta name="mcp-host-origin" content="{host_origin}">')
+    files = {
+        "/": (edited.encode(), "text/html; charset=utf-8"),
+        "/sandbox.js": (script, "text/javascript; charset=utf-8"),
+        "/unedited/": (shipped.encode(), "text/html; charset=utf-8"),
+        "/unedited/sandbox.js": (script, "text/javascript; charset=utf-8"),
+    }
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            LAST_REQUEST["at"] = time.monotonic()
+            found = files.get(self.path)
+            if found is None:
+                self.send_error(404)
+                return
+            body, kind = found
+            self.send_response(200)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(body)))
+            self.send_header("content-security-policy", f"frame-ancestors {host_origin}")
+            self.send_header("cache-control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request, client_address):
+            # A client that refuses the throwaway certificate (a browser's own background
+            # connections do) is no error of the test's.
+            pass
+
+    server = Server(("127.0.0.1", 0), Handler)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(cert, key)
+    # The handshake in each request's thread, not in the one that accepts.
+    server.socket = tls.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"https://127.0.0.1:{server.server_address[1]}/"
+
+
 def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: str | None = None,
-             proto: str | None = None) -> FastAPI:
+             proto: str | None = None, sandbox: str | None = None) -> FastAPI:
     app = FastAPI()
 
     @app.post("/elsewhere")
@@ -253,6 +321,21 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
         html.headers["content-security-policy"] = strict_csp
         return html
 
+    @app.get("/mcp-proxy/")
+    def mcp_proxy(proxy: str = ""):
+        # The app's page (the demo agent) with the site's sandbox proxy (`--sandbox-cert`):
+        # the edited reference proxy, or (`?proxy=unedited`) the page as shipped, or
+        # (`?proxy=http`) the proxy's address over plain http. The page's to set, never the URL's.
+        LAST_REQUEST["at"] = time.monotonic()
+        if not sandbox:
+            return Response("no --sandbox-cert", status_code=404, media_type="text/plain")
+        url = {"unedited": sandbox + "unedited/", "http": "http" + sandbox[len("https"):]}.get(proxy, sandbox)
+        with open(os.path.join(dist, "index.html"), encoding="utf-8") as f:
+            html = f.read()
+        if "<agui-chat " not in html:
+            return Response("dist/index.html has no <agui-chat>", status_code=500, media_type="text/plain")
+        return HTMLResponse(html.replace("<agui-chat ", f'<agui-chat mcp-apps-proxy="{url}" '))
+
     @app.get("/declarative/")
     def declarative(scan: bool = False):
         # A `[data-agui-endpoint]` element in the page's content; `?scan=1`: the page opts in
@@ -330,6 +413,8 @@ def main():
     ap.add_argument("--gzip", action="store_true")
     ap.add_argument("--ai-sdk", default=None, help="the AI SDK server, http://127.0.0.1:PORT")
     ap.add_argument("--proto", default=None, help="the protobuf AG-UI server, http://127.0.0.1:PORT")
+    ap.add_argument("--sandbox-cert", default=None, help="PEM certificate for the https sandbox proxy")
+    ap.add_argument("--sandbox-key", default=None, help="its PEM key")
     args = ap.parse_args()
     if args.ai_sdk is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.ai_sdk):
         ap.error("--ai-sdk must be http://127.0.0.1:PORT")
@@ -342,7 +427,11 @@ def main():
         os._exit(0)
 
     threading.Thread(target=watchdog, daemon=True).start()
-    uvicorn.run(make_app(args.dist, args.example, args.gzip, args.ai_sdk, args.proto), host="127.0.0.1", port=args.port, log_level="warning")
+    sandbox = None
+    if args.sandbox_cert and args.sandbox_key:
+        sandbox = serve_sandbox(args.sandbox_cert, args.sandbox_key, f"http://127.0.0.1:{args.port}")
+    app = make_app(args.dist, args.example, args.gzip, args.ai_sdk, args.proto, sandbox)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":
