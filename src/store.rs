@@ -487,6 +487,24 @@ impl AgentStore {
         self.after(request);
     }
 
+    /// A message the person chose to send from an MCP App's `ui/message` (see
+    /// [`Session::offer`]): `true` when it was sent or queued, `false` when it was refused
+    /// and nothing changed.
+    pub fn offer(&self, text: String) -> bool {
+        use crate::session::Offered;
+        match self.update(|s| s.offer(&text)) {
+            Some(Offered::Sent(request)) => {
+                self.after(request);
+                true
+            }
+            Some(Offered::Queued) => {
+                self.after(None);
+                true
+            }
+            Some(Offered::Refused) | None => false,
+        }
+    }
+
     /// A person acted in an agent-drawn surface: a run carrying `forwarded` in its
     /// `forwardedProps` (see [`Session::send_action`]).
     pub fn send_action(&self, forwarded: Value) -> Option<String> {

@@ -931,11 +931,16 @@ fn links_go_through_safe_url() {
         )
     };
     let r = link(&mut b, "https://example.com/docs");
-    let Out::OpenLink(url) = &r[0] else {
-        panic!("{r:?}")
+    let [Out::OpenLink(url)] = r.as_slice() else {
+        panic!("only the link, no answer before the click: {r:?}")
     };
     assert_eq!(url.as_str(), "https://example.com/docs");
-    assert_eq!(only_post(&r)["result"], json!({}));
+    assert_eq!(
+        b.link_decided(true),
+        Some(Out::Post(
+            json!({ "jsonrpc": "2.0", "id": "l", "result": {} })
+        ))
+    );
     for bad in [
         "javascript:alert(1)",
         "data:text/html,x",
@@ -1279,6 +1284,162 @@ fn ui_message_is_plain_bounded_user_text() {
     let mut b = bridge();
     let r = request(&mut b, json!(1), "ui/message", user_text("early"));
     assert_eq!(only_post(&r)["error"]["code"], -32600);
+}
+
+#[test]
+fn open_link_is_answered_when_the_person_clicks_or_dismisses_it() {
+    let mut b = bridge();
+    init(&mut b);
+    let url = |u: &str| json!({ "url": u });
+    let r = request(
+        &mut b,
+        json!(4),
+        "ui/open-link",
+        url("https://maps.example/a"),
+    );
+    assert!(
+        matches!(r.as_slice(), [Out::OpenLink(u)] if u.as_str() == "https://maps.example/a"),
+        "{r:?}"
+    );
+    assert!(posts(&r).is_empty(), "no answer before the person acts");
+    // Another while it waits: refused, the first stays as the person sees it.
+    let r = request(
+        &mut b,
+        json!(5),
+        "ui/open-link",
+        url("https://evil.example/"),
+    );
+    let p = only_post(&r);
+    assert_eq!(
+        (p["id"].clone(), p["error"]["code"].clone()),
+        (json!(5), json!(-32000))
+    );
+    assert!(!r
+        .iter()
+        .any(|o| matches!(o, Out::OpenLink(_) | Out::Notice(_))));
+    // Clicked: `{}` with the first id, once.
+    assert_eq!(
+        b.link_decided(true),
+        Some(Out::Post(
+            json!({ "jsonrpc": "2.0", "id": 4, "result": {} })
+        ))
+    );
+    assert_eq!(b.link_decided(true), None, "answered once");
+    assert_eq!(b.link_decided(false), None);
+    // Dismissed: denied by the user.
+    let r = request(
+        &mut b,
+        json!("l2"),
+        "ui/open-link",
+        url("mailto:a@example.com"),
+    );
+    assert!(matches!(r.as_slice(), [Out::OpenLink(_)]), "{r:?}");
+    let Some(Out::Post(answer)) = b.link_decided(false) else {
+        panic!("an answer")
+    };
+    assert_eq!(answer["id"], "l2");
+    assert_eq!(answer["error"]["code"], -32000);
+    assert_eq!(answer["error"]["message"], "Link opening denied by user");
+    // A waiting link is dropped when the View stops.
+    request(
+        &mut b,
+        json!(6),
+        "ui/open-link",
+        url("https://maps.example/b"),
+    );
+    b.teardown(4.0, "gone");
+    b.tick(10_000.0);
+    assert!(b.is_stopped());
+    assert_eq!(b.link_decided(true), None);
+}
+
+#[test]
+fn a_message_that_cannot_be_sent_is_answered_with_an_error() {
+    let mut b = bridge();
+    init(&mut b);
+    request(&mut b, json!(9), "ui/message", user_text("Book it"));
+    let Some(Out::Post(answer)) = b.message_refused() else {
+        panic!("an answer")
+    };
+    assert_eq!(answer["id"], 9);
+    assert_eq!(answer["error"]["code"], -32000);
+    assert!(answer.get("result").is_none(), "{answer}");
+    assert_eq!(b.message_refused(), None, "answered once");
+    assert_eq!(b.message_decided(true), None);
+}
+
+/// Where a View's message goes when the person clicks Send: sent when the agent is free,
+/// queued (as the composer queues) while a run is live, refused — nothing added — while an
+/// interrupt is open or when the queue is off or full.
+#[test]
+fn an_offered_message_is_sent_queued_or_refused() {
+    use agui_leptos::session::{
+        queue::MAX_QUEUED, AgentConfig, LocalAgentRef, Offered, Session, TestEnv,
+    };
+    let session = |queue: bool| {
+        Session::new(
+            AgentConfig {
+                local_agent: Some(LocalAgentRef::new(Silent)),
+                queue,
+                ..AgentConfig::default()
+            },
+            std::rc::Rc::new(TestEnv::default()),
+        )
+    };
+    let users = |s: &Session| {
+        s.thread()
+            .messages
+            .iter()
+            .filter(|m| m.role.as_str() == "user")
+            .count()
+    };
+    let mut s = session(true);
+    assert!(matches!(s.offer("  "), Offered::Refused));
+    let Offered::Sent(Some(req)) = s.offer("one") else {
+        panic!("sent")
+    };
+    assert_eq!(users(&s), 1);
+    // While it runs: queued, like the composer's.
+    assert!(matches!(s.offer("two"), Offered::Queued));
+    assert_eq!(s.queued().len(), 1);
+    for i in 1..MAX_QUEUED {
+        assert!(matches!(s.offer(&format!("q{i}")), Offered::Queued));
+    }
+    assert!(
+        matches!(s.offer("one too many"), Offered::Refused),
+        "the queue is full"
+    );
+    assert_eq!(s.queued().len(), MAX_QUEUED);
+    s.end_run(req.generation, Ok(()));
+    // The queue off: refused while a run is live.
+    let mut s = session(false);
+    let Offered::Sent(Some(req)) = s.offer("one") else {
+        panic!("sent")
+    };
+    assert!(matches!(s.offer("two"), Offered::Refused));
+    assert!(s.queued().is_empty());
+    s.end_run(req.generation, Ok(()));
+    // An interrupt open: refused, nothing added (it must be answered first).
+    let mut s = session(true);
+    let g = s.begin_external();
+    let t = s.thread_id().to_owned();
+    let events = [
+        json!({"type": "RUN_STARTED", "threadId": t, "runId": "r-i"}),
+        json!({"type": "RUN_FINISHED", "threadId": t, "runId": "r-i", "outcome": {"type": "interrupt",
+            "interrupts": [{"id": "i-1", "reason": "input_required", "message": "How many?"}]}}),
+    ];
+    let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+    s.push(g, body.as_bytes());
+    s.end_run(g, Ok(()));
+    assert_eq!(
+        s.thread().open_interrupts().len(),
+        1,
+        "the interrupt is open"
+    );
+    assert!(!s.running());
+    assert!(matches!(s.offer("Book it"), Offered::Refused));
+    assert_eq!(users(&s), 0, "nothing added");
+    assert!(s.queued().is_empty(), "nothing queued");
 }
 
 #[test]

@@ -1238,6 +1238,157 @@ async fn an_apps_message_waits_for_a_click_and_its_model_context_goes_with_the_n
     container.remove();
 }
 
+/// The frame's height as the chat set it (`""` before the View sized itself).
+#[cfg(feature = "mcp-apps")]
+fn mcp_frame_height(root: &Element) -> String {
+    testid(root, "mcp-app-frame")
+        .map(|f| {
+            f.unchecked_into::<HtmlElement>()
+                .style()
+                .get_property_value("height")
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
+/// Send while an interrupt is open: nothing can be sent, so nothing is and the View hears
+/// an error (it sizes itself 44 px), not `{}`.
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn an_apps_message_that_cannot_be_sent_is_answered_with_an_error() {
+    let agent = std::sync::Arc::new(Recorder(std::sync::Mutex::new(Vec::new())));
+    let store = AgentStore::new(AgentConfig {
+        local_agent: Some(agui_leptos::session::LocalAgentRef(agent.clone())),
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-int"}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-i", "activityType": "mcp-apps",
+               "content": {"resource": {"uri": "ui://venues/pick", "text": MESSAGE_VIEW}}}),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-int",
+               "outcome": {"type": "interrupt", "interrupts": [
+                   {"id": "int-1", "reason": "input_required", "message": "How many people?"}]}}),
+        ],
+    );
+    wait_until(&store, "the open interrupt and the app's message", || {
+        testid(&root, "interrupt").is_some() && testid(&root, "mcp-app-message").is_some()
+    })
+    .await;
+    testid(&root, "mcp-app-message-send")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    wait_until(&store, "the View to hear it was not sent", || {
+        mcp_frame_height(&root) == "44px"
+    })
+    .await;
+    settle(&store).await;
+    assert!(
+        testid(&root, "mcp-app-message").is_none(),
+        "the suggestion is gone"
+    );
+    assert!(agent.0.lock().unwrap().is_empty(), "nothing was sent");
+    assert!(
+        q_all(&root, "[data-testid=message][data-role=user]").is_empty(),
+        "no user message in the transcript"
+    );
+    assert!(
+        testid(&root, "interrupt").is_some(),
+        "the interrupt still waits"
+    );
+    drop(handle);
+    container.remove();
+}
+
+/// A View that asks for a link, sizes itself by the answer (66 px: opened), asks for another
+/// and sizes itself by that answer (33 px: dismissed).
+#[cfg(feature = "mcp-apps")]
+const LINK_VIEW: &str = r#"<script>
+const post = (m) => window.parent.postMessage(Object.assign({jsonrpc: '2.0'}, m), '*');
+const size = (h) => post({method: 'ui/notifications/size-changed', params: {height: h}});
+window.addEventListener('message', (e) => {
+  const m = e.data || {};
+  if (m.id === 1 && m.result) {
+    post({method: 'ui/notifications/initialized'});
+    post({id: 2, method: 'ui/open-link', params: {url: 'https://maps.example/first'}});
+  }
+  if (m.id === 2) {
+    size(m.result ? 66 : 11);
+    post({id: 3, method: 'ui/open-link', params: {url: 'https://maps.example/second'}});
+  }
+  if (m.id === 3) size(m.error ? 33 : 22);
+});
+post({id: 1, method: 'ui/initialize', params: {protocolVersion: '2026-01-26', appInfo: {name: 'l', version: '1'}, appCapabilities: {}}});
+</script>"#;
+
+/// `ui/open-link` is answered when the person clicks the link (`{}`), or dismisses it (an
+/// error), never before.
+#[cfg(feature = "mcp-apps")]
+#[wasm_bindgen_test]
+async fn an_apps_link_is_answered_when_clicked_or_dismissed() {
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    // The test page does not follow the link (the chat's own handler still runs).
+    let stay =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(|e: web_sys::Event| {
+            e.prevent_default()
+        });
+    root.add_event_listener_with_callback("click", stay.as_ref().unchecked_ref())
+        .unwrap();
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-link"}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-l", "activityType": "mcp-apps",
+               "content": {"resource": {"uri": "ui://maps/links", "text": LINK_VIEW}}}),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-link"}),
+        ],
+    );
+    wait_until(&store, "the link", || {
+        testid(&root, "mcp-app-link").is_some()
+    })
+    .await;
+    agui_leptos::transport::sleep(100).await;
+    settle(&store).await;
+    assert_eq!(mcp_frame_height(&root), "", "no answer before the click");
+    let link = testid(&root, "mcp-app-link").unwrap();
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("https://maps.example/first")
+    );
+    link.unchecked_into::<HtmlElement>().click();
+    wait_until(&store, "the View to hear the link was opened", || {
+        mcp_frame_height(&root) == "66px"
+    })
+    .await;
+    wait_until(&store, "the second link", || {
+        testid(&root, "mcp-app-link")
+            .and_then(|l| l.get_attribute("href"))
+            .as_deref()
+            == Some("https://maps.example/second")
+    })
+    .await;
+    testid(&root, "mcp-app-link-dismiss")
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    wait_until(&store, "the View to hear the link was dismissed", || {
+        mcp_frame_height(&root) == "33px"
+    })
+    .await;
+    assert!(testid(&root, "mcp-app-link").is_none(), "the link is gone");
+    root.remove_event_listener_with_callback("click", stay.as_ref().unchecked_ref())
+        .unwrap();
+    drop(handle);
+    container.remove();
+}
+
 /// The View inside the reference proxy: it shakes hands through the proxy, tries the proxy's
 /// reserved messages itself (never relayed), then sizes itself.
 #[cfg(feature = "mcp-apps")]

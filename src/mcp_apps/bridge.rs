@@ -158,7 +158,9 @@ pub enum Out {
         name: String,
         arguments: Value,
     },
-    /// Open this link (already checked by [`SafeUrl::parse_link`]) in a new tab, `noopener`.
+    /// `ui/open-link`: offer this link (already checked by [`SafeUrl::parse_link`]) for the
+    /// person to open in a new tab, `noopener`, or dismiss; then answer with
+    /// [`Bridge::link_decided`]. At most one waits at a time.
     OpenLink(SafeUrl),
     /// `ui/message`: the View suggests the person send `text` (plain text, cleaned, at most
     /// [`Budgets::max_ui_message_bytes`]). Show it for the person to send with one click or
@@ -259,6 +261,8 @@ pub struct Bridge {
     pending: Vec<RpcId>,
     /// The `ui/message` waiting for the person's decision.
     message: Option<RpcId>,
+    /// The `ui/open-link` waiting for the person's click.
+    link: Option<RpcId>,
 }
 
 impl Bridge {
@@ -284,6 +288,7 @@ impl Bridge {
             strikes: 0,
             pending: Vec::new(),
             message: None,
+            link: None,
         }
     }
 
@@ -411,6 +416,30 @@ impl Bridge {
         })
     }
 
+    /// The [`Out::Message`] the person chose to send could not be sent (an interrupt is
+    /// open, or the queue is off or full): an error, so the View knows nothing went. `None`
+    /// when none waits (or the bridge stopped).
+    pub fn message_refused(&mut self) -> Option<Out> {
+        let id = self.message.take()?;
+        Some(error(
+            id.value(),
+            HOST_ERROR,
+            "Message sending denied: the chat cannot send it now",
+        ))
+    }
+
+    /// The person decided on the [`Out::OpenLink`]: opened it (`true`: answered `{}`) or
+    /// dismissed it (an error, "denied by user"). `None` when none waits (or the bridge
+    /// stopped).
+    pub fn link_decided(&mut self, opened: bool) -> Option<Out> {
+        let id = self.link.take()?;
+        Some(if opened {
+            reply(id.value(), json!({}))
+        } else {
+            error(id.value(), HOST_ERROR, "Link opening denied by user")
+        })
+    }
+
     /// The activity changed (a replacing snapshot): send what is new. `tool-input` goes at
     /// most once (the spec's rule), `tool-result` whenever it changed.
     pub fn update(&mut self, activity: &AppActivity) -> Vec<Out> {
@@ -479,6 +508,7 @@ impl Bridge {
         self.phase = Phase::Stopped;
         self.pending.clear();
         self.message = None;
+        self.link = None;
         if let Mode::Proxy { html, .. } = &mut self.mode {
             *html = None;
         }
@@ -583,9 +613,14 @@ impl Bridge {
                     .and_then(Value::as_str)
                     .and_then(SafeUrl::parse_link)
                 {
+                    // Answered when the person clicks it or dismisses it; the one shown
+                    // stays as they see it (no swapping it under a click).
+                    Some(_) if self.link.is_some() => {
+                        out.push(error(id_value, HOST_ERROR, "A link is already waiting"))
+                    }
                     Some(url) => {
+                        self.link = Some(id);
                         out.push(Out::OpenLink(url));
-                        out.push(reply(id_value, json!({})));
                     }
                     None => {
                         out.push(error(id_value, HOST_ERROR, "Invalid URL"));

@@ -31,6 +31,7 @@ use serde_json::Value;
 pub use env::{Env, TestEnv};
 pub use failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 pub use local::{LocalAgent, LocalAgentRef, TimedChunk};
+pub use queue::Offered;
 
 use crate::i18n::Locale;
 use crate::protocol::event::EventKind;

@@ -31,7 +31,40 @@ pub(super) fn bounded(mut queued: Vec<Message>) -> Vec<Message> {
     queued
 }
 
+/// Where a message offered with [`Session::offer`] went.
+#[derive(Debug)]
+pub enum Offered {
+    /// Appended to the conversation: its run, or `None` when that could not start (the
+    /// failure is recorded and shown, as for the composer).
+    Sent(Option<RunRequest>),
+    /// Waiting in the queue for the run in flight (it goes out as the composer's would).
+    Queued,
+    /// Not taken, nothing changed: it is empty, an interrupt is open (it must be answered
+    /// first, §4.11), or a run is in flight and the queue is off or full.
+    Refused,
+}
+
 impl Session {
+    /// [`Session::send`] for a message the person did not type (an MCP App's `ui/message`
+    /// they chose to send): says whether it was sent, queued or refused, so whoever asked
+    /// can be told.
+    pub fn offer(&mut self, text: &str) -> Offered {
+        if text.trim().is_empty() {
+            return Offered::Refused;
+        }
+        if self.running() {
+            if !self.can_queue() {
+                return Offered::Refused;
+            }
+            let _ = self.send(text);
+            return Offered::Queued;
+        }
+        if !self.thread().open_interrupts().is_empty() {
+            return Offered::Refused;
+        }
+        Offered::Sent(self.send(text))
+    }
+
     /// The messages waiting for the agent, in the order they go out.
     pub fn queued(&self) -> &[Message] {
         &self.threads.queued

@@ -166,7 +166,9 @@ fn app_frame(
     let frame: NodeRef<Iframe> = NodeRef::new();
     let status = RwSignal::new(Status::Loading);
     let height = RwSignal::new(None::<u32>);
-    let link = RwSignal::new(None::<String>);
+    // The `ui/open-link` waiting for the person, numbered (see `link_decided`).
+    let link = RwSignal::new(None::<(u32, String)>);
+    let links = StoredValue::new(0u32);
     // A `ui/message` waiting for the person (never sent unasked).
     let suggested = RwSignal::new(None::<String>);
     // Whose model context it is, and how the agent sees it named.
@@ -207,7 +209,10 @@ fn app_frame(
                 }
                 // A link the app wants opened: shown for a click (a popup from here would be
                 // blocked, and the person decides).
-                Out::OpenLink(url) => link.set(Some(url.as_str().to_owned())),
+                Out::OpenLink(url) => {
+                    links.update_value(|n| *n = n.wrapping_add(1));
+                    link.set(Some((links.get_value(), url.as_str().to_owned())));
+                }
                 Out::Resize { height: h, .. } => {
                     if h.is_some() {
                         height.set(h);
@@ -305,17 +310,43 @@ fn app_frame(
     });
 
     // The person's one click on the View's `ui/message`: sent as their message (the text
-    // they read, a text node), or dismissed; the View learns which.
+    // they read, a text node; queued while a run is live), or dismissed; the View learns
+    // which, or that it could not be sent (an interrupt is open, the queue is off or full).
     let decide = move |sent: bool| {
         let Some(text) = suggested.get_untracked() else {
             return;
         };
         suggested.set(None);
-        if sent {
-            store.send(text);
+        let taken = sent && store.offer(text);
+        let reply = bridge
+            .try_update_value(|b| match (sent, taken) {
+                (true, true) => b.message_decided(true),
+                (true, false) => b.message_refused(),
+                (false, _) => b.message_decided(false),
+            })
+            .flatten();
+        run(reply.into_iter().collect());
+    };
+    // The person's click on the View's `ui/open-link` (the browser opens it) or its
+    // dismissal; the View learns which. The opened link goes once its click is done: removed
+    // during the click, it would not be followed.
+    // (The View may ask for its next link before then: that one stays.)
+    let link_decided = move |opened: bool| {
+        let Some(shown) = link.with_untracked(|l| l.as_ref().map(|(n, _)| *n)) else {
+            return;
+        };
+        if opened {
+            let clear = move || {
+                if link.with_untracked(|l| l.as_ref().map(|(n, _)| *n)) == Some(shown) {
+                    link.set(None);
+                }
+            };
+            set_timeout(clear, std::time::Duration::ZERO);
+        } else {
+            link.set(None);
         }
         let reply = bridge
-            .try_update_value(|b| b.message_decided(sent))
+            .try_update_value(|b| b.link_decided(opened))
             .flatten();
         run(reply.into_iter().collect());
     };
@@ -363,12 +394,18 @@ fn app_frame(
                 })
             }}
             {move || {
-                link.get().and_then(|href| crate::markdown::SafeUrl::parse_link(&href)).map(|href| {
+                link.get().and_then(|(_, href)| crate::markdown::SafeUrl::parse_link(&href)).map(|href| {
+                    let t = tr(store);
                     view! {
-                        <a class="agui-md__link" data-testid="mcp-app-link" href=href.as_str().to_owned()
-                            target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer">
-                            {fill(tr(store).mcp_app_link, &[&href.host().unwrap_or_default()])}
-                        </a>
+                        <div class="agui-mcp-app__actions" data-testid="mcp-app-link-offer">
+                            <a class="agui-md__link" data-testid="mcp-app-link" href=href.as_str().to_owned()
+                                target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer"
+                                on:click=move |_| link_decided(true)>
+                                {fill(t.mcp_app_link, &[&href.host().unwrap_or_default()])}
+                            </a>
+                            <button type="button" class="agui-button agui-button--ghost" data-testid="mcp-app-link-dismiss"
+                                on:click=move |_| link_decided(false)>{t.mcp_app_message_dismiss}</button>
+                        </div>
                     }
                 })
             }}
