@@ -185,6 +185,15 @@ fi
 CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 export CHROMEDRIVER
 
+# --- openssl (the e2e suite's throwaway certificate for the MCP Apps sandbox proxy) ----
+if command -v openssl >/dev/null 2>&1; then
+    _say "skip: openssl already installed ($(command -v openssl))"
+else
+    _say "install: apt-get install openssl"
+    _as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    _as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y openssl
+fi
+
 # Trunk: never phone home for a version check.
 export TRUNK_SKIP_VERSION_CHECK=true
 

@@ -204,10 +204,21 @@ async fn run(earlier: usize, deltas: &[String], with_ui: bool) -> Figures {
     leptos::task::tick().await;
     let mount_ms = now() - t;
     let root: Element = container.clone().into();
-    let rows = root
-        .query_selector_all(r#"[data-testid="message"]"#)
-        .expect("selector")
-        .length() as usize;
+    let count = || {
+        root.query_selector_all(r#"[data-testid="message"]"#)
+            .expect("selector")
+            .length() as usize
+    };
+    // A long transcript mounts its last rows first and the earlier ones in batches after
+    // (`view::slices`): the run streams into the whole transcript.
+    let mut rows = count();
+    for _ in 0..500 {
+        if !with_ui || rows >= earlier {
+            break;
+        }
+        yield_task().await;
+        rows = count();
+    }
     assert_eq!(
         rows,
         if with_ui { earlier } else { 0 },
