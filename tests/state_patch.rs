@@ -436,3 +436,36 @@ fn adds_moves_and_snapshots_are_held_to_the_same_budgets() {
         ))
     );
 }
+
+/// The operations are read member by member (not by json-patch's serde derive): the same
+/// operations as the derive gives for what it accepts, and a refusal for what it refuses.
+#[test]
+fn operations_parse_as_json_patch_itself_reads_them() {
+    use serde::Deserialize;
+    for op in [
+        json!({"op": "add", "path": "/a/0", "value": {"x": [1, null]}}),
+        json!({"op": "add", "path": "", "value": null}),
+        json!({"op": "remove", "path": "/a~1b"}),
+        json!({"op": "replace", "path": "/a", "value": "v", "extra": true}),
+        json!({"op": "move", "from": "/a", "path": "/b"}),
+        json!({"op": "copy", "from": "/a", "path": "/b/-"}),
+        json!({"op": "test", "path": "/a", "value": 3}),
+        json!({"op": "add", "path": "/a"}),
+        json!({"op": "add", "path": "a", "value": 1}),
+        json!({"op": "add", "path": 7, "value": 1}),
+        json!({"op": "move", "path": "/b"}),
+        json!({"op": "Add", "path": "/a", "value": 1}),
+        json!({"path": "/a", "value": 1}),
+        json!({"op": 1, "path": "/a"}),
+        json!(["add", "/a"]),
+        json!("add"),
+    ] {
+        let ours = state_patch::parse(std::slice::from_ref(&op)).map(|p| p.0);
+        let theirs = json_patch::PatchOperation::deserialize(&op);
+        match (&ours, &theirs) {
+            (Ok(a), Ok(b)) => assert_eq!(a, &vec![b.clone()], "{op}"),
+            (Err(_), Err(_)) => {}
+            _ => panic!("{op}: ours {ours:?}, json-patch's {theirs:?}"),
+        }
+    }
+}
