@@ -277,6 +277,9 @@ catalog! {
     code_wrap,
     /// An agent-drawn (A2UI) component this chat does not render; `{}` its type.
     a2ui_unsupported,
+    /// A catalogue component whose properties break the catalogue's rules; `{}` its type,
+    /// `{}` the reason (technical).
+    a2ui_invalid,
     /// The agent is still building its interface.
     a2ui_building,
     /// It could not; `{}` the agent's reason.
@@ -719,6 +722,7 @@ pub static EN: Strings = Strings {
     code_line_numbers: "Line numbers",
     code_wrap: "Wrap",
     a2ui_unsupported: "Unsupported component: {}",
+    a2ui_invalid: "Invalid component {}: {}",
     a2ui_building: "Building the interface…",
     a2ui_failed: "The interface could not be built: {}",
     mcp_app_unusable: "This app cannot be shown: {}",
@@ -1083,6 +1087,7 @@ pub static DE: Strings = Strings {
     code_line_numbers: "Zeilennummern",
     code_wrap: "Umbrechen",
     a2ui_unsupported: "Nicht unterstützte Komponente: {}",
+    a2ui_invalid: "Ungültige Komponente {}: {}",
     a2ui_building: "Die Oberfläche wird aufgebaut…",
     a2ui_failed: "Die Oberfläche konnte nicht aufgebaut werden: {}",
     mcp_app_unusable: "Diese App kann nicht angezeigt werden: {}",

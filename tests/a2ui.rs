@@ -519,6 +519,157 @@ fn required_properties_make_invalid_placeholders() {
 }
 
 #[test]
+fn catalogue_rules_types_and_enums_make_invalid_placeholders_with_the_reason() {
+    // Each breaks one rule of the basic catalogue; the reason names the property.
+    for (comp, field, expected) in [
+        (
+            json!({"id": "bad", "component": "Text", "text": 5}),
+            "text",
+            "a string",
+        ),
+        (
+            json!({"id": "bad", "component": "Text", "text": "x", "variant": "huge"}),
+            "variant",
+            "one of caption",
+        ),
+        (
+            json!({"id": "bad", "component": "Text", "text": {"path": 3}}),
+            "text",
+            "binding",
+        ),
+        (
+            json!({"id": "bad", "component": "Image", "url": "https://x.example/a.png", "fit": "zoom"}),
+            "fit",
+            "one of contain",
+        ),
+        (
+            json!({"id": "bad", "component": "Icon", "name": "rocket"}),
+            "name",
+            "icon name",
+        ),
+        (
+            json!({"id": "bad", "component": "Row", "children": ["a", 1]}),
+            "children",
+            "component ids",
+        ),
+        (
+            json!({"id": "bad", "component": "Card", "child": ["a"]}),
+            "child",
+            "a component id",
+        ),
+        (
+            json!({"id": "bad", "component": "Tabs", "tabs": []}),
+            "tabs",
+            "non-empty",
+        ),
+        (
+            json!({"id": "bad", "component": "Button", "child": "t", "action": {"event": {}}}),
+            "action",
+            "event",
+        ),
+        (
+            json!({"id": "bad", "component": "Button", "child": "t", "action": {"event": {"name": "go"}},
+                   "checks": [{"message": "no condition"}]}),
+            "checks",
+            "condition",
+        ),
+        (
+            json!({"id": "bad", "component": "CheckBox", "label": "A", "value": "yes"}),
+            "value",
+            "a boolean",
+        ),
+        (
+            json!({"id": "bad", "component": "ChoicePicker", "options": [{"label": "A", "value": 1}], "value": []}),
+            "options",
+            "options",
+        ),
+        (
+            json!({"id": "bad", "component": "ChoicePicker", "options": [], "value": [1]}),
+            "value",
+            "list of strings",
+        ),
+        (
+            json!({"id": "bad", "component": "Slider", "max": "10", "value": 1}),
+            "max",
+            "a number",
+        ),
+        (
+            json!({"id": "bad", "component": "Slider", "max": 10, "value": 1, "steps": 0}),
+            "steps",
+            "at least 1",
+        ),
+        (
+            json!({"id": "bad", "component": "TextField", "label": "N", "variant": "email"}),
+            "variant",
+            "one of longText",
+        ),
+        (
+            json!({"id": "bad", "component": "DateTimeInput", "value": "", "enableDate": "yes"}),
+            "enableDate",
+            "a boolean",
+        ),
+        (
+            json!({"id": "bad", "component": "Divider", "axis": "diagonal"}),
+            "axis",
+            "one of horizontal",
+        ),
+        (
+            json!({"id": "bad", "component": "Text", "text": "x", "weight": "2"}),
+            "weight",
+            "a number",
+        ),
+    ] {
+        let s = one(
+            json!([
+                {"id": "root", "component": "Column", "children": ["ok", "bad", "after"]},
+                {"id": "ok", "component": "Text", "text": "before"},
+                comp,
+                {"id": "after", "component": "Text", "text": "after"}
+            ]),
+            json!({}),
+        );
+        let tree = root(&s);
+        let k = children(&tree);
+        let NodeKind::Invalid { reason, .. } = &k[1].kind else {
+            panic!("{field}: not invalid: {:?}", k[1].kind)
+        };
+        assert!(reason.starts_with(field), "{field}: {reason}");
+        assert!(reason.contains(expected), "{field}: {reason}");
+        // The rest of the surface still renders.
+        assert_eq!((text(&k[0]), text(&k[2])), ("before", "after"));
+    }
+}
+
+#[test]
+fn catalogue_rules_accept_every_dynamic_form_and_legacy_text_variants() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "Column", "children": ["a", "b", "c", "d", "e", "f", "g"]},
+            {"id": "a", "component": "Text", "text": {"path": "/t"}, "variant": "h2"},
+            {"id": "b", "component": "Text", "text": {"call": "formatString", "args": {"value": "${/t}"}}},
+            {"id": "c", "component": "CheckBox", "label": "A", "value": {"path": "/on"}},
+            {"id": "d", "component": "Slider", "max": 5, "value": {"path": "/n"}},
+            {"id": "e", "component": "ChoicePicker", "options": [{"label": {"path": "/t"}, "value": "x"}],
+             "value": {"path": "/sel"}},
+            {"id": "f", "component": "Icon", "name": {"path": "/icon"}},
+            // Properties outside the catalogue (extensions) are ignored, not refused.
+            {"id": "g", "component": "Text", "text": "x", "metadata": {"extensions": {"com_x": 1}}}
+        ]),
+        json!({"t": "hi", "on": true, "n": 2, "sel": ["x"], "icon": "mail"}),
+    );
+    let tree = root(&s);
+    for n in children(&tree) {
+        assert!(
+            !matches!(n.kind, NodeKind::Invalid { .. }),
+            "{}: {:?}",
+            n.id,
+            n.kind
+        );
+    }
+    assert_eq!(text(&children(&tree)[1]), "hi");
+}
+
+#[test]
 fn images_and_media_keep_only_http_urls() {
     let s = one(
         json!([

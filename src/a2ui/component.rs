@@ -3,6 +3,14 @@
 //! variant. Property names are the catalogue's. A component that misses a required property
 //! becomes [`Component::Invalid`] (the rest of the surface still renders); a type outside the
 //! catalogue becomes [`Component::Unsupported`].
+//!
+//! Before a catalogue component is parsed, its properties are checked against the catalogue's
+//! definition ([`validate`]): required properties, the JSON types of `common_types.json`
+//! (`DynamicString` is a string, a `{"path"}` binding or a `{"call"}` function call, and so
+//! on), and enums. Properties the catalogue does not define are ignored (the schema's
+//! `unevaluatedProperties: false` is not enforced: `metadata` extensions and the older check
+//! form stay readable). Text's `variant` also takes the v0.9 values `h1`–`h5` (v0.9 messages are
+//! accepted).
 
 use serde_json::{Map, Value};
 
@@ -330,6 +338,357 @@ fn action(p: Props) -> Result<Action, A2uiError> {
     })
 }
 
+/// What a catalogue property must hold (`common_types.json` and the basic catalogue).
+#[derive(Debug, Clone, Copy)]
+enum Ty {
+    DynString,
+    DynNumber,
+    DynBool,
+    DynStringList,
+    Enum(&'static [&'static str]),
+    Number,
+    /// An integer ≥ 1 (`Slider.steps`).
+    Steps,
+    Bool,
+    /// `Child`/`ComponentId`: a component id.
+    Child,
+    ChildList,
+    Action,
+    Checks,
+    Tabs,
+    Options,
+    IconName,
+}
+
+const ALIGN: &[&str] = &["start", "center", "end", "stretch"];
+const JUSTIFY: &[&str] = &[
+    "center",
+    "end",
+    "spaceAround",
+    "spaceBetween",
+    "spaceEvenly",
+    "start",
+    "stretch",
+];
+/// The basic catalogue's icon names.
+pub const ICONS: &[&str] = &[
+    "accountCircle",
+    "add",
+    "arrowBack",
+    "arrowForward",
+    "attachFile",
+    "calendarToday",
+    "call",
+    "camera",
+    "check",
+    "close",
+    "delete",
+    "download",
+    "edit",
+    "event",
+    "error",
+    "fastForward",
+    "favorite",
+    "favoriteOff",
+    "folder",
+    "help",
+    "home",
+    "info",
+    "locationOn",
+    "lock",
+    "lockOpen",
+    "mail",
+    "menu",
+    "moreVert",
+    "moreHoriz",
+    "notificationsOff",
+    "notifications",
+    "pause",
+    "payment",
+    "person",
+    "phone",
+    "photo",
+    "play",
+    "print",
+    "refresh",
+    "rewind",
+    "search",
+    "send",
+    "settings",
+    "share",
+    "shoppingCart",
+    "skipNext",
+    "skipPrevious",
+    "star",
+    "starHalf",
+    "starOff",
+    "stop",
+    "upload",
+    "visibility",
+    "visibilityOff",
+    "volumeDown",
+    "volumeMute",
+    "volumeOff",
+    "volumeUp",
+    "warning",
+];
+
+/// `(property, type, required)` of each catalogue component (`weight`, `catalogId` and
+/// `accessibility` are checked for all).
+fn definition(type_name: &str) -> Option<&'static [(&'static str, Ty, bool)]> {
+    use Ty::*;
+    Some(match type_name {
+        "Text" => &[
+            ("text", DynString, true),
+            // caption/body (v1.0); h1–h5 (v0.9).
+            (
+                "variant",
+                Enum(&["caption", "body", "h1", "h2", "h3", "h4", "h5"]),
+                false,
+            ),
+        ],
+        "Image" => &[
+            ("url", DynString, true),
+            ("description", DynString, false),
+            (
+                "fit",
+                Enum(&["contain", "cover", "fill", "none", "scaleDown"]),
+                false,
+            ),
+            (
+                "variant",
+                Enum(&[
+                    "icon",
+                    "avatar",
+                    "smallFeature",
+                    "mediumFeature",
+                    "largeFeature",
+                    "header",
+                ]),
+                false,
+            ),
+        ],
+        "Icon" => &[("name", IconName, true)],
+        "Video" => &[("url", DynString, true), ("posterUrl", DynString, false)],
+        "AudioPlayer" => &[("url", DynString, true), ("description", DynString, false)],
+        "Row" | "Column" => &[
+            ("children", ChildList, true),
+            ("justify", Enum(JUSTIFY), false),
+            ("align", Enum(ALIGN), false),
+        ],
+        "List" => &[
+            ("children", ChildList, true),
+            ("direction", Enum(&["vertical", "horizontal"]), false),
+            ("align", Enum(ALIGN), false),
+        ],
+        "Card" => &[("child", Child, true)],
+        "Tabs" => &[("tabs", Tabs, true)],
+        "Modal" => &[("trigger", Child, true), ("content", Child, true)],
+        "Divider" => &[("axis", Enum(&["horizontal", "vertical"]), false)],
+        "Button" => &[
+            ("child", Child, true),
+            (
+                "variant",
+                Enum(&["default", "primary", "borderless"]),
+                false,
+            ),
+            ("action", Action, true),
+            ("checks", Checks, false),
+        ],
+        "TextField" => &[
+            ("label", DynString, true),
+            ("value", DynString, false),
+            ("placeholder", DynString, false),
+            (
+                "variant",
+                Enum(&["longText", "number", "shortText", "obscured"]),
+                false,
+            ),
+            ("checks", Checks, false),
+        ],
+        "CheckBox" => &[
+            ("label", DynString, true),
+            ("value", DynBool, true),
+            ("checks", Checks, false),
+        ],
+        "ChoicePicker" => &[
+            ("label", DynString, false),
+            (
+                "variant",
+                Enum(&["multipleSelection", "mutuallyExclusive"]),
+                false,
+            ),
+            ("options", Options, true),
+            ("value", DynStringList, true),
+            ("displayStyle", Enum(&["checkbox", "chips"]), false),
+            ("filterable", Bool, false),
+            ("checks", Checks, false),
+        ],
+        "Slider" => &[
+            ("label", DynString, false),
+            ("min", Number, false),
+            ("max", Number, true),
+            ("value", DynNumber, true),
+            ("steps", Steps, false),
+            ("checks", Checks, false),
+        ],
+        "DateTimeInput" => &[
+            ("value", DynString, true),
+            ("enableDate", Bool, false),
+            ("enableTime", Bool, false),
+            ("min", DynString, false),
+            ("max", DynString, false),
+            ("label", DynString, false),
+            ("checks", Checks, false),
+        ],
+        _ => return None,
+    })
+}
+
+/// A `{"path": "…"}` binding or a `{"call": "…"}` function call.
+fn is_bound(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| {
+        m.get("path").is_some_and(Value::is_string) || m.get("call").is_some_and(Value::is_string)
+    })
+}
+
+fn is_dyn_string(v: &Value) -> bool {
+    v.is_string() || is_bound(v)
+}
+
+/// Why `v` is not a `ty`, as "must be …" words (`None`: it is).
+fn mismatch(ty: Ty, v: &Value) -> Option<String> {
+    let ok = match ty {
+        Ty::DynString => is_dyn_string(v),
+        Ty::DynNumber => v.is_number() || is_bound(v),
+        Ty::DynBool => v.is_boolean() || is_bound(v),
+        Ty::DynStringList => {
+            is_bound(v) || v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
+        }
+        Ty::Enum(values) => v.as_str().is_some_and(|s| values.contains(&s)),
+        Ty::Number => v.is_number(),
+        Ty::Steps => v.as_u64().is_some_and(|n| n >= 1),
+        Ty::Bool => v.is_boolean(),
+        Ty::Child => v.is_string(),
+        Ty::ChildList => match v {
+            Value::Array(ids) => ids.iter().all(Value::is_string),
+            Value::Object(t) => {
+                t.get("componentId").is_some_and(Value::is_string)
+                    && t.get("path").is_some_and(Value::is_string)
+            }
+            _ => false,
+        },
+        Ty::Action => v.as_object().is_some_and(|a| {
+            let event = a.get("event").and_then(Value::as_object).is_some_and(|e| {
+                e.get("name").is_some_and(Value::is_string)
+                    && e.get("context").is_none_or(Value::is_object)
+            });
+            let call = a
+                .get("functionCall")
+                .and_then(Value::as_object)
+                .is_some_and(|f| f.get("call").is_some_and(Value::is_string));
+            event || call
+        }),
+        Ty::Checks => v.as_array().is_some_and(|list| {
+            list.iter().all(|c| {
+                c.as_object().is_some_and(|c| match c.get("condition") {
+                    Some(cond) => cond.is_boolean() || is_bound(cond),
+                    None => c.get("call").is_some_and(Value::is_string),
+                })
+            })
+        }),
+        Ty::Tabs => v.as_array().is_some_and(|tabs| {
+            !tabs.is_empty()
+                && tabs.iter().all(|t| {
+                    t.get("title").is_some_and(is_dyn_string)
+                        && t.get("child").is_some_and(Value::is_string)
+                })
+        }),
+        Ty::Options => v.as_array().is_some_and(|list| {
+            list.iter().all(|o| {
+                o.get("label").is_some_and(is_dyn_string)
+                    && o.get("value").is_some_and(Value::is_string)
+            })
+        }),
+        Ty::IconName => match v {
+            Value::String(s) => ICONS.contains(&s.as_str()),
+            Value::Object(m) => match m.get("svgPath") {
+                Some(p) => is_dyn_string(p),
+                None => m.get("path").is_some_and(Value::is_string),
+            },
+            _ => false,
+        },
+    };
+    if ok {
+        return None;
+    }
+    Some(match ty {
+        Ty::DynString => "a string, a {\"path\"} binding or a {\"call\"}".into(),
+        Ty::DynNumber => "a number, a {\"path\"} binding or a {\"call\"}".into(),
+        Ty::DynBool => "a boolean, a {\"path\"} binding or a {\"call\"}".into(),
+        Ty::DynStringList => "a list of strings, a {\"path\"} binding or a {\"call\"}".into(),
+        Ty::Enum(values) => format!("one of {}", values.join(", ")),
+        Ty::Number => "a number".into(),
+        Ty::Steps => "an integer of at least 1".into(),
+        Ty::Bool => "a boolean".into(),
+        Ty::Child => "a component id".into(),
+        Ty::ChildList => "a list of component ids or {\"componentId\", \"path\"}".into(),
+        Ty::Action => "{\"event\": {\"name\"}} or {\"functionCall\": {\"call\"}}".into(),
+        Ty::Checks => "a list of {\"condition\", \"message\"} rules".into(),
+        Ty::Tabs => "a non-empty list of {\"title\", \"child\"}".into(),
+        Ty::Options => "a list of {\"label\", \"value\"} options".into(),
+        Ty::IconName => "a catalogue icon name, {\"svgPath\"} or a {\"path\"} binding".into(),
+    })
+}
+
+/// Checks a component's properties against the basic catalogue's definition of its type
+/// (module docs). Types outside the catalogue pass (they render as unsupported).
+pub fn validate(type_name: &str, p: &Map<String, Value>) -> Result<(), A2uiError> {
+    let Some(props) = definition(type_name) else {
+        return Ok(());
+    };
+    const COMMON: &[(&str, Ty, bool)] = &[("weight", Ty::Number, false)];
+    for &(field, ty, required) in COMMON.iter().chain(props) {
+        match p.get(field) {
+            None if required => {
+                return Err(A2uiError::MissingField {
+                    message: "component",
+                    field,
+                })
+            }
+            None => {}
+            Some(v) => {
+                if let Some(expected) = mismatch(ty, v) {
+                    return Err(A2uiError::BadProperty {
+                        field: field.to_string(),
+                        expected,
+                    });
+                }
+            }
+        }
+    }
+    for (field, ok) in [
+        ("catalogId", p.get("catalogId").is_none_or(Value::is_string)),
+        (
+            "accessibility",
+            p.get("accessibility").is_none_or(Value::is_object),
+        ),
+    ] {
+        if !ok {
+            return Err(A2uiError::BadProperty {
+                field: field.to_string(),
+                expected: if field == "catalogId" {
+                    "a string"
+                } else {
+                    "an object"
+                }
+                .into(),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn number_or(p: Props, key: &str, default: f64) -> f64 {
     p.get(key).and_then(Value::as_f64).unwrap_or(default)
 }
@@ -477,7 +836,7 @@ fn body(type_name: &str, p: Props) -> Result<Component, A2uiError> {
             checks: checks(p),
         },
         other => C::Unsupported {
-            type_name: other.to_string(),
+            type_name: other.chars().take(80).collect(),
         },
     })
 }
@@ -495,10 +854,14 @@ pub fn parse(v: &Value) -> Result<ComponentDef, A2uiError> {
             type_name: t.clone(),
             error: A2uiError::ReservedComponent,
         },
-        Some(Value::String(t)) => body(t, p).unwrap_or_else(|error| Component::Invalid {
-            type_name: t.clone(),
-            error,
-        }),
+        Some(Value::String(t)) => {
+            validate(t, p)
+                .and_then(|()| body(t, p))
+                .unwrap_or_else(|error| Component::Invalid {
+                    type_name: t.chars().take(80).collect(),
+                    error,
+                })
+        }
         _ => Component::Invalid {
             type_name: String::new(),
             error: A2uiError::MissingField {

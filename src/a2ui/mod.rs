@@ -84,6 +84,8 @@ pub enum A2uiError {
         field: &'static str,
     },
     #[error("{field} must be {expected}")]
+    BadProperty { field: String, expected: String },
+    #[error("{field} must be {expected}")]
     WrongType {
         field: &'static str,
         expected: &'static str,

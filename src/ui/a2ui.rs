@@ -434,8 +434,9 @@ fn render(cx: Cx, node: &Node, path: Vec<u16>) -> AnyView {
             .into_any()
         }
         NodeKind::Missing => ().into_any(),
-        NodeKind::Unsupported { type_name } | NodeKind::Invalid { type_name, .. } => {
-            placeholder(fill(t.a2ui_unsupported, &[type_name]))
+        NodeKind::Unsupported { type_name } => placeholder(fill(t.a2ui_unsupported, &[type_name])),
+        NodeKind::Invalid { type_name, reason } => {
+            placeholder(fill(t.a2ui_invalid, &[type_name, reason]))
         }
         _ => placeholder(fill(t.a2ui_unsupported, &[&node.id])),
     }
