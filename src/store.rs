@@ -514,6 +514,12 @@ impl AgentStore {
         run_id
     }
 
+    /// A2UI renderer→agent messages for the next run a person starts (see
+    /// [`Session::queue_a2ui`]); never starts a run.
+    pub fn queue_a2ui(&self, messages: Vec<Value>) {
+        self.update(|s| s.queue_a2ui(messages));
+    }
+
     /// An MCP App View's model context for the following runs (see
     /// [`Session::set_app_context`]).
     pub fn set_app_context(&self, key: &str, context: Option<crate::protocol::types::Context>) {

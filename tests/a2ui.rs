@@ -223,6 +223,141 @@ fn call_renderer_function_is_rejected_with_a_reply() {
     );
 }
 
+// ---- VALIDATION_FAILED (renderer → agent) ------------------------------------------------
+
+fn validation_errors(s: &mut Surfaces) -> Vec<(String, String, String)> {
+    s.take_outbox()
+        .iter()
+        .map(|m| {
+            assert_eq!(m["version"], "v1.0");
+            let e = &m["error"];
+            assert_eq!(e["code"], "VALIDATION_FAILED", "{m}");
+            // Exactly the schema's four fields (additionalProperties: false).
+            assert_eq!(e.as_object().map(|o| o.len()), Some(4), "{m}");
+            assert!(e["message"].as_str().is_some_and(|t| !t.is_empty()));
+            (
+                e["surfaceId"].as_str().unwrap_or_default().to_owned(),
+                e["path"].as_str().unwrap_or_default().to_owned(),
+                e["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn invalid_components_and_failed_messages_are_reported_as_validation_failed() {
+    let mut s = Surfaces::new();
+    let problems = s
+        .sync(&json!({"a2ui_operations": [
+            {"version": "v1.0", "createSurface": {"surfaceId": "s", "components": [
+                {"id": "root", "component": "Column", "children": ["a", "b"]},
+                {"id": "a", "component": "Text", "text": 5},
+                {"id": "b", "component": "Text", "text": "ok"}
+            ]}},
+            {"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"component": "Text", "text": "no id"},
+                {"id": "c", "component": "Slider", "value": 1}
+            ]}},
+            {"version": "v1.0", "updateComponents": {"surfaceId": "ghost", "components": []}},
+            {"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "nope", "value": 1}},
+            {"version": "v1.0", "createSurface": {"surfaceId": "s"}},
+            // No surface id: the schema needs one, so it is not reported (only returned).
+            {"version": "v1.0", "launchRockets": {}}
+        ]}))
+        .expect("usable content");
+    assert_eq!(problems.len(), 4, "{problems:?}");
+    let errors = validation_errors(&mut s);
+    let at: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|(s, p, _)| (s.as_str(), p.as_str()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("s", "/components/1/text"),
+            ("s", "/components/0/id"),
+            ("s", "/components/1/max"),
+            ("ghost", "/surfaceId"),
+            ("s", "/path"),
+            ("s", "/surfaceId"),
+        ]
+    );
+    assert!(errors[0].2.contains("text must be"), "{}", errors[0].2);
+    // The surface still renders around the invalid component.
+    let tree = s.get("s").expect("s").tree();
+    assert_eq!(text(&children(&tree)[1]), "ok");
+    // Taken once; a valid message owes nothing.
+    assert!(s.take_outbox().is_empty());
+    s.apply(&json!({"updateDataModel": {"surfaceId": "s", "path": "/x", "value": 1}}))
+        .expect("valid");
+    assert!(s.take_outbox().is_empty());
+}
+
+#[test]
+fn validation_reports_are_bounded_and_cut() {
+    let long = "x".repeat(10_000);
+    let list: Vec<Value> = (0..100)
+        .map(|i| json!({"id": format!("c{i}"), "component": "Text"}))
+        .collect();
+    let mut s = Surfaces::new();
+    s.apply(&json!({"createSurface": {"surfaceId": long, "components": list}}))
+        .expect("created");
+    let out = s.take_outbox();
+    assert_eq!(out.len(), agui_leptos::a2ui::MAX_PROBLEMS);
+    assert!(out
+        .iter()
+        .all(|m| m.to_string().len() < agui_leptos::session::a2ui_out::MAX_MESSAGE_BYTES));
+}
+
+#[test]
+fn the_session_sends_owed_messages_once_with_the_next_run_a_person_starts() {
+    use agui_leptos::session::a2ui_out::{A2uiOutbox, KEY, MAX_PENDING};
+    use agui_leptos::session::{AgentConfig, LocalAgentRef, Session, TestEnv};
+    let report = |n: usize| {
+        json!({"version": "v1.0", "error": {"code": "VALIDATION_FAILED",
+        "surfaceId": "s", "path": format!("/components/{n}"), "message": "bad"}})
+    };
+
+    let mut out = A2uiOutbox::default();
+    assert!(out.queue(report(0)));
+    assert!(!out.queue(report(0)), "a distinct failure goes once");
+    assert!(!out.queue(json!({"big": "y".repeat(5_000)})), "too big");
+    for n in 1..40 {
+        out.queue(report(n));
+    }
+    assert_eq!(out.pending().len(), MAX_PENDING);
+    assert_eq!(
+        out.take().and_then(|v| v.as_array().map(Vec::len)),
+        Some(MAX_PENDING)
+    );
+    assert_eq!(out.take(), None);
+    assert!(!out.queue(report(0)), "still remembered after it went");
+
+    let config = AgentConfig {
+        local_agent: Some(LocalAgentRef::new(agui_leptos::demo::DemoAgent)),
+        ..AgentConfig::default()
+    };
+    let mut session = Session::new(config, std::rc::Rc::new(TestEnv::default()));
+    // Queuing never starts a run.
+    assert_eq!(session.queue_a2ui(vec![report(1), report(1), report(2)]), 2);
+    assert!(!session.running());
+    let req = session
+        .send_action(json!({"a2uiAction": {"userAction": {"name": "go"}},
+            KEY: [{"version": "v1.0", "callAgentFunction": {}}]}))
+        .expect("a run");
+    let sent = &req.body["forwardedProps"];
+    assert_eq!(sent["a2uiAction"]["userAction"]["name"], "go");
+    let msgs = sent[KEY].as_array().expect("the messages");
+    assert_eq!(
+        msgs.len(),
+        3,
+        "the waiting ones first, then the action's own"
+    );
+    assert_eq!(msgs[0]["error"]["path"], "/components/1");
+    assert_eq!(msgs[2]["callAgentFunction"], json!({}));
+    assert!(session.a2ui_pending().is_empty());
+}
+
 // ---- activity content ----------------------------------------------------------------
 
 #[test]

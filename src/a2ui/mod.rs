@@ -216,13 +216,28 @@ impl Surface {
     }
 
     /// Adds or replaces components. Entries without a usable id are skipped; entries past
-    /// [`MAX_COMPONENTS`] are dropped and reported (the rest are kept).
-    fn upsert(&mut self, list: &[Value]) -> Result<(), A2uiError> {
+    /// [`MAX_COMPONENTS`] are dropped and reported (the rest are kept). Each entry that breaks
+    /// the catalogue's rules (kept as an invalid placeholder) or has no id adds a
+    /// `VALIDATION_FAILED` to `reports` (path `/components/{index}/{property}`).
+    fn upsert(&mut self, list: &[Value], reports: &mut Vec<Value>) -> Result<(), A2uiError> {
         let mut over = false;
-        for c in list {
-            let Ok(def) = component::parse(c) else {
-                continue;
+        for (i, c) in list.iter().enumerate() {
+            let def = match component::parse(c) {
+                Ok(def) => def,
+                Err(e) => {
+                    report(reports, &self.id, &format!("/components/{i}/id"), &e);
+                    continue;
+                }
             };
+            if let Component::Invalid { error, .. } = &def.component {
+                let field = error_field(error).unwrap_or("component");
+                report(
+                    reports,
+                    &self.id,
+                    &format!("/components/{i}/{field}"),
+                    error,
+                );
+            }
             if !self.components.contains_key(&def.id) && self.components.len() >= MAX_COMPONENTS {
                 over = true;
                 continue;
@@ -347,7 +362,8 @@ pub struct Surfaces {
     /// The operations applied so far (to tell a grown list from a replaced one).
     applied: Vec<Value>,
     lifecycle: Option<Lifecycle>,
-    /// Replies owed to the agent (`error` messages for refused `callRendererFunction`).
+    /// Messages owed to the agent: `error`s (`INVALID_FUNCTION_CALL` for a refused
+    /// `callRendererFunction`, `VALIDATION_FAILED`), at most [`MAX_PROBLEMS`] until taken.
     outbox: Vec<Value>,
 }
 
@@ -467,8 +483,40 @@ impl Surfaces {
     }
 
     /// Applies one A2UI message. On `Err` nothing changed, except for `updateComponents`
-    /// past the component budget (the components that fit are kept).
+    /// past the component budget (the components that fit are kept). A failure on a named
+    /// surface (and each invalid component) is owed to the agent as `VALIDATION_FAILED`
+    /// ([`Surfaces::take_outbox`]); one without a surface id cannot be (the schema requires
+    /// it) and is only returned.
     pub fn apply(&mut self, msg: &Value) -> Result<(), A2uiError> {
+        let result = self.apply_message(msg);
+        if let Err(e) = &result {
+            let body = msg
+                .as_object()
+                .and_then(|m| m.iter().find(|(k, _)| k.as_str() != "version"))
+                .map(|(_, b)| b);
+            let surface_id = body
+                .and_then(|b| b.get("surfaceId"))
+                .and_then(Value::as_str);
+            let path = match e {
+                A2uiError::SurfaceExists { .. }
+                | A2uiError::SurfaceNotFound { .. }
+                | A2uiError::TooManySurfaces { .. } => "/surfaceId".to_owned(),
+                A2uiError::TooManyComponents { .. } => "/components".to_owned(),
+                A2uiError::BadPointer { .. } => "/path".to_owned(),
+                other => error_field(other).map_or(String::new(), |f| format!("/{f}")),
+            };
+            // A refused callRendererFunction has its own INVALID_FUNCTION_CALL reply.
+            if let (Some(id), false) = (
+                surface_id,
+                matches!(e, A2uiError::FunctionCallRejected { .. }),
+            ) {
+                report(&mut self.outbox, id, &path, e);
+            }
+        }
+        result
+    }
+
+    fn apply_message(&mut self, msg: &Value) -> Result<(), A2uiError> {
         let m = obj(msg, "A2UI message")?;
         let mut keys = m.iter().filter(|(k, _)| k.as_str() != "version");
         let (Some((key, body)), None) = (keys.next(), keys.next()) else {
@@ -487,7 +535,11 @@ impl Surfaces {
                         field: "components",
                     },
                 )?;
-                self.surface(&id)?.upsert(list)
+                let surface = self
+                    .surfaces
+                    .get_mut(&id)
+                    .ok_or(A2uiError::SurfaceNotFound { surface_id: id })?;
+                surface.upsert(list, &mut self.outbox)
             }
             "updateDataModel" => {
                 let b = obj(body, "updateDataModel")?;
@@ -583,7 +635,7 @@ impl Surfaces {
             s.data = model.clone();
         }
         let over = match b.get("components") {
-            Some(Value::Array(list)) => s.upsert(list),
+            Some(Value::Array(list)) => s.upsert(list, &mut self.outbox),
             Some(_) => {
                 return Err(A2uiError::WrongType {
                     field: "components",
@@ -595,6 +647,35 @@ impl Surfaces {
         self.surfaces.insert(id, s);
         over
     }
+}
+
+/// The property an error is about, when it names one.
+fn error_field(e: &A2uiError) -> Option<&str> {
+    match e {
+        A2uiError::MissingField { field, .. } | A2uiError::WrongType { field, .. } => Some(field),
+        A2uiError::BadProperty { field, .. } => Some(field),
+        A2uiError::ReservedComponent => Some("component"),
+        _ => None,
+    }
+}
+
+/// Adds the A2UI v1.0 `VALIDATION_FAILED` error (`renderer_to_agent.json`: `code`,
+/// `surfaceId`, `path` — a JSON pointer into the failed message's body — and `message`) to
+/// `reports`, at most [`MAX_PROBLEMS`]; agent-controlled text is cut to 200 characters.
+fn report(reports: &mut Vec<Value>, surface_id: &str, path: &str, e: &A2uiError) {
+    if reports.len() >= MAX_PROBLEMS {
+        return;
+    }
+    let cut = |s: &str| s.chars().take(200).collect::<String>();
+    reports.push(json!({
+        "version": "v1.0",
+        "error": {
+            "code": "VALIDATION_FAILED",
+            "surfaceId": cut(surface_id),
+            "path": cut(path),
+            "message": cut(&e.to_string()),
+        }
+    }));
 }
 
 fn lifecycle(c: &Map<String, Value>) -> Option<Lifecycle> {

@@ -14,6 +14,7 @@
 //!   key-value trait ([`storage::KeyValue`]); **the event log** per thread ([`inspector`]).
 //! - The clock and the ids come from an [`env::Env`]; failures are values ([`failure`]).
 
+pub mod a2ui_out;
 pub mod branches;
 pub mod env;
 pub mod failure;
@@ -281,6 +282,8 @@ pub struct Session {
     /// (`ui/update-model-context`), by View: sent in every run's `context`; in memory only,
     /// at most [`MAX_APP_CONTEXTS`], gone when another thread opens.
     app_context: Vec<(String, Context)>,
+    /// A2UI renderer→agent messages for the next run a person starts.
+    a2ui_out: a2ui_out::A2uiOutbox,
     /// The paths the last delta changed.
     changed_paths: Vec<String>,
     /// What the agent last suggested with a `CUSTOM` `suggestions` event (cleared when a run
@@ -343,6 +346,7 @@ impl Session {
             logs: inspector::Logs::default(),
             watched_paths: HashSet::new(),
             app_context: Vec::new(),
+            a2ui_out: a2ui_out::A2uiOutbox::default(),
             changed_paths: Vec::new(),
             ratings: HashMap::new(),
             agent_suggestions: Vec::new(),
@@ -663,6 +667,21 @@ impl Session {
         }
     }
 
+    /// A2UI renderer→agent messages (validation errors, function calls) for the next run a
+    /// person starts ([`a2ui_out`]); returns how many were kept.
+    pub fn queue_a2ui(&mut self, messages: Vec<Value>) -> usize {
+        let mut kept = 0;
+        for m in messages {
+            kept += usize::from(self.a2ui_out.queue(m));
+        }
+        kept
+    }
+
+    /// The A2UI messages waiting for the next run.
+    pub fn a2ui_pending(&self) -> &[Value] {
+        self.a2ui_out.pending()
+    }
+
     /// A person acted in a surface the agent drew (an A2UI button): the next run carries
     /// `forwarded` in its `forwardedProps`. Refused while a run is in flight or interrupts
     /// are open (they must be answered first, §4.11).
@@ -743,7 +762,13 @@ impl Session {
                     }
                     _ => None,
                 },
-                options.forwarded_props.clone(),
+                // What the renderer owes the agent goes with a run a person starts, never
+                // with one the chat starts by itself.
+                if options.automatic {
+                    options.forwarded_props.clone()
+                } else {
+                    a2ui_out::attach(options.forwarded_props.clone(), self.a2ui_out.take())
+                },
             ),
             resume: options.resume.as_ref().map(|r| r.entries().to_vec()),
         };

@@ -353,6 +353,7 @@ impl Session {
         self.threads.queued = super::queue::bounded(record.queued);
         // What another thread's Views told the model is not this thread's.
         self.app_context.clear();
+        self.a2ui_out.clear();
         self.install(record.thread, false);
     }
 

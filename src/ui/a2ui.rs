@@ -532,6 +532,13 @@ pub fn A2uiCard(
                 });
             }
         });
+        // Validation failures and refused calls go with the next run a person starts.
+        let owed = surfaces
+            .try_update_value(|s| s.take_outbox())
+            .unwrap_or_default();
+        if !owed.is_empty() {
+            store.queue_a2ui(owed);
+        }
         let t = crate::ui::tr_now(store);
         status.set(surfaces.with_value(|s| match s.lifecycle() {
             Some(Lifecycle::Failed { error }) => Some(fill(t.a2ui_failed, &[error])),
