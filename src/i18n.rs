@@ -280,6 +280,9 @@ catalog! {
     /// A catalogue component whose properties break the catalogue's rules; `{}` its type,
     /// `{}` the reason (technical).
     a2ui_invalid,
+    /// The agent answered a function call of the interface with an error; `{}` its code,
+    /// `{}` its message (the agent's words).
+    a2ui_call_failed,
     /// The agent is still building its interface.
     a2ui_building,
     /// It could not; `{}` the agent's reason.
@@ -723,6 +726,7 @@ pub static EN: Strings = Strings {
     code_wrap: "Wrap",
     a2ui_unsupported: "Unsupported component: {}",
     a2ui_invalid: "Invalid component {}: {}",
+    a2ui_call_failed: "The agent could not do that ({}): {}",
     a2ui_building: "Building the interface…",
     a2ui_failed: "The interface could not be built: {}",
     mcp_app_unusable: "This app cannot be shown: {}",
@@ -1088,6 +1092,7 @@ pub static DE: Strings = Strings {
     code_wrap: "Umbrechen",
     a2ui_unsupported: "Nicht unterstützte Komponente: {}",
     a2ui_invalid: "Ungültige Komponente {}: {}",
+    a2ui_call_failed: "Der Agent konnte das nicht ausführen ({}): {}",
     a2ui_building: "Die Oberfläche wird aufgebaut…",
     a2ui_failed: "Die Oberfläche konnte nicht aufgebaut werden: {}",
     mcp_app_unusable: "Diese App kann nicht angezeigt werden: {}",

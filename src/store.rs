@@ -520,6 +520,17 @@ impl AgentStore {
         self.update(|s| s.queue_a2ui(messages));
     }
 
+    /// An A2UI `callAgentFunction` with this id goes to the agent.
+    pub fn expect_a2ui_call(&self, function_call_id: String) {
+        self.update(|s| s.expect_a2ui_call(function_call_id));
+    }
+
+    /// Whether an `agentFunctionResponse` answers a call still open (then closed).
+    pub fn answer_a2ui_call(&self, function_call_id: &str) -> bool {
+        self.update(|s| s.answer_a2ui_call(function_call_id))
+            .unwrap_or(false)
+    }
+
     /// An MCP App View's model context for the following runs (see
     /// [`Session::set_app_context`]).
     pub fn set_app_context(&self, key: &str, context: Option<crate::protocol::types::Context>) {

@@ -1578,6 +1578,155 @@ fn local_open_url_action_is_an_intent() {
     assert_eq!(url.as_str(), "https://docs.example/");
 }
 
+// ---- callAgentFunction (renderer → agent) and agentFunctionResponse ---------------------
+
+fn agent_button(call: Value, send_data_model: bool) -> Surfaces {
+    surfaces(json!([{ "version": "v1.0", "createSurface": {
+        "surfaceId": "s", "catalogId": "basic", "sendDataModel": send_data_model,
+        "components": [{"id": "root", "component": "Button", "child": "root",
+                        "action": {"functionCall": call}}],
+        "dataModel": {"provider": "PRV-102"} } }]))
+}
+
+#[test]
+fn a_function_the_renderer_lacks_becomes_a_call_agent_function() {
+    let s = agent_button(
+        json!({"call": "verifyProvider", "args": {"providerId": {"path": "/provider"}, "strict": true}}),
+        false,
+    );
+    let Ok(ActionPayload::CallAgent(c)) = s.get("s").expect("s").action("root", TS) else {
+        panic!("not a callAgentFunction")
+    };
+    assert_eq!(c.call, "verifyProvider");
+    assert_eq!(c.function_call_id, format!("root@{TS}"));
+    assert_eq!(
+        c.envelope,
+        json!({"version": "v1.0", "callAgentFunction": {
+            "surfaceId": "s", "functionCallId": c.function_call_id,
+            "callFunction": {"call": "verifyProvider", "catalogId": "basic",
+                             "args": {"providerId": "PRV-102", "strict": true}}}})
+    );
+    assert_eq!(c.forwarded_props, json!({ "a2uiMessages": [c.envelope] }));
+
+    // The call's own catalogId wins; sendDataModel sends the model along.
+    let s = agent_button(
+        json!({"call": "checkStock", "catalogId": "shop.example:c", "args": {}}),
+        true,
+    );
+    let Ok(ActionPayload::CallAgent(c)) = s.get("s").expect("s").action("root", TS) else {
+        panic!("not a callAgentFunction")
+    };
+    assert_eq!(
+        c.envelope["callAgentFunction"]["callFunction"]["catalogId"],
+        "shop.example:c"
+    );
+    assert_eq!(
+        c.forwarded_props["a2uiRendererDataModel"]["surfaces"]["s"]["provider"],
+        "PRV-102"
+    );
+}
+
+#[test]
+fn only_catalogue_entity_names_go_to_the_agent_and_local_functions_stay_local() {
+    use agui_leptos::a2ui::eval::is_agent_function;
+    for ok in ["verifyProvider", "_internal", "check_stock_2", "prüfen"] {
+        assert!(is_agent_function(ok), "{ok}");
+    }
+    let too_long = "f".repeat(65);
+    for no in [
+        "",
+        "1stItem",
+        "submit-form",
+        "user#name",
+        "a b",
+        "@index",
+        "@other",
+        "../x",
+        "openUrl",
+        "formatString",
+        "required",
+        too_long.as_str(),
+    ] {
+        assert!(!is_agent_function(no), "{no}");
+    }
+    // A name that is neither local nor an entity name is an error, nothing is sent.
+    let s = agent_button(json!({"call": "rm -rf", "args": {}}), false);
+    assert!(matches!(
+        s.get("s").expect("s").action("root", TS),
+        Err(A2uiError::UnknownFunction { .. })
+    ));
+    // Oversized resolved arguments are refused.
+    let s = surfaces(json!([{ "createSurface": { "surfaceId": "s",
+        "components": [{"id": "root", "component": "Button", "child": "root",
+            "action": {"functionCall": {"call": "upload", "args": {"blob": {"path": "/big"}}}}}],
+        "dataModel": {"big": "z".repeat(5_000)} } }]));
+    assert!(matches!(
+        s.get("s").expect("s").action("root", TS),
+        Err(A2uiError::BadArgument { .. })
+    ));
+    // Without any catalogId the call goes without one (the protocol's example has none).
+    let s = surfaces(json!([{ "createSurface": { "surfaceId": "s",
+        "components": [{"id": "root", "component": "Button", "child": "root",
+            "action": {"functionCall": {"call": "ping"}}}] } }]));
+    let Ok(ActionPayload::CallAgent(c)) = s.get("s").expect("s").action("root", TS) else {
+        panic!("not a callAgentFunction")
+    };
+    assert_eq!(
+        c.envelope["callAgentFunction"]["callFunction"],
+        json!({"call": "ping", "args": {}})
+    );
+}
+
+#[test]
+fn agent_function_responses_are_read_and_malformed_ones_refused() {
+    let mut s = Surfaces::new();
+    let problems = s
+        .sync(&json!({"a2ui_operations": [
+            {"version": "v1.0", "agentFunctionResponse": {"functionCallId": "a", "value": {"valid": true}}},
+            {"version": "v1.0", "agentFunctionResponse": {"functionCallId": "b",
+                "error": {"code": "PROVIDER_NOT_FOUND", "message": "Provider ID PRV-102 was not found."}}},
+            {"version": "v1.0", "agentFunctionResponse": {"functionCallId": "c"}},
+            {"version": "v1.0", "agentFunctionResponse": {"functionCallId": "d", "value": 1,
+                "error": {"code": "X", "message": "both"}}},
+            {"version": "v1.0", "agentFunctionResponse": {"functionCallId": "e", "error": "no"}},
+            {"version": "v1.0", "agentFunctionResponse": {"functionCallId": "f", "error": {"code": "X"}}},
+            {"version": "v1.0", "agentFunctionResponse": {"value": 1}}
+        ]}))
+        .expect("usable");
+    assert_eq!(problems.len(), 5, "{problems:?}");
+    let r = s.take_responses();
+    assert_eq!(r.len(), 2);
+    assert_eq!(
+        (r[0].function_call_id.as_str(), &r[0].result),
+        ("a", &Ok(json!({"valid": true})))
+    );
+    assert_eq!(
+        r[1].result,
+        Err((
+            "PROVIDER_NOT_FOUND".to_owned(),
+            "Provider ID PRV-102 was not found.".to_owned()
+        ))
+    );
+    assert!(s.take_responses().is_empty());
+    // Without a surface id there is nothing to report a malformed response on.
+    assert!(s.take_outbox().is_empty());
+}
+
+#[test]
+fn a_response_closes_only_a_call_that_was_sent_and_only_once() {
+    use agui_leptos::session::a2ui_out::{A2uiOutbox, MAX_CALLS};
+    let mut out = A2uiOutbox::default();
+    assert!(!out.answer("never-sent"));
+    out.expect_call("c1".into());
+    assert!(out.answer("c1"));
+    assert!(!out.answer("c1"), "answered once");
+    for i in 0..=MAX_CALLS {
+        out.expect_call(format!("k{i}"));
+    }
+    assert!(!out.answer("k0"), "the oldest is forgotten");
+    assert!(out.answer(&format!("k{MAX_CALLS}")));
+}
+
 // ---- robustness ----------------------------------------------------------------------
 
 #[test]

@@ -878,6 +878,100 @@ async fn an_a2ui_surface_renders_binds_and_sends_its_action_to_the_agent() {
     container.remove();
 }
 
+#[cfg(feature = "a2ui")]
+#[wasm_bindgen_test]
+async fn a2ui_invalid_components_show_why_and_reports_and_agent_calls_go_with_the_click() {
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
+    let (container, root, handle) = mount_chat(store);
+    let ops = json!([{ "version": "v1.0", "createSurface": {
+        "surfaceId": "check", "catalogId": "basic",
+        "components": [
+            {"id": "root", "component": "Column", "children": ["ok", "bad", "verify"]},
+            {"id": "ok", "component": "Text", "text": "Still here"},
+            {"id": "bad", "component": "Text", "text": 5},
+            {"id": "verify", "component": "Button", "child": "verify-label",
+             "action": {"functionCall": {"call": "verifyProvider", "args": {"id": {"path": "/id"}}}}},
+            {"id": "verify-label", "component": "Text", "text": "Verify"}
+        ],
+        "dataModel": {"id": "PRV-102"}
+    }}]);
+    play_external(
+        &store,
+        vec![
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-1"}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "surface-1", "activityType": "a2ui-surface",
+                   "content": {"a2ui_operations": ops}, "replace": true}),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-1"}),
+        ],
+    );
+    settle(&store).await;
+    let surface = testid(&root, "a2ui-surface").expect("the surface");
+    let invalid = testid(&surface, "a2ui-unsupported").expect("a placeholder");
+    assert!(
+        text_of(&invalid).contains("Invalid component Text: text must be a string"),
+        "{}",
+        text_of(&invalid)
+    );
+    assert!(text_of(&surface).contains("Still here"), "the rest renders");
+    assert!(store.last_request().is_none(), "a failure starts no run");
+
+    click(&testid(&surface, "a2ui-button").expect("the button"));
+    settle(&store).await;
+    let body = store.last_request().expect("the click's run");
+    let msgs = body["forwardedProps"]["a2uiMessages"]
+        .as_array()
+        .expect("a2uiMessages")
+        .clone();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert_eq!(msgs[0]["error"]["code"], "VALIDATION_FAILED");
+    assert_eq!(msgs[0]["error"]["path"], "/components/2/text");
+    let call = &msgs[1]["callAgentFunction"];
+    assert_eq!(call["surfaceId"], "check");
+    assert_eq!(
+        call["callFunction"],
+        json!({"call": "verifyProvider", "catalogId": "basic", "args": {"id": "PRV-102"}})
+    );
+    let id = call["functionCallId"].as_str().expect("an id").to_owned();
+    assert!(body["forwardedProps"].get("a2uiAction").is_none());
+    wait_idle(&store).await;
+
+    // The agent answers in a later activity: an answer to another id means nothing, the
+    // answer to this call's error is shown (as text).
+    let answer = |n: &str, fid: &str| {
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": n, "activityType": "a2ui-surface", "replace": true,
+               "content": {"a2ui_operations": [{"version": "v1.0", "agentFunctionResponse": {
+                   "functionCallId": fid, "error": {"code": "PROVIDER_NOT_FOUND", "message": "<i>No</i> such provider."}}}]}})
+    };
+    play_external(
+        &store,
+        vec![
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-3"}),
+            answer("answer-1", "someone-else"),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-3"}),
+        ],
+    );
+    settle(&store).await;
+    assert!(testid(&root, "a2ui-call-error").is_none(), "not our call");
+    play_external(
+        &store,
+        vec![
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-4"}),
+            answer("answer-2", &id),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-4"}),
+        ],
+    );
+    settle(&store).await;
+    let shown = testid(&root, "a2ui-call-error").expect("the failure is shown");
+    assert!(text_of(&shown).contains("PROVIDER_NOT_FOUND"));
+    assert!(text_of(&shown).contains("<i>No</i> such provider."));
+    assert!(q(&shown, "i").is_none(), "agent text is text");
+    drop(handle);
+    container.remove();
+}
+
 // ---- MCP Apps (issue 14) ------------------------------------------------------------------------
 
 /// A View that does the handshake, then reports through its size whether it could read the

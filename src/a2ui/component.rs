@@ -31,6 +31,8 @@ pub enum Dynamic {
 pub struct FunctionCall {
     pub call: String,
     pub args: Map<String, Value>,
+    /// `catalogId`: the catalogue the function comes from (else the surface's).
+    pub catalog_id: Option<String>,
 }
 
 impl Dynamic {
@@ -66,7 +68,15 @@ impl FunctionCall {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
-        Some(FunctionCall { call, args })
+        let catalog_id = m
+            .get("catalogId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        Some(FunctionCall {
+            call,
+            args,
+            catalog_id,
+        })
     }
 }
 

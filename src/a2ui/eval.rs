@@ -16,6 +16,43 @@ use super::A2uiError;
 use crate::markdown::SafeUrl;
 
 pub const MAX_EVAL_DEPTH: usize = 16;
+/// The longest function name sent to the agent in a `callAgentFunction`.
+pub const MAX_AGENT_FUNCTION_NAME: usize = 64;
+
+/// The functions this renderer evaluates itself (the basic catalogue's and `@index`).
+pub const LOCAL_FUNCTIONS: &[&str] = &[
+    "required",
+    "regex",
+    "length",
+    "numeric",
+    "email",
+    "formatString",
+    "formatNumber",
+    "formatCurrency",
+    "formatDate",
+    "pluralize",
+    "openUrl",
+    "and",
+    "or",
+    "not",
+    "@index",
+];
+
+/// Whether `name` may go to the agent as a `callAgentFunction` (protocol "Function Location
+/// Resolution": a function the renderer does not have is the agent's): not one of
+/// [`LOCAL_FUNCTIONS`], and a catalogue entity name — a UAX #31 identifier (`XID_Start` or `_`,
+/// then `XID_Continue`; approximated by Unicode alphabetic / alphanumeric and `_`), so no
+/// `@` system names, no spaces or punctuation — of at most [`MAX_AGENT_FUNCTION_NAME`]
+/// characters. The renderer only names the function and its resolved arguments; nothing the
+/// agent sends is ever run here.
+pub fn is_agent_function(name: &str) -> bool {
+    let mut chars = name.chars();
+    let start = chars.next().is_some_and(|c| c == '_' || c.is_alphabetic());
+    start
+        && name.chars().count() <= MAX_AGENT_FUNCTION_NAME
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+        && !LOCAL_FUNCTIONS.contains(&name)
+}
 pub const MAX_FORMAT_CHARS: usize = 16_384;
 
 /// What a local function call asks the UI to do (the model never performs side effects).

@@ -173,11 +173,38 @@ pub struct AgentAction {
     pub envelope: Value,
 }
 
+/// A `callAgentFunction` a Button's `functionCall` asks for (a function this renderer does
+/// not have: [`eval::is_agent_function`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentCall {
+    /// The id the agent's `agentFunctionResponse` must carry.
+    pub function_call_id: String,
+    pub call: String,
+    /// Merge into the next run's `forwardedProps`: `{"a2uiMessages": [envelope]}` (+
+    /// `a2uiRendererDataModel` when asked for).
+    pub forwarded_props: Value,
+    /// `{"version": "v1.0", "callAgentFunction": {surfaceId, functionCallId, callFunction}}`.
+    pub envelope: Value,
+}
+
+/// The agent's answer to a `callAgentFunction` (`agentFunctionResponse`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentFunctionResponse {
+    pub function_call_id: String,
+    /// `value`, or `error` as `(code, message)` (cut to 200 characters each).
+    pub result: Result<Value, (String, String)>,
+}
+
+/// At most this many bytes of resolved arguments go in one `callAgentFunction`.
+pub const MAX_CALL_ARGS_BYTES: usize = 2 * 1024;
+
 /// What pressing an actionable component does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ActionPayload {
     /// Start a new run carrying [`AgentAction::forwarded_props`].
     Agent(AgentAction),
+    /// Start a new run carrying [`AgentCall::forwarded_props`].
+    CallAgent(AgentCall),
     /// Do something locally (`openUrl`): nothing goes to the agent.
     Local(Intent),
 }
@@ -309,6 +336,9 @@ impl Surface {
             });
         }
         let (name, context, want_response) = match action {
+            Action::Local(f) if eval::is_agent_function(&f.call) => {
+                return self.agent_call(&ctx, f, component_id, timestamp)
+            }
             Action::Local(f) => return ctx.intent(f).map(ActionPayload::Local),
             Action::Event {
                 name,
@@ -338,17 +368,82 @@ impl Surface {
             }
         }
         let mut forwarded_props = json!({ "a2uiAction": { "userAction": user_action } });
-        if self.send_data_model {
-            if let Some(m) = forwarded_props.as_object_mut() {
-                m.insert(
-                    "a2uiRendererDataModel".into(),
-                    json!({ "version": "v1.0", "surfaces": { self.id.clone(): self.data } }),
-                );
-            }
-        }
+        self.attach_data_model(&mut forwarded_props);
         let envelope = json!({ "version": "v1.0", "action": user_action });
         Ok(ActionPayload::Agent(AgentAction {
             user_action,
+            forwarded_props,
+            envelope,
+        }))
+    }
+}
+
+impl Surface {
+    /// `sendDataModel`: the data model goes along as `a2uiRendererDataModel`.
+    fn attach_data_model(&self, forwarded_props: &mut Value) {
+        if !self.send_data_model {
+            return;
+        }
+        if let Some(m) = forwarded_props.as_object_mut() {
+            m.insert(
+                "a2uiRendererDataModel".into(),
+                json!({ "version": "v1.0", "surfaces": { self.id.clone(): self.data } }),
+            );
+        }
+    }
+
+    /// The `callAgentFunction` of a Button's `functionCall` to an agent function: its
+    /// arguments resolved against the data model (at most [`MAX_CALL_ARGS_BYTES`]), the
+    /// call's `catalogId` or else the surface's (left out when neither is known, as in the
+    /// protocol's example). The id is the component's and the timestamp (one press each).
+    fn agent_call(
+        &self,
+        ctx: &Ctx,
+        f: &FunctionCall,
+        component_id: &str,
+        timestamp: &str,
+    ) -> Result<ActionPayload, A2uiError> {
+        let args: Map<String, Value> = f
+            .args
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    ctx.eval(&Dynamic::parse(v)).unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        let mut call_function = json!({ "call": f.call, "args": args });
+        if call_function.to_string().len() > MAX_CALL_ARGS_BYTES {
+            return Err(A2uiError::BadArgument {
+                function: f.call.clone(),
+                arg: "args (too large)",
+            });
+        }
+        if let (Some(m), Some(c)) = (
+            call_function.as_object_mut(),
+            f.catalog_id.as_ref().or(self.catalog_id.as_ref()),
+        ) {
+            m.insert(
+                "catalogId".into(),
+                Value::String(c.chars().take(200).collect()),
+            );
+        }
+        let function_call_id = format!(
+            "{}@{}",
+            component_id.chars().take(64).collect::<String>(),
+            timestamp
+        );
+        let envelope = json!({ "version": "v1.0", "callAgentFunction": {
+            "surfaceId": self.id,
+            "functionCallId": function_call_id,
+            "callFunction": call_function,
+        }});
+        let mut forwarded_props = json!({ "a2uiMessages": [envelope] });
+        self.attach_data_model(&mut forwarded_props);
+        Ok(ActionPayload::CallAgent(AgentCall {
+            function_call_id,
+            call: f.call.clone(),
             forwarded_props,
             envelope,
         }))
@@ -362,6 +457,8 @@ pub struct Surfaces {
     /// The operations applied so far (to tell a grown list from a replaced one).
     applied: Vec<Value>,
     lifecycle: Option<Lifecycle>,
+    /// `agentFunctionResponse`s received, until taken (at most [`MAX_PROBLEMS`]).
+    responses: Vec<AgentFunctionResponse>,
     /// Messages owed to the agent: `error`s (`INVALID_FUNCTION_CALL` for a refused
     /// `callRendererFunction`, `VALIDATION_FAILED`), at most [`MAX_PROBLEMS`] until taken.
     outbox: Vec<Value>,
@@ -402,6 +499,12 @@ impl Surfaces {
     /// Takes the replies owed to the agent (A2UI renderer→agent messages).
     pub fn take_outbox(&mut self) -> Vec<Value> {
         std::mem::take(&mut self.outbox)
+    }
+
+    /// Takes the agent's answers to `callAgentFunction`s (match them against the calls sent:
+    /// an answer to no call means nothing).
+    pub fn take_responses(&mut self) -> Vec<AgentFunctionResponse> {
+        std::mem::take(&mut self.responses)
     }
 
     /// Two-way binding on one surface.
@@ -591,8 +694,13 @@ impl Surfaces {
                     call,
                 })
             }
-            // This renderer never sends callAgentFunction, so a response answers nothing.
-            "agentFunctionResponse" => obj(body, "agentFunctionResponse").map(|_| ()),
+            "agentFunctionResponse" => {
+                let response = agent_function_response(obj(body, "agentFunctionResponse")?)?;
+                if self.responses.len() < MAX_PROBLEMS {
+                    self.responses.push(response);
+                }
+                Ok(())
+            }
             other => Err(A2uiError::UnknownMessage {
                 key: other.chars().take(80).collect(),
             }),
@@ -647,6 +755,36 @@ impl Surfaces {
         self.surfaces.insert(id, s);
         over
     }
+}
+
+/// `agentFunctionResponse`: `functionCallId` and exactly one of `value` or `error` (`{code,
+/// message}`).
+fn agent_function_response(b: &Map<String, Value>) -> Result<AgentFunctionResponse, A2uiError> {
+    const M: &str = "agentFunctionResponse";
+    let function_call_id = req_str(b, M, "functionCallId")?;
+    let cut = |s: String| s.chars().take(200).collect::<String>();
+    let result = match (b.get("value"), b.get("error")) {
+        (Some(v), None) => Ok(v.clone()),
+        (None, Some(Value::Object(e))) => {
+            Err((cut(req_str(e, M, "code")?), cut(req_str(e, M, "message")?)))
+        }
+        (None, Some(_)) => {
+            return Err(A2uiError::WrongType {
+                field: "error",
+                expected: "object",
+            })
+        }
+        _ => {
+            return Err(A2uiError::WrongType {
+                field: "value",
+                expected: "given, or else error (one of them)",
+            })
+        }
+    };
+    Ok(AgentFunctionResponse {
+        function_call_id,
+        result,
+    })
 }
 
 /// The property an error is about, when it names one.

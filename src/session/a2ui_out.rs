@@ -8,8 +8,11 @@
 //! most [`MAX_PENDING`] wait, and a message equal to one already queued in this page's life is
 //! never queued again — after [`MAX_REMEMBERED`] distinct messages nothing more is queued, so
 //! none can go twice.
+//!
+//! It also remembers the `callAgentFunction`s sent (at most [`MAX_CALLS`], the oldest
+//! forgotten), so an `agentFunctionResponse` is taken only as the answer to one of them, once.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde_json::Value;
@@ -19,12 +22,15 @@ pub const KEY: &str = "a2uiMessages";
 pub const MAX_PENDING: usize = 16;
 pub const MAX_MESSAGE_BYTES: usize = 4 * 1024;
 pub const MAX_REMEMBERED: usize = 512;
+pub const MAX_CALLS: usize = 16;
 
 #[derive(Debug, Default)]
 pub struct A2uiOutbox {
     pending: Vec<Value>,
     /// Fingerprints of every message queued so far.
     seen: HashSet<u64>,
+    /// The `functionCallId`s of `callAgentFunction`s not answered yet.
+    calls: VecDeque<String>,
 }
 
 impl A2uiOutbox {
@@ -54,6 +60,23 @@ impl A2uiOutbox {
     /// Takes what waits, as the array to send.
     pub fn take(&mut self) -> Option<Value> {
         (!self.pending.is_empty()).then(|| Value::Array(std::mem::take(&mut self.pending)))
+    }
+
+    /// A `callAgentFunction` with this id went (or goes) to the agent.
+    pub fn expect_call(&mut self, function_call_id: String) {
+        if self.calls.len() >= MAX_CALLS {
+            self.calls.pop_front();
+        }
+        self.calls.push_back(function_call_id);
+    }
+
+    /// Whether `function_call_id` answers a call still open (it is closed then).
+    pub fn answer(&mut self, function_call_id: &str) -> bool {
+        let Some(i) = self.calls.iter().position(|c| c == function_call_id) else {
+            return false;
+        };
+        self.calls.remove(i);
+        true
     }
 
     /// Another thread opened: what waits was about this one (what was sent stays sent).

@@ -677,6 +677,16 @@ impl Session {
         kept
     }
 
+    /// An A2UI `callAgentFunction` with this id goes to the agent ([`a2ui_out`]).
+    pub fn expect_a2ui_call(&mut self, function_call_id: String) {
+        self.a2ui_out.expect_call(function_call_id);
+    }
+
+    /// Whether an `agentFunctionResponse`'s id answers a call still open (then closed).
+    pub fn answer_a2ui_call(&mut self, function_call_id: &str) -> bool {
+        self.a2ui_out.answer(function_call_id)
+    }
+
     /// The A2UI messages waiting for the next run.
     pub fn a2ui_pending(&self) -> &[Value] {
         self.a2ui_out.pending()

@@ -124,6 +124,10 @@ impl Cx {
             Some(Ok(ActionPayload::Agent(action))) => {
                 self.store.send_action(action.forwarded_props);
             }
+            Some(Ok(ActionPayload::CallAgent(call))) => {
+                self.store.expect_a2ui_call(call.function_call_id);
+                self.store.send_action(call.forwarded_props);
+            }
             Some(Ok(ActionPayload::Local(Intent::OpenUrl(url)))) => {
                 if let Some(w) = web_sys::window() {
                     let _ = w.open_with_url_and_target_and_features(
@@ -521,6 +525,7 @@ pub fn A2uiCard(
     let key = row.key.clone();
     let surfaces = StoredValue::new(Surfaces::new());
     let status = RwSignal::new(None::<String>);
+    let call_error = RwSignal::new(None::<String>);
     // The content is synced on each version bump, read where the session keeps it (content
     // that is not an object changes nothing); the count moves when anything changed.
     let synced = Memo::new(move |prev: Option<&u64>| {
@@ -540,6 +545,20 @@ pub fn A2uiCard(
             store.queue_a2ui(owed);
         }
         let t = crate::ui::tr_now(store);
+        // The agent's answers to this chat's callAgentFunctions (others mean nothing): a
+        // failure is shown, a value closes the call.
+        let answers = surfaces
+            .try_update_value(|s| s.take_responses())
+            .unwrap_or_default();
+        for a in answers {
+            if store.answer_a2ui_call(&a.function_call_id) {
+                call_error.set(
+                    a.result
+                        .err()
+                        .map(|(code, message)| fill(t.a2ui_call_failed, &[&code, &message])),
+                );
+            }
+        }
         status.set(surfaces.with_value(|s| match s.lifecycle() {
             Some(Lifecycle::Failed { error }) => Some(fill(t.a2ui_failed, &[error])),
             Some(_) => Some(t.a2ui_building.to_owned()),
@@ -554,6 +573,7 @@ pub fn A2uiCard(
     view! {
         <section class="agui-a2ui" data-testid="a2ui">
             {move || status.get().map(|s| view! { <p class="agui-a2ui__status" role="status">{s}</p> })}
+            {move || call_error.get().map(|e| view! { <p class="agui-a2ui__error" role="alert" data-testid="a2ui-call-error">{e}</p> })}
             <For each=move || ids.get() key=|id| id.clone() children=move |id| surface_view(store, surfaces, synced, id) />
         </section>
     }
