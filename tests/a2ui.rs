@@ -309,6 +309,57 @@ fn validation_reports_are_bounded_and_cut() {
         .all(|m| m.to_string().len() < agui_leptos::session::a2ui_out::MAX_MESSAGE_BYTES));
 }
 
+/// The protocol's "Example Stream" (the contact form, `a2ui_protocol.md`): every component
+/// keeps the catalogue's rules, so nothing is owed to the agent.
+#[test]
+fn the_protocol_contact_form_breaks_no_catalogue_rule() {
+    let components = json!([
+        {"id":"root","component":"Card","child":"form_container"},
+        {"id":"form_container","component":"Column","children":["header_row","name_row","email_group","phone_group","pref_group","divider_1","newsletter_checkbox","submit_button"],"justify":"start","align":"stretch"},
+        {"id":"header_row","component":"Row","children":["header_icon","header_text"],"align":"center"},
+        {"id":"header_icon","component":"Icon","name":"mail"},
+        {"id":"header_text","component":"Text","text":"# Contact Us"},
+        {"id":"name_row","component":"Row","children":["first_name_group","last_name_group"],"justify":"spaceBetween"},
+        {"id":"first_name_group","component":"Column","children":["first_name_label","first_name_field"],"weight":1},
+        {"id":"first_name_label","component":"Text","text":"First Name","variant":"caption"},
+        {"id":"first_name_field","component":"TextField","label":"First Name","value":{"path":"/contact/firstName"},"variant":"shortText"},
+        {"id":"last_name_group","component":"Column","children":["last_name_label","last_name_field"],"weight":1},
+        {"id":"last_name_label","component":"Text","text":"Last Name","variant":"caption"},
+        {"id":"last_name_field","component":"TextField","label":"Last Name","value":{"path":"/contact/lastName"},"variant":"shortText"},
+        {"id":"email_group","component":"Column","children":["email_label","email_field"]},
+        {"id":"email_label","component":"Text","text":"Email Address","variant":"caption"},
+        {"id":"email_field","component":"TextField","label":"Email","value":{"path":"/contact/email"},"variant":"shortText","checks":[{"call":"required","args":{"value":{"path":"/contact/email"}},"message":"Email is required."},{"call":"email","args":{"value":{"path":"/contact/email"}},"message":"Please enter a valid email address."}]},
+        {"id":"phone_group","component":"Column","children":["phone_label","phone_field"]},
+        {"id":"phone_label","component":"Text","text":"Phone Number","variant":"caption"},
+        {"id":"phone_field","component":"TextField","label":"Phone","value":{"path":"/contact/phone"},"variant":"shortText","checks":[{"call":"regex","args":{"value":{"path":"/contact/phone"},"pattern":"^\\d{10}$"},"message":"Phone number must be 10 digits."}]},
+        {"id":"pref_group","component":"Column","children":["pref_label","pref_picker"]},
+        {"id":"pref_label","component":"Text","text":"Preferred Contact Method","variant":"caption"},
+        {"id":"pref_picker","component":"ChoicePicker","variant":"mutuallyExclusive","options":[{"label":"Email","value":"email"},{"label":"Phone","value":"phone"},{"label":"SMS","value":"sms"}],"value":{"path":"/contact/preference"}},
+        {"id":"divider_1","component":"Divider","axis":"horizontal"},
+        {"id":"newsletter_checkbox","component":"CheckBox","label":"Subscribe to our newsletter","value":{"path":"/contact/subscribe"}},
+        {"id":"submit_button_label","component":"Text","text":"Send Message"},
+        {"id":"submit_button","component":"Button","child":"submit_button_label","variant":"primary","action":{"event":{"name":"submitContactForm","context":{"formId":"contact_form_1","isNewsletterSubscribed":{"path":"/contact/subscribe"}}}}}
+    ]);
+    let mut s = Surfaces::new();
+    s.apply(
+        &json!({"version": "v1.0", "createSurface": {"surfaceId": "contact_form_1",
+        "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json"}}),
+    )
+    .expect("created");
+    s.apply(
+        &json!({"version": "v1.0", "updateComponents": {"surfaceId": "contact_form_1",
+        "components": components}}),
+    )
+    .expect("applied");
+    assert_eq!(s.take_outbox(), Vec::<Value>::new());
+    let surface = s.get("contact_form_1").expect("the form");
+    assert_eq!(surface.components.len(), 25);
+    assert!(surface
+        .components
+        .values()
+        .all(|c| !matches!(c.component, Component::Invalid { .. })));
+}
+
 #[test]
 fn the_session_sends_owed_messages_once_with_the_next_run_a_person_starts() {
     use agui_leptos::session::a2ui_out::{A2uiOutbox, KEY, MAX_PENDING};
@@ -1795,6 +1846,11 @@ fn the_demo_reservation_form_is_a_surface_whose_action_the_demo_answers() {
     };
     let (mut surfaces, problems) = Surfaces::from_content(&Value::Object(content.clone()));
     assert!(problems.is_empty(), "{problems:?}");
+    let owed = surfaces.take_outbox();
+    assert!(
+        owed.is_empty(),
+        "the demo keeps the catalogue's rules: {owed:?}"
+    );
     assert!(surfaces.get("reservation").unwrap().has_root());
     assert!(
         matches!(

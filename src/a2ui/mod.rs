@@ -35,6 +35,15 @@
 //!   "surfaces": {id: model}}`) — the binding does not fix where; we put it next to
 //!   `a2uiAction` in `forwardedProps`.
 //!
+//! * **Renderer→agent messages** ([`Surfaces::take_outbox`]): `VALIDATION_FAILED` for each
+//!   component that breaks the catalogue's rules ([`component::validate`]) and each message
+//!   that fails on a named surface, `INVALID_FUNCTION_CALL` for a `callRendererFunction`. A
+//!   Button's `functionCall` to a function this renderer lacks ([`eval::is_agent_function`])
+//!   becomes a `callAgentFunction` ([`ActionPayload::CallAgent`]); `agentFunctionResponse`s
+//!   are read ([`Surfaces::take_responses`]). The binding has no channel back but the next
+//!   run: the session sends these with the next run a person starts, in `forwardedProps` as
+//!   `a2uiMessages` (`crate::session::a2ui_out`).
+//!
 //! # Budgets (agent data controls all of these)
 //!
 //! [`MAX_SURFACES`] per activity, [`MAX_COMPONENTS`] per surface, [`MAX_OPERATIONS`] per
