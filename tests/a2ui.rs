@@ -294,6 +294,55 @@ fn invalid_components_and_failed_messages_are_reported_as_validation_failed() {
 }
 
 #[test]
+fn what_the_tree_budgets_cut_is_reported_once_per_kind() {
+    let s = one(
+        json!([
+            {"id": "root", "component": "Column", "children": ["loop", "loop2", "fine"]},
+            {"id": "loop", "component": "Card", "child": "loop"},
+            {"id": "loop2", "component": "Card", "child": "loop2"},
+            {"id": "fine", "component": "Text", "text": "ok"}
+        ]),
+        json!({}),
+    );
+    let surface = s.get("s").expect("s");
+    let reports = surface.budget_reports(&surface.tree());
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let e = &reports[0]["error"];
+    assert_eq!(
+        (&e["code"], &e["surfaceId"], &e["path"]),
+        (
+            &json!("VALIDATION_FAILED"),
+            &json!("s"),
+            &json!("/components")
+        )
+    );
+    assert!(e["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("\"loop\"") && m.contains("cycle")));
+
+    let mut comps = vec![json!({"id": "root", "component": "Card", "child": "c0"})];
+    for i in 0..MAX_DEPTH + 5 {
+        comps.push(
+            json!({"id": format!("c{i}"), "component": "Card", "child": format!("c{}", i + 1)}),
+        );
+    }
+    let s = one(Value::Array(comps), json!({}));
+    let surface = s.get("s").expect("s");
+    let reports = surface.budget_reports(&surface.tree());
+    assert_eq!(reports.len(), 1);
+    assert!(reports[0]["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("nesting")));
+
+    let fine = one(
+        json!([{"id": "root", "component": "Text", "text": "x"}]),
+        json!({}),
+    );
+    let surface = fine.get("s").expect("s");
+    assert!(surface.budget_reports(&surface.tree()).is_empty());
+}
+
+#[test]
 fn validation_reports_are_bounded_and_cut() {
     let long = "x".repeat(10_000);
     let list: Vec<Value> = (0..100)

@@ -127,6 +127,8 @@ pub enum A2uiError {
     BadExpression,
     #[error("regex: {kind} at {offset}")]
     BadRegex { offset: usize, kind: RegexErrorKind },
+    #[error("component {id:?}: {what}")]
+    TreeBudget { id: String, what: &'static str },
     #[error("function calls nested too deep")]
     EvalTooDeep,
     #[error("@index outside a template")]
@@ -297,6 +299,17 @@ impl Surface {
             path: Vec::new(),
         };
         b.node("root", &Scope::root())
+    }
+
+    /// The `VALIDATION_FAILED` reports of what the tree budgets cut in `tree` (this
+    /// surface's [`Surface::tree`]): `path` `/components`, the message names the component.
+    pub fn budget_reports(&self, tree: &Node) -> Vec<Value> {
+        let mut reports = Vec::new();
+        for (id, what) in tree.budget_problems() {
+            let e = A2uiError::TreeBudget { id, what };
+            report(&mut reports, &self.id, "/components", &e);
+        }
+        reports
     }
 
     /// Two-way binding: the person changed an input bound to `path` (absolute, as in the

@@ -160,6 +160,44 @@ pub enum NodeKind {
     },
 }
 
+impl Node {
+    /// The child nodes, in order.
+    pub fn children(&self) -> Vec<&Node> {
+        match &self.kind {
+            NodeKind::Row { children, .. }
+            | NodeKind::Column { children, .. }
+            | NodeKind::List { children, .. } => children.iter().collect(),
+            NodeKind::Card { child } | NodeKind::Button { child, .. } => vec![child],
+            NodeKind::Tabs { tabs } => tabs.iter().map(|(_, n)| n).collect(),
+            NodeKind::Modal { trigger, content } => vec![trigger, content],
+            _ => Vec::new(),
+        }
+    }
+
+    /// What the tree budgets cut (a reference cycle, nesting past [`MAX_DEPTH`], nodes past
+    /// [`MAX_TREE_NODES`]), once per kind, as `(component id, what)`. The tree is at most
+    /// [`MAX_DEPTH`] deep, so this walk is too.
+    pub fn budget_problems(&self) -> Vec<(String, &'static str)> {
+        let mut out: Vec<(String, &'static str)> = Vec::new();
+        let mut stack = vec![self];
+        while let Some(n) = stack.pop() {
+            let what = match n.kind {
+                NodeKind::Cycle => "a reference cycle",
+                NodeKind::TooDeep => "nesting deeper than the renderer's budget",
+                NodeKind::Truncated => "more nodes than the renderer's budget",
+                _ => {
+                    stack.extend(n.children().into_iter().rev());
+                    continue;
+                }
+            };
+            if !out.iter().any(|(_, w)| *w == what) {
+                out.push((n.id.chars().take(80).collect(), what));
+            }
+        }
+        out
+    }
+}
+
 pub(super) struct Builder<'a> {
     pub surface: &'a Surface,
     pub nodes: usize,

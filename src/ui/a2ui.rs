@@ -41,15 +41,7 @@ fn at<'a>(root: &'a Node, path: &[u16]) -> Option<&'a Node> {
 }
 
 fn children(n: &Node) -> Vec<&Node> {
-    match &n.kind {
-        NodeKind::Row { children, .. }
-        | NodeKind::Column { children, .. }
-        | NodeKind::List { children, .. } => children.iter().collect(),
-        NodeKind::Card { child } | NodeKind::Button { child, .. } => vec![child],
-        NodeKind::Tabs { tabs } => tabs.iter().map(|(_, n)| n).collect(),
-        NodeKind::Modal { trigger, content } => vec![trigger, content],
-        _ => Vec::new(),
-    }
+    n.children()
 }
 
 /// What the DOM is built from: ids, kinds, variants and child counts (not the values a
@@ -486,7 +478,21 @@ fn surface_view(
         let _ = synced.get();
         edits.track();
         let id = surface.get_value();
-        surfaces.with_value(|s| s.get(&id).filter(|s| s.has_root()).map(|s| s.tree()))
+        let (tree, owed) = surfaces
+            .with_value(|s| {
+                s.get(&id).filter(|s| s.has_root()).map(|s| {
+                    let tree = s.tree();
+                    let owed = s.budget_reports(&tree);
+                    (tree, owed)
+                })
+            })
+            .unzip();
+        // What the budgets cut goes with the next run a person starts (once: the session
+        // drops what it queued before).
+        if let Some(owed) = owed.filter(|o| !o.is_empty()) {
+            store.queue_a2ui(owed);
+        }
+        tree
     });
     let shape_of = Memo::new(move |_| {
         tree.with(|t| {
