@@ -1087,15 +1087,7 @@ async fn a_flooding_mcp_app_is_stopped_and_its_frame_removed() {
     let store = AgentStore::new(AgentConfig::default());
     let (container, root, handle) = mount_chat(store);
     let flood = r#"<script>for (let i = 0; i < 500; i++) window.parent.postMessage({jsonrpc: '2.0', id: i, method: 'nope'}, '*');</script>"#;
-    play_external(
-        &store,
-        [
-            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-flood"}),
-            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-2", "activityType": "mcp-apps",
-               "content": {"resource": {"uri": "ui://bad/flood", "text": flood}}}),
-            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-flood"}),
-        ],
-    );
+    show_app(&store, "app-2", "ui://bad/flood", flood, None);
     wait_until(&store, "the flooding app to be stopped", || {
         testid(&root, "mcp-app-stopped").is_some()
     })
@@ -1106,6 +1098,37 @@ async fn a_flooding_mcp_app_is_stopped_and_its_frame_removed() {
     );
     drop(handle);
     container.remove();
+}
+
+/// One finished run that shows an MCP App: its `html` as the `uri` resource of the `mcp-apps`
+/// activity `id`; the run ends with `outcome` when given.
+#[cfg(feature = "mcp-apps")]
+fn show_app(store: &AgentStore, id: &str, uri: &str, html: &str, outcome: Option<Value>) {
+    let (thread, run) = (store.thread_id(), format!("r-{id}"));
+    let mut finished = json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run});
+    if let Some(outcome) = outcome {
+        finished["outcome"] = outcome;
+    }
+    play_external(
+        store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": thread, "runId": run}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": id, "activityType": "mcp-apps",
+               "content": {"resource": {"uri": uri, "text": html}}}),
+            finished,
+        ],
+    );
+}
+
+/// A chat whose agent records every request it gets (and answers each with an empty run).
+#[cfg(feature = "mcp-apps")]
+fn recorded_chat() -> (std::sync::Arc<Recorder>, AgentStore) {
+    let agent = std::sync::Arc::new(Recorder(std::sync::Mutex::new(Vec::new())));
+    let store = AgentStore::new(AgentConfig {
+        local_agent: Some(agui_leptos::session::LocalAgentRef(agent.clone())),
+        ..AgentConfig::default()
+    });
+    (agent, store)
 }
 
 /// The page's `mcp-apps-proxy`: the frame is the proxy (its URL in `src`, the spec's proxy
@@ -1120,15 +1143,7 @@ async fn with_a_sandbox_proxy_the_frame_is_the_proxy_and_only_its_window_is_hear
         ..AgentConfig::default()
     });
     let (container, root, handle) = mount_chat(store);
-    play_external(
-        &store,
-        [
-            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-proxy"}),
-            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-p", "activityType": "mcp-apps",
-               "content": {"resource": {"uri": "ui://maps/lisbon", "text": MCP_VIEW}}}),
-            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-proxy"}),
-        ],
-    );
+    show_app(&store, "app-p", "ui://maps/lisbon", MCP_VIEW, None);
     settle(&store).await;
     let frame = testid(&root, "mcp-app-frame").expect("the proxy's frame");
     assert_eq!(frame.get_attribute("src").as_deref(), Some(proxy));
@@ -1179,15 +1194,7 @@ async fn a_refused_sandbox_proxy_shows_a_notice_and_no_frame() {
             ..AgentConfig::default()
         });
         let (container, root, handle) = mount_chat(store);
-        play_external(
-            &store,
-            [
-                json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-refused"}),
-                json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-r", "activityType": "mcp-apps",
-                   "content": {"resource": {"uri": "ui://maps/lisbon", "text": MCP_VIEW}}}),
-                json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-refused"}),
-            ],
-        );
+        show_app(&store, "app-r", "ui://maps/lisbon", MCP_VIEW, None);
         settle(&store).await;
         let card = testid(&root, "mcp-app").expect("the card");
         assert_eq!(
@@ -1255,21 +1262,9 @@ impl agui_leptos::session::LocalAgent for Recorder {
 #[cfg(feature = "mcp-apps")]
 #[wasm_bindgen_test]
 async fn an_apps_message_waits_for_a_click_and_its_model_context_goes_with_the_next_run() {
-    let agent = std::sync::Arc::new(Recorder(std::sync::Mutex::new(Vec::new())));
-    let store = AgentStore::new(AgentConfig {
-        local_agent: Some(agui_leptos::session::LocalAgentRef(agent.clone())),
-        ..AgentConfig::default()
-    });
+    let (agent, store) = recorded_chat();
     let (container, root, handle) = mount_chat(store);
-    play_external(
-        &store,
-        [
-            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-msg"}),
-            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-m", "activityType": "mcp-apps",
-               "content": {"resource": {"uri": "ui://venues/pick", "text": MESSAGE_VIEW}}}),
-            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-msg"}),
-        ],
-    );
+    show_app(&store, "app-m", "ui://venues/pick", MESSAGE_VIEW, None);
     wait_until(&store, "the app's suggested message", || {
         testid(&root, "mcp-app-message").is_some()
     })
@@ -1350,22 +1345,15 @@ fn mcp_frame_height(root: &Element) -> String {
 #[cfg(feature = "mcp-apps")]
 #[wasm_bindgen_test]
 async fn an_apps_message_that_cannot_be_sent_is_answered_with_an_error() {
-    let agent = std::sync::Arc::new(Recorder(std::sync::Mutex::new(Vec::new())));
-    let store = AgentStore::new(AgentConfig {
-        local_agent: Some(agui_leptos::session::LocalAgentRef(agent.clone())),
-        ..AgentConfig::default()
-    });
+    let (agent, store) = recorded_chat();
     let (container, root, handle) = mount_chat(store);
-    play_external(
+    show_app(
         &store,
-        [
-            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-int"}),
-            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-i", "activityType": "mcp-apps",
-               "content": {"resource": {"uri": "ui://venues/pick", "text": MESSAGE_VIEW}}}),
-            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-int",
-               "outcome": {"type": "interrupt", "interrupts": [
-                   {"id": "int-1", "reason": "input_required", "message": "How many people?"}]}}),
-        ],
+        "app-i",
+        "ui://venues/pick",
+        MESSAGE_VIEW,
+        Some(json!({"type": "interrupt", "interrupts": [
+            {"id": "int-1", "reason": "input_required", "message": "How many people?"}]})),
     );
     wait_until(&store, "the open interrupt and the app's message", || {
         testid(&root, "interrupt").is_some() && testid(&root, "mcp-app-message").is_some()
@@ -1435,15 +1423,7 @@ async fn an_apps_link_is_answered_when_clicked_or_dismissed() {
         });
     root.add_event_listener_with_callback("click", stay.as_ref().unchecked_ref())
         .unwrap();
-    play_external(
-        &store,
-        [
-            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r-link"}),
-            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "app-l", "activityType": "mcp-apps",
-               "content": {"resource": {"uri": "ui://maps/links", "text": LINK_VIEW}}}),
-            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r-link"}),
-        ],
-    );
+    show_app(&store, "app-l", "ui://maps/links", LINK_VIEW, None);
     wait_until(&store, "the link", || {
         testid(&root, "mcp-app-link").is_some()
     })
