@@ -1186,14 +1186,7 @@ pub fn approval_responses(
 pub fn record_approvals(thread: &mut Thread, approvals: &[ApprovalResponse]) {
     for a in approvals {
         let Some(reason) = &a.reason else { continue };
-        let call = thread
-            .messages
-            .iter_mut()
-            .rev()
-            .filter_map(|m| m.tool_calls.as_mut())
-            .flatten()
-            .find(|c| c.id == a.tool_call_id);
-        if let Some(call) = call {
+        if let Some(call) = thread.tool_call_mut(&a.tool_call_id) {
             call.metadata
                 .get_or_insert_with(Object::new)
                 .insert(MD_APPROVAL_REASON.to_owned(), Value::String(reason.clone()));

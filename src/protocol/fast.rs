@@ -35,49 +35,16 @@ pub fn decode(data: &str) -> Option<Event> {
         p.ws();
         p.byte(b':')?;
         p.ws();
-        let slot = match key {
-            "type" => {
-                // Borrowed: the type is matched, never kept.
-                if ty.is_some() {
-                    return None;
-                }
-                ty = Some(p.raw_string()?);
-                p.ws();
-                if p.sep()? {
-                    continue;
-                }
-                break;
-            }
-            "messageId" | "toolCallId" => {
-                // One id, and the one the type names (checked below).
-                if id.is_some() {
-                    return None;
-                }
-                id = Some((key, p.string()?));
-                p.ws();
-                if p.sep()? {
-                    continue;
-                }
-                break;
-            }
-            "delta" => &mut delta,
-            "timestamp" => {
-                if timestamp.is_some() {
-                    return None;
-                }
-                timestamp = Some(p.int()?);
-                p.ws();
-                if p.sep()? {
-                    continue;
-                }
-                break;
-            }
+        // Each key once: a duplicate, like any other key, is the general path's to judge.
+        match key {
+            // Borrowed: the type is matched, never kept.
+            "type" if ty.is_none() => ty = Some(p.raw_string()?),
+            // One id, and the one the type names (checked below).
+            "messageId" | "toolCallId" if id.is_none() => id = Some((key, p.string()?)),
+            "delta" if delta.is_none() => delta = Some(p.string()?),
+            "timestamp" if timestamp.is_none() => timestamp = Some(p.int()?),
             _ => return None,
-        };
-        if slot.is_some() {
-            return None;
         }
-        *slot = Some(p.string()?);
         p.ws();
         if !p.sep()? {
             break;

@@ -338,6 +338,17 @@ impl Thread {
         Some((i, call))
     }
 
+    /// The tool call with this id, to change (its metadata).
+    pub fn tool_call_mut(&mut self, tool_call_id: &str) -> Option<&mut ToolCall> {
+        let i = *self.tool_index.get(tool_call_id)?;
+        self.messages
+            .get_mut(i)?
+            .tool_calls
+            .as_mut()?
+            .iter_mut()
+            .find(|c| c.id == tool_call_id)
+    }
+
     /// The tool message answering this call, if any.
     pub fn tool_result(&self, tool_call_id: &str) -> Option<&Message> {
         let start = self.tool_index.get(tool_call_id).copied().unwrap_or(0);

@@ -131,12 +131,7 @@ impl Thread {
                 format!("no tool call with id '{}'", a.tool_call_id),
             );
         };
-        let Some(call) = self
-            .messages
-            .get_mut(i)
-            .and_then(|m| m.tool_calls.as_mut())
-            .and_then(|cs| cs.iter_mut().find(|c| c.id == a.tool_call_id))
-        else {
+        let Some(call) = self.tool_call_mut(&a.tool_call_id) else {
             return Change::Nothing;
         };
         call.function.arguments.push_str(&a.delta);
@@ -154,12 +149,7 @@ impl Thread {
         let Some(&i) = self.tool_index.get(id) else {
             return Change::Nothing;
         };
-        if let Some(call) = self
-            .messages
-            .get_mut(i)
-            .and_then(|m| m.tool_calls.as_mut())
-            .and_then(|cs| cs.iter_mut().find(|c| c.id == id))
-        {
+        if let Some(call) = self.tool_call_mut(id) {
             merge_md(&mut call.metadata, cx.md);
         }
         Change::tool(id, Change::Message(i))
