@@ -41,7 +41,7 @@
 //   GET  /health                 `ok`
 
 import http from 'node:http';
-import { pathToFileURL } from 'node:url';
+import { serveFromCommandLine } from './serve_cli.mjs';
 import {
   UI_MESSAGE_STREAM_HEADERS,
   convertToModelMessages,
@@ -503,64 +503,6 @@ export function startServer({ port = 0, slowMs = 100, onRequest = () => {} } = {
   });
 }
 
-// ---- command line -----------------------------------------------------------------------------------
+// ---- command line (tests/e2e/serve_cli.mjs) ----------------------------------------------------
 
-function parseArgs(argv) {
-  const opts = { port: 0, idle: 120, maxLifetime: 900, slowMs: 100, watchStdin: false };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const num = () => {
-      const v = Number(argv[++i]);
-      if (!Number.isFinite(v) || v < 0) throw new Error(`${flag} needs a number`);
-      return v;
-    };
-    if (flag === '--port') opts.port = num();
-    else if (flag === '--idle') opts.idle = num();
-    else if (flag === '--max-lifetime') opts.maxLifetime = num();
-    else if (flag === '--slow-ms') opts.slowMs = num();
-    else if (flag === '--watch-stdin') opts.watchStdin = true;
-    else throw new Error(`unknown flag ${flag}`);
-  }
-  return opts;
-}
-
-/** True while process `pid` exists (`process.ppid` is read once at start in Node 20). */
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
-}
-
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  let last = Date.now();
-  const { port } = await startServer({ port: opts.port, slowMs: opts.slowMs, onRequest: () => (last = Date.now()) });
-  process.stdout.write(`listening 127.0.0.1:${port}\n`);
-  const started = Date.now();
-  const parent = process.ppid;
-  const stop = why => {
-    process.stderr.write(`[ai_sdk_server] stopping: ${why}\n`);
-    process.exit(0);
-  };
-  setInterval(() => {
-    const now = Date.now();
-    if (now - last > opts.idle * 1000) stop(`idle for ${opts.idle} s`);
-    if (now - started > opts.maxLifetime * 1000) stop(`max lifetime ${opts.maxLifetime} s`);
-    if (!alive(parent)) stop('parent process gone');
-  }, 500).unref();
-  if (opts.watchStdin) {
-    process.stdin.on('end', () => stop('stdin closed'));
-    process.stdin.on('close', () => stop('stdin closed'));
-    process.stdin.resume();
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch(e => {
-    process.stderr.write(`[ai_sdk_server] ${e.stack ?? e}\n`);
-    process.exit(1);
-  });
-}
+serveFromCommandLine(import.meta.url, 'ai_sdk_server', { '--slow-ms': ['slowMs', 100] }, (opts, onRequest) => startServer({ port: opts.port, slowMs: opts.slowMs, onRequest }));
