@@ -174,6 +174,8 @@ catalog! {
     money_symbol,
     // error banner, warnings
     retry,
+    /// A part of the chat fetched on first use (a wasm chunk) could not be loaded.
+    lazy_failed,
     warnings_title,
     warnings_one,
     warnings_other,
@@ -683,6 +685,7 @@ pub static EN: Strings = Strings {
     decimal_separator: ".",
     money_symbol: "¤{}",
     retry: "Retry",
+    lazy_failed: "This part of the chat could not be loaded.",
     warnings_title: "Protocol warnings",
     warnings_one: "warning",
     warnings_other: "warnings",
@@ -1049,6 +1052,7 @@ pub static DE: Strings = Strings {
     decimal_separator: ",",
     money_symbol: "{} ¤",
     retry: "Erneut versuchen",
+    lazy_failed: "Dieser Teil des Chats konnte nicht geladen werden.",
     warnings_title: "Protokollwarnungen",
     warnings_one: "Warnung",
     warnings_other: "Warnungen",

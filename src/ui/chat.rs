@@ -13,7 +13,8 @@ use crate::ui::composer::Composer;
 use crate::ui::error_banner::ErrorBanner;
 use crate::ui::hitl::frontend_tools::HeldRunBanner;
 use crate::ui::run_status::RunStatusLine;
-use crate::ui::settings::EndpointSettings;
+use crate::ui::lazy::lazy;
+use crate::ui::settings::endpoint_settings;
 use crate::ui::state_panel::StatePanel;
 use crate::ui::thread_list::ThreadList;
 use crate::ui::transcript::Transcript;
@@ -55,7 +56,7 @@ pub fn Chat() -> impl IntoView {
         .collect_view();
     let picker = plugins
         .shows_agent_picker()
-        .then(|| view! { <EndpointSettings /> });
+        .then(|| lazy(store, endpoint_settings));
     let lang = move || store.config.with(|c| c.locale.tag());
     let (toggle, inspector) = inspector_parts(store);
     // The compact layout (containers under 560px, style/app.css) folds the header's actions

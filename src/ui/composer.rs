@@ -17,6 +17,8 @@ use web_sys::{ClipboardEvent, DragEvent, HtmlTextAreaElement, KeyboardEvent};
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
 use crate::ui::attach::{files_of, pending_chips, Attachments};
+use crate::ui::lazy::lazy;
+use crate::ui::queue::queue_view;
 use crate::ui::tr;
 
 /// Ids of this composer's elements, unique on the page (several widgets may share one page,
@@ -42,7 +44,7 @@ fn sends(ev: &KeyboardEvent) -> bool {
 }
 
 /// True while open interrupts wait for an answer (sending a message is refused then).
-fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
+pub(crate) fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
     Memo::new(move |_| store.run.with(|r| !r.interrupts.is_empty()))
 }
 
@@ -182,6 +184,7 @@ pub fn Composer() -> impl IntoView {
     };
 
     let agent_suggestions = Memo::new(move |_| store.agent_suggestions());
+    let has_queue = Memo::new(move |_| store.queue.with(|q| !q.is_empty()));
     view! {
         <div class="agui-composer" data-testid="composer">
             // After a run: the agent's follow-ups (a `suggestions` event or state), else the
@@ -194,7 +197,9 @@ pub fn Composer() -> impl IntoView {
                 let list = if from_agent.is_empty() { plugins.suggestions().to_vec() } else { from_agent };
                 suggestion_chips(store, &list)
             }}
-            {crate::ui::queue::queue_list(store)}
+            <Show when=move || has_queue.get()>
+                {lazy(store, move || queue_view(store))}
+            </Show>
             {att.map(|a| pending_chips(a, move || tr(store)))}
             <Show when=move || dragging.get()>
                 <p class="agui-composer__drop-hint" role="status">{move || tr(store).attach_drop_hint}</p>

@@ -14,6 +14,7 @@ pub mod error_banner;
 pub mod hitl;
 #[cfg(feature = "inspector")]
 pub mod inspector;
+pub mod lazy;
 pub mod markdown_view;
 #[cfg(feature = "mcp-apps")]
 pub mod mcp_app;

@@ -8,12 +8,21 @@ use web_sys::KeyboardEvent;
 
 use crate::protocol::types::{Content, ContentPart, Message};
 use crate::store::AgentStore;
+use crate::ui::composer::locked_by_interrupts;
+use crate::ui::lazy::split;
 use crate::ui::tr;
 
+split!(queue:
+    /// The queue (the lean widget fetches it with the first queued message).
+    pub fn queue_view(store: AgentStore) -> AnyView {
+        queue_list(store).into_any()
+    }
+);
+
 /// The queue, or nothing while it is empty.
-pub fn queue_list(store: AgentStore) -> impl IntoView {
+fn queue_list(store: AgentStore) -> impl IntoView {
     // An answer the agent waits for comes first: no "Send now" then.
-    let blocked = Memo::new(move |_| store.run.with(|r| !r.interrupts.is_empty()));
+    let blocked = locked_by_interrupts(store);
     let hint = move || {
         let t = tr(store);
         if store.running.get() {

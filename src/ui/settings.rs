@@ -12,6 +12,7 @@ pub use crate::embed::{parse_headers, HeaderError};
 use crate::protocol::Wire;
 use crate::session::AgentConfig;
 use crate::store::AgentStore;
+use crate::ui::lazy::split;
 use crate::ui::{tr, tr_now};
 
 /// The protocols this bundle speaks, as the form offers them: `(value, label)`.
@@ -54,6 +55,13 @@ fn headers_text(headers: &[(String, String)]) -> String {
         .collect();
     serde_json::to_string_pretty(&Value::Object(map)).unwrap_or_default()
 }
+
+split!(settings:
+    /// The agent picker (the lean widget fetches it where the page shows it).
+    pub fn endpoint_settings() -> AnyView {
+        view! { <EndpointSettings /> }.into_any()
+    }
+);
 
 /// Which agent is used, and a form to change it.
 #[component]

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::i18n::fill;
 use crate::store::{AgentStore, Notice};
+use crate::ui::lazy::{lazy, split};
 use crate::ui::tr;
 use crate::view::format::truncate_chars;
 use crate::view::state::{escape_pointer_token, is_empty_state};
@@ -83,14 +84,7 @@ pub fn StatePanel() -> impl IntoView {
         }
         // A snapshot replaces the state wholesale: rebuild from the root.
         store.state_version.track();
-        view! {
-            // Nested lists with disclosure buttons, not an ARIA tree: a `role="tree"` promises
-            // arrow-key navigation, and Tab through the buttons is what this offers.
-            <ul class="agui-state-tree">
-                {state_node(store, String::new(), "state".to_owned(), 0)}
-            </ul>
-        }
-        .into_any()
+        lazy(store, move || state_tree(store)).into_any()
     };
     view! {
         <section class="agui-state-panel" data-testid="state-panel" aria-label=move || tr(store).state_label>
@@ -102,6 +96,20 @@ pub fn StatePanel() -> impl IntoView {
         </section>
     }
 }
+
+split!(state:
+    /// The tree of a non-empty state (the lean widget fetches it with the first state).
+    fn state_tree(store: AgentStore) -> AnyView {
+        view! {
+            // Nested lists with disclosure buttons, not an ARIA tree: a `role="tree"` promises
+            // arrow-key navigation, and Tab through the buttons is what this offers.
+            <ul class="agui-state-tree">
+                {state_node(store, String::new(), "state".to_owned(), 0)}
+            </ul>
+        }
+        .into_any()
+    }
+);
 
 /// What a node shows: for containers the keys or the length, for scalars the scalar.
 #[derive(Debug, Clone, PartialEq)]

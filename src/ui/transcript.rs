@@ -39,7 +39,9 @@ use crate::protocol::types::Role;
 use crate::store::AgentStore;
 use crate::ui::composer::suggestion_chips;
 use crate::ui::hitl::frontend_tools::use_frontend_tools;
-use crate::ui::hitl::interrupt_card::InterruptList;
+use crate::ui::composer::locked_by_interrupts;
+use crate::ui::hitl::interrupt_card::interrupt_list;
+use crate::ui::lazy::lazy;
 use crate::ui::message::MessageRow;
 use crate::ui::tr;
 use crate::view::slices::Slices;
@@ -276,6 +278,7 @@ pub fn Transcript() -> impl IntoView {
     };
 
     let empty = Memo::new(move |_| store.rows.with(Vec::is_empty));
+    let open_interrupts = locked_by_interrupts(store);
     // Under the title: the page's welcome text; on a developer page (agent picker shown)
     // talking to an endpoint, which endpoint.
     let welcome = {
@@ -335,7 +338,9 @@ pub fn Transcript() -> impl IntoView {
                         key=|row| (row.key.clone(), row.role)
                         children=|row| view! { <MessageRow row /> }
                     />
-                    <InterruptList />
+                    <Show when=move || open_interrupts.get()>
+                        {lazy(store, interrupt_list)}
+                    </Show>
                     <Show when=waiting>
                         <div
                             class="agui-typing"

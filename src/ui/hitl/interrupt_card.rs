@@ -33,6 +33,7 @@ use crate::protocol::resume::{is_expired, remaining_ms};
 use crate::protocol::types::{Interrupt, ResumeStatus};
 use crate::store::AgentStore;
 use crate::store::HitlError;
+use crate::ui::lazy::split;
 use crate::ui::hitl::schema_form::{FormState, SchemaForm};
 use crate::ui::{tr, tr_now};
 use crate::view::format::format_countdown;
@@ -61,6 +62,13 @@ fn focus_first_card(container: NodeRef<Div>) {
         }
     });
 }
+
+split!(hitl:
+    /// The open interrupts' cards (the lean widget fetches them when a run first asks).
+    pub fn interrupt_list() -> AnyView {
+        view! { <InterruptList /> }.into_any()
+    }
+);
 
 /// The open interrupts of the thread, at the end of the transcript.
 #[component]

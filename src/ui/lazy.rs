@@ -1,0 +1,82 @@
+//! Parts of the chat fetched on first use: the lean widget's build (`scripts/build-widget.sh`,
+//! `--cfg agui_split`) cuts each [`split!`] function out of the main wasm module into a chunk of
+//! its own (Leptos's `wasm_split`, run by `wasm-split-cli`), fetched the first time the part is
+//! shown — the interrupt cards when a run first asks, the state tree when there is state, the
+//! settings form, the queue. Without the cfg (the app's bundle, every test) a split function is
+//! a plain call that resolves at once, so the DOM is the same either way.
+//!
+//! A chunk that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
+//! shows a notice with a Retry button, and the next try fetches again (`wasm_split`'s loader
+//! memoises only a success).
+
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use std::future::Future;
+
+use crate::store::AgentStore;
+use crate::ui::tr;
+
+/// A chunk could not be loaded (the details are in the browser's console).
+#[derive(Debug, Clone, Copy)]
+pub struct LoadFailed;
+
+#[cfg(agui_split)]
+impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
+    fn from(_: ::leptos::wasm_split::SplitLoaderError) -> Self {
+        LoadFailed
+    }
+}
+
+/// Declares a part of the view that the split build moves into the chunk `$chunk`:
+/// `split!(chunk: fn name(args) -> AnyView { body })` defines
+/// `async fn name(args) -> Result<AnyView, LoadFailed>`, to be shown with [`lazy`].
+macro_rules! split {
+    ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
+        #[cfg(agui_split)]
+        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> Result<AnyView, $crate::ui::lazy::LoadFailed> {
+            Ok($body)
+        }
+
+        #[cfg(not(agui_split))]
+        $(#[$m])*
+        $vis async fn $name($($arg: $ty),*) -> Result<AnyView, $crate::ui::lazy::LoadFailed> {
+            Ok($body)
+        }
+    };
+}
+pub(crate) use split;
+
+/// Shows what `load` gives once it has resolved (nothing while its chunk is on the way), or a
+/// notice with Retry when it failed.
+pub fn lazy<F, Fut>(store: AgentStore, load: F) -> impl IntoView
+where
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
+{
+    let attempt = RwSignal::new(0u32);
+    move || {
+        attempt.track();
+        let part = SendWrapper::new(load());
+        Suspend::new(async move {
+            match part.await {
+                Ok(view) => view,
+                Err(LoadFailed) => view! {
+                    <p class="agui-lazy-failed" data-testid="lazy-failed" role="alert">
+                        {move || tr(store).lazy_failed}
+                        " "
+                        <button
+                            type="button"
+                            data-testid="lazy-retry"
+                            on:click=move |_| attempt.update(|n| *n = n.wrapping_add(1))
+                        >
+                            {move || tr(store).retry}
+                        </button>
+                    </p>
+                }
+                .into_any(),
+            }
+        })
+    }
+}
