@@ -5,6 +5,9 @@
 # next to the app's bundle (run after `trunk build --release`, which empties dist/); the
 # loader (agui-chat.js) picks it for pages whose widgets all have an endpoint.
 #
+# The parts a chat may never show are modules of their own, fetched on first use (src/ui/lazy.rs:
+# the interrupt cards, the state tree, the settings form, the queue): dist/agui-widget.NAME.wasm.
+#
 # Both wires a site's agent may speak are in it: AG-UI and the AI SDK's UI message stream
 # (feature `ai-sdk`; `no-ai-sdk` leaves it out). Optional parts go in on request: `a2ui`,
 # `mcp-apps`, `protobuf`.
@@ -32,16 +35,26 @@ fi
 target=target/lean
 # shellcheck source=scripts/release-env.sh
 source scripts/release-env.sh
+# The split points (src/ui/lazy.rs) become imports that wasm-split-cli resolves; it needs the
+# linker's relocations to see which code each split point alone reaches.
+export RUSTFLAGS="$RUSTFLAGS --cfg agui_split -Clink-args=--emit-relocs"
 cargo build --release --target wasm32-unknown-unknown --bin agui-leptos "${feature_args[@]}" \
     --target-dir "$target"
 mkdir -p dist
+# The main module (what a page fetches when its chat opens), one module per split point and
+# the chunks they share, and the JS that loads them (__wasm_split.js).
+split="$target/split"
+rm -rf "$split"
+wasm-split-cli "$target/wasm32-unknown-unknown/release/agui-leptos.wasm" "$split" \
+    --target web --out-name agui-widget
 # wasm-bindgen names the JS snippets' folder after the crate (snippets/agui-leptos-HASH/), the
 # same folder as the app bundle's, whose inline0.js… differ with the features: written into
-# dist/ directly, they would replace the app's. So out of dist/, the folder renamed.
+# dist/ directly, they would replace the app's. So out of dist/, the folder renamed. The
+# exports the chunks import (memory, table, shared functions) stay, under their link names.
 out="$target/bindgen"
 rm -rf "$out"
-wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name agui-widget \
-    "$target/wasm32-unknown-unknown/release/agui-leptos.wasm"
+wasm-bindgen --target web --no-typescript --keep-lld-exports --no-demangle --out-dir "$out" \
+    --out-name agui-widget "$split/agui-widget.wasm"
 if [ -d "$out/snippets" ]; then
     for dir in "$out"/snippets/agui-leptos-*; do
         [ -d "$dir" ] || continue
@@ -55,7 +68,14 @@ if [ -d "$out/snippets" ]; then
         mv "$dir" "dist/snippets/${lean}"
     done
 fi
+# The chunks' loader folded into the glue (one per instance), the chunks renamed
+# agui-widget.NAME.wasm.
+python3 scripts/link-split.py "$out/agui-widget.js" "$split/__wasm_split.js" "$split" "$out"
 mv "$out/agui-widget.js" dist/agui-widget.js
-wasm-opt -Oz --strip-producers --strip-target-features \
-    "$out/agui-widget_bg.wasm" -o dist/agui-widget_bg.wasm
-echo "[build-widget] dist/agui-widget.js, dist/agui-widget_bg.wasm (features: ${features[*]:-none})"
+rm -f dist/agui-widget.*.wasm
+opt=(-Oz --strip-producers --strip-target-features --strip-debug)
+wasm-opt "${opt[@]}" "$out/agui-widget_bg.wasm" -o dist/agui-widget_bg.wasm
+for chunk in "$out"/agui-widget.*.wasm; do
+    wasm-opt "${opt[@]}" "$chunk" -o "dist/$(basename "$chunk")"
+done
+echo "[build-widget] dist/agui-widget.js, dist/agui-widget_bg.wasm, $(cd dist && echo agui-widget.*.wasm) (features: ${features[*]:-none})"

@@ -15,12 +15,16 @@
 #                                         (cargo install, without --locked)
 #   - wasm-pack 0.15.1                    (cargo install --locked; runs one browser test
 #                                          file with the installed chromedriver/wasm-bindgen)
+#   - wasm-split-cli 0.2.4                (cargo install --locked wasm_split_cli_support
+#                                          --features build-binary; Leptos's splitter, what
+#                                          cargo-leptos runs: the lean widget's chunks)
 #   - wasm-opt from binaryen 132          (npm install -g binaryen@132;
 #                                          never Debian's binaryen 108)
 #   - chromium + chromium-driver          (apt) for the browser tests
 set -euo pipefail
 
 TRUNK_VERSION="0.21.14"
+WASM_SPLIT_VERSION="0.2.4"
 WASM_PACK_VERSION="0.15.1"
 BINARYEN_VERSION="132"
 
@@ -88,6 +92,21 @@ else
 fi
 trunk --version 2>/dev/null | grep -qx "trunk ${TRUNK_VERSION}" ||
     _die "trunk on PATH is '$(trunk --version 2>&1 || true)' ($(command -v trunk || echo none)), want ${TRUNK_VERSION}"
+
+# --- wasm-split-cli (scripts/build-widget.sh cuts the lean widget into the wasm modules of its
+# split points, src/ui/lazy.rs; it prints no version, so the installed crate is asked) ------
+_ws_ok() {
+    command -v wasm-split-cli >/dev/null 2>&1 &&
+        cargo install --list | grep -qx "wasm_split_cli_support v${WASM_SPLIT_VERSION}:"
+}
+if _ws_ok; then
+    _say "skip: wasm-split-cli ${WASM_SPLIT_VERSION} already installed ($(command -v wasm-split-cli))"
+else
+    _say "install: wasm-split-cli ${WASM_SPLIT_VERSION} (cargo install --locked; takes a few minutes)"
+    cargo install --locked wasm_split_cli_support --version "${WASM_SPLIT_VERSION}" \
+        --features build-binary --force
+fi
+_ws_ok || _die "wasm-split-cli ${WASM_SPLIT_VERSION} is not installed"
 
 # --- wasm-bindgen-cli (must equal the wasm-bindgen crate in Cargo.lock) ------
 if [ ! -f "${_setup_root}/Cargo.lock" ]; then

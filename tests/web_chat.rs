@@ -1234,3 +1234,60 @@ async fn an_upload_hook_sends_a_url_part_and_the_url_is_not_fetched_without_a_cl
     drop(handle);
     container.remove();
 }
+
+// ---- parts fetched on first use (src/ui/lazy.rs) -----------------------------------------
+
+/// The lean widget fetches some parts as wasm chunks: nothing shows while one is on the way, a
+/// failed fetch says so with Retry (never a panic), and Retry tries again.
+#[wasm_bindgen_test]
+async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
+    use agui_leptos::ui::lazy::{lazy, LoadFailed};
+    use leptos::prelude::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+
+    let store = store_with_speed(1.0);
+    let container = fresh_container();
+    let attempts = Arc::new(AtomicU32::new(0));
+    let counted = attempts.clone();
+    let handle = leptos::mount::mount_to(container.clone(), move || {
+        store.provide();
+        let counted = counted.clone();
+        lazy(store, move || {
+            let n = counted.fetch_add(1, Ordering::SeqCst);
+            async move {
+                sleep(30).await;
+                if n == 0 {
+                    Err(LoadFailed)
+                } else {
+                    Ok(view! { <p data-testid="lazy-part">"loaded"</p> }.into_any())
+                }
+            }
+        })
+    });
+    let root: Element = container.clone().into();
+    leptos::task::tick().await;
+    assert!(
+        testid(&root, "lazy-failed").is_none() && testid(&root, "lazy-part").is_none(),
+        "nothing while loading"
+    );
+    wait_until(&store, "the failure is shown", || {
+        testid(&root, "lazy-failed").is_some()
+    })
+    .await;
+    let notice = testid(&root, "lazy-failed").unwrap();
+    assert_eq!(notice.get_attribute("role").as_deref(), Some("alert"));
+    assert!(
+        text_of(&notice).contains("could not be loaded"),
+        "{}",
+        text_of(&notice)
+    );
+    click_testid(&root, "lazy-retry");
+    wait_until(&store, "Retry loads the part", || {
+        testid(&root, "lazy-part").is_some()
+    })
+    .await;
+    assert!(testid(&root, "lazy-failed").is_none(), "the notice is gone");
+    assert_eq!(attempts.load(Ordering::SeqCst), 2, "one load per attempt");
+    drop(handle);
+}

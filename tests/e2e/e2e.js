@@ -201,6 +201,32 @@ const widgetChecks = {
   },
 };
 
+// The lean widget's parts fetched on first use (src/ui/lazy.rs, scripts/build-widget.sh): the
+// interrupt cards are a wasm module of their own, fetched with the first interrupt; a failed
+// fetch says so and offers Retry, which fetches it again.
+const chunk = (name) => (u) => new URL(u).pathname.endsWith(`/agui-widget.${name}.wasm`);
+const splitChecks = {
+  async 'the interrupt cards are fetched with the first interrupt; a failed fetch offers Retry'(p, seen) {
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    assert(!seen.some(chunk('hitl')), 'the interrupt cards were fetched before any interrupt');
+    assert(!seen.some(chunk('settings')), 'a widget without `settings` fetched the settings form');
+    let fail = true;
+    await p.route('**/agui-widget.hitl.wasm', (r) => (fail ? r.abort() : r.continue()));
+    await send(p, 'ask me something');
+    await p.waitForSelector('[data-testid=lazy-failed]', { timeout: 10000 });
+    assert(await p.$eval('[data-testid=composer-input]', (e) => e.disabled), 'the open interrupt still locks the composer');
+    fail = false;
+    await p.click('[data-testid=lazy-retry]');
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+    assert(seen.filter(chunk('hitl')).length >= 2, 'Retry fetched the chunk again');
+    assert(!(await p.$('[data-testid=lazy-failed]')), 'the notice is gone');
+    await p.fill('[data-testid=interrupt] input[type=number]', '3');
+    await p.click('[data-testid=interrupt-submit]');
+    await waitText(p, '[data-testid=message-text]', '"travellers": 3');
+  },
+};
+
 // Checks of the hostile page: its CSS does not reach the widget, ours does not reach it.
 const hostileChecks = {
   async 'host CSS does not reach the widget, and ours does not reach the host'(p) {
@@ -493,8 +519,9 @@ const strictChecks = {
 // keeps working, and the reload brings a fresh instance with the page's options back.
 const crashChecks = {
   async 'a trap in the chat leaves the page working and the chat reloadable'(p) {
-    await send(p, 'plan our offsite');
-    await waitStatus(p, 'success');
+    // An open interrupt: its cards (a chunk of the lean widget) are loaded by this instance.
+    await send(p, 'ask me something');
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
     await p.evaluate(async () => {
       const exports = await (await import('/agui-widget.js')).default();
       setTimeout(() => exports.__wbindgen_realloc(0xfffffff0, 64, 128, 8), 0);
@@ -506,6 +533,11 @@ const crashChecks = {
     assert(alive === 'yes', 'the page stopped working');
     await p.click('[data-testid=widget-reload]');
     await open(p);
+    // The fresh instance loads the chunk for itself (not bound to the dead one).
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+    await p.fill('[data-testid=interrupt] input[type=number]', '7');
+    await p.click('[data-testid=interrupt-submit]');
+    await waitText(p, '[data-testid=message-text]', '"travellers": 7');
     await send(p, 'where am i');
     await waitText(p, assistantText, 'Got your answer');
     assert(!(await p.$('[data-testid=widget-crashed]')), 'still crashed');
@@ -841,7 +873,7 @@ const mcpProxyChecks = {
 
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
-  { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks } },
+  { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks, ...splitChecks } },
   { name: 'hostile', url: '/hostile/', checks: { ...hostileChecks, ...bareCards, ...checks } },
   { name: 'leptos-app', url: '/leptos-app/', checks: exampleChecks },
   { name: 'lazy', url: '/embed/', checks: lazyChecks, noOpen: true },

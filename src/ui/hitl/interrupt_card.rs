@@ -33,8 +33,8 @@ use crate::protocol::resume::{is_expired, remaining_ms};
 use crate::protocol::types::{Interrupt, ResumeStatus};
 use crate::store::AgentStore;
 use crate::store::HitlError;
-use crate::ui::lazy::split;
 use crate::ui::hitl::schema_form::{FormState, SchemaForm};
+use crate::ui::lazy::split;
 use crate::ui::{tr, tr_now};
 use crate::view::format::format_countdown;
 use crate::view::interrupt::{

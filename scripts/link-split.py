@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Folds wasm-split-cli's link module (__wasm_split.js) into the lean widget's glue.
+
+wasm-split-cli writes __wasm_split.js, which loads the chunks of the split points
+(src/ui/lazy.rs) and gets the main instance's memory and table with `initSync()` from
+`./agui-widget.js`. As a file of its own it would be one module per page: the loader's fresh
+instance after a crash (`agui-widget.js?i=N`, src/loader/agui-chat.js) would share it with the
+dead instance, and its chunks would bind to that one. Folded into the glue, each instance has
+its own. The chunk files are renamed `agui-widget.NAME.wasm` (wasm-split-cli names them
+`split_NAME.wasm`, `chunk_N.wasm`), so they are recognisably the widget's in dist/.
+
+    scripts/link-split.py GLUE LINK_JS CHUNK_DIR OUT_DIR
+
+Renames nothing it does not find: every pattern it rewrites must be there, or it fails (a
+wasm-split-cli or wasm-bindgen whose output changed shape must not give a broken bundle).
+"""
+
+import os
+import re
+import shutil
+import sys
+
+
+def fail(msg):
+    print(f"link-split: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    if len(sys.argv) != 5:
+        fail("usage: link-split.py GLUE LINK_JS CHUNK_DIR OUT_DIR")
+    glue_path, link_path, chunk_dir, out_dir = sys.argv[1:]
+    glue = open(glue_path, encoding="utf-8").read()
+    link = open(link_path, encoding="utf-8").read()
+
+    main_import = 'import { initSync } from "./agui-widget.js";\n'
+    if main_import not in link:
+        fail(f"{link_path}: no `{main_import.strip()}`")
+    link = link.replace(main_import, "", 1)
+
+    # The chunks, renamed (and copied to OUT_DIR).
+    renamed = {}
+
+    def rename(m):
+        old = m.group(1)
+        name = old[len("split_"):] if old.startswith("split_") else old
+        renamed[old] = f"agui-widget.{name}"
+        return f'new URL("./agui-widget.{name}.wasm", import.meta.url)'
+
+    link = re.sub(r'new URL\("\./([A-Za-z0-9_]+)\.wasm", import\.meta\.url\)', rename, link)
+    if not renamed:
+        fail(f"{link_path}: no chunk URLs")
+    for old, new in renamed.items():
+        src = os.path.join(chunk_dir, old + ".wasm")
+        if not os.path.isfile(src):
+            fail(f"{src} is missing")
+        shutil.copyfile(src, os.path.join(out_dir, new + ".wasm"))
+
+    # Its exports become the members of the object the glue imported it as.
+    exports = re.findall(r"^export const ([A-Za-z0-9_]+) = ", link, flags=re.M)
+    if not exports:
+        fail(f"{link_path}: no exported loaders")
+    link = re.sub(r"^export const ", "const ", link, flags=re.M)
+
+    # wasm-bindgen imports it once per function the main module imports from it.
+    star = re.compile(r"^import \* as ([A-Za-z0-9_]+) from [\"']\./__wasm_split\.js[\"'];?\n", re.M)
+    names = star.findall(glue)
+    if not names:
+        fail(f"{glue_path}: no `import * as … from './__wasm_split.js'`")
+    glue = star.sub("", glue)
+    folded = (
+        "// The split points' loaders (scripts/link-split.py: wasm-split-cli's __wasm_split.js).\n"
+        + link.rstrip()
+        + f"\nconst __wasm_split_link = {{ {', '.join(exports)} }};\n"
+        + "".join(f"const {n} = __wasm_split_link;\n" for n in names)
+    )
+    # After the glue's own top-level bindings (initSync among them): at the end of the module.
+    glue = glue.rstrip() + "\n" + folded
+    open(os.path.join(out_dir, os.path.basename(glue_path)), "w", encoding="utf-8").write(glue)
+    print(f"link-split: {len(exports)} split points, chunks {', '.join(sorted(renamed.values()))}")
+
+
+if __name__ == "__main__":
+    main()
