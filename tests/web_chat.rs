@@ -1241,7 +1241,7 @@ async fn an_upload_hook_sends_a_url_part_and_the_url_is_not_fetched_without_a_cl
 /// failed fetch says so with Retry (never a panic), and Retry tries again.
 #[wasm_bindgen_test]
 async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
-    use agui_leptos::ui::lazy::{lazy, LoadFailed};
+    use agui_leptos::ui::lazy::{fetched, LoadFailed};
     use leptos::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
@@ -1253,7 +1253,7 @@ async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
     let handle = leptos::mount::mount_to(container.clone(), move || {
         store.provide();
         let counted = counted.clone();
-        lazy(store, move || {
+        fetched(store, move || {
             let n = counted.fetch_add(1, Ordering::SeqCst);
             async move {
                 sleep(30).await;

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::i18n::Strings;
 use crate::protocol::types::Content;
 use crate::store::{AgentStore, Row};
+use crate::ui::lazy::split;
 use crate::ui::tr;
 
 /// Longest JSON preview, in characters.
@@ -156,6 +157,13 @@ fn model(content: Option<&Content>, activity_type: &str, t: &Strings) -> Activit
             .then(|| preview(&Value::Object(obj.clone()))),
     }
 }
+
+split!(activity:
+    /// The card of an activity message (the lean widget fetches it with the first one).
+    pub fn activity_card(row: Row) -> AnyView {
+        view! { <ActivityCard row /> }.into_any()
+    }
+);
 
 /// A progress / plan card for an activity message.
 #[component]

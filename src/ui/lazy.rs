@@ -3,7 +3,7 @@
 //! its own (Leptos's `wasm_split`, run by `wasm-split-cli`), fetched the first time the part is
 //! shown — the interrupt cards when a run first asks, the state tree when there is state, the
 //! settings form, the queue. Without the cfg (the app's bundle, every test) a split function is
-//! a plain call that resolves at once, so the DOM is the same either way.
+//! a plain call, so the DOM is the same either way and the app pays nothing for it.
 //!
 //! A chunk that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
 //! shows a notice with a Retry button, and the next try fetches again (`wasm_split`'s loader
@@ -28,8 +28,9 @@ impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
 }
 
 /// Declares a part of the view that the split build moves into the chunk `$chunk`:
-/// `split!(chunk: fn name(args) -> AnyView { body })` defines
-/// `async fn name(args) -> Result<AnyView, LoadFailed>`, to be shown with [`lazy`].
+/// `split!(chunk: fn name(args) -> AnyView { body })` defines, to be shown with [`lazy`],
+/// `async fn name(args) -> Result<AnyView, LoadFailed>` in the split build and
+/// `fn name(args) -> AnyView` elsewhere.
 macro_rules! split {
     ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
         #[cfg(agui_split)]
@@ -41,16 +42,31 @@ macro_rules! split {
 
         #[cfg(not(agui_split))]
         $(#[$m])*
-        $vis async fn $name($($arg: $ty),*) -> Result<AnyView, $crate::ui::lazy::LoadFailed> {
-            Ok($body)
-        }
+        $vis fn $name($($arg: $ty),*) -> AnyView $body
     };
 }
 pub(crate) use split;
 
-/// Shows what `load` gives once it has resolved (nothing while its chunk is on the way), or a
-/// notice with Retry when it failed.
+/// Shows a [`split!`] part: in the split build once its chunk is here ([`fetched`]).
+#[cfg(agui_split)]
 pub fn lazy<F, Fut>(store: AgentStore, load: F) -> impl IntoView
+where
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
+{
+    fetched(store, load)
+}
+
+/// Shows a [`split!`] part: without the split build, a plain call.
+#[cfg(not(agui_split))]
+pub fn lazy(_store: AgentStore, load: impl Fn() -> AnyView) -> AnyView {
+    load()
+}
+
+/// Shows what `load` gives once it has resolved (nothing while its chunk is on the way), or a
+/// notice with Retry when it failed. (Public for the browser test of the failure path, which
+/// the unsplit build never takes.)
+pub fn fetched<F, Fut>(store: AgentStore, load: F) -> impl IntoView
 where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,

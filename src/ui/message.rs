@@ -17,7 +17,8 @@ use crate::protocol::types::{Content, ContentPart, Role};
 use crate::store::Rating;
 use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
-use crate::ui::activity::ActivityCard;
+use crate::ui::activity::activity_card;
+use crate::ui::lazy::lazy;
 use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::Reasoning;
 use crate::ui::tool::ToolCard;
@@ -58,7 +59,10 @@ pub fn MessageRow(
         {
             view! { <crate::ui::mcp_app::McpAppCard row=row.clone() /> }.into_any()
         }
-        Role::Activity => view! { <ActivityCard row=row.clone() /> }.into_any(),
+        Role::Activity => {
+            let row = row.clone();
+            lazy(store, move || activity_card(row.clone())).into_any()
+        }
         Role::System | Role::Developer => system_body(store, row.key.clone()),
         // A tool result shows inside its tool card; only an orphan gets a row of its own.
         Role::Tool => return tool_row(store, row).into_any(),
