@@ -19,7 +19,7 @@ use crate::store::AgentStore;
 use crate::ui::attach::{files_of, pending_chips, Attachments};
 use crate::ui::lazy::lazy;
 use crate::ui::queue::queue_view;
-use crate::ui::tr;
+use crate::ui::{locked_by_interrupts, tr};
 
 /// Ids of this composer's elements, unique on the page (several widgets may share one page,
 /// and `for` / `aria-describedby` resolve to the first element with an id).
@@ -43,10 +43,6 @@ fn sends(ev: &KeyboardEvent) -> bool {
     ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() && ev.key_code() != IME_KEY_CODE
 }
 
-/// True while open interrupts wait for an answer (sending a message is refused then).
-pub(crate) fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
-    Memo::new(move |_| store.run.with(|r| !r.interrupts.is_empty()))
-}
 
 /// "Try:" chips with the registered suggestions; clicking one sends it. `None` when the page
 /// registered none.

@@ -56,6 +56,12 @@ pub const STYLESHEET: &str = concat!(
 use crate::i18n::Strings;
 use crate::store::AgentStore;
 
+/// True while open interrupts wait for an answer: sending a message is refused (the composer),
+/// the queue waits, and the transcript shows their cards.
+pub(crate) fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
+    Memo::new(move |_| store.run.with(|r| !r.interrupts.is_empty()))
+}
+
 /// The UI strings of the store's locale. Tracked: called inside a view closure, the text
 /// follows a locale change.
 pub fn tr(store: AgentStore) -> &'static Strings {

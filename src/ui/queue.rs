@@ -8,9 +8,8 @@ use web_sys::KeyboardEvent;
 
 use crate::protocol::types::{Content, ContentPart, Message};
 use crate::store::AgentStore;
-use crate::ui::composer::locked_by_interrupts;
 use crate::ui::lazy::split;
-use crate::ui::tr;
+use crate::ui::{locked_by_interrupts, tr};
 
 split!(queue:
     /// The queue (the lean widget fetches it with the first queued message).

@@ -37,13 +37,12 @@ use crate::i18n::split_placeholder;
 use crate::plugins::Plugins;
 use crate::protocol::types::Role;
 use crate::store::AgentStore;
-use crate::ui::composer::locked_by_interrupts;
 use crate::ui::composer::suggestion_chips;
 use crate::ui::hitl::frontend_tools::use_frontend_tools;
 use crate::ui::hitl::interrupt_card::interrupt_list;
 use crate::ui::lazy::lazy;
 use crate::ui::message::MessageRow;
-use crate::ui::tr;
+use crate::ui::{locked_by_interrupts, tr};
 use crate::view::slices::Slices;
 
 /// Within this many pixels of the bottom counts as "at the bottom".
