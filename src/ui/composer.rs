@@ -43,7 +43,6 @@ fn sends(ev: &KeyboardEvent) -> bool {
     ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() && ev.key_code() != IME_KEY_CODE
 }
 
-
 /// "Try:" chips with the registered suggestions; clicking one sends it. `None` when the page
 /// registered none.
 pub fn suggestion_chips(store: AgentStore, suggestions: &[Suggestion]) -> Option<impl IntoView> {

@@ -31,7 +31,28 @@ impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
 /// `split!(chunk: fn name(args) -> AnyView { body })` defines, to be shown with [`lazy`],
 /// `async fn name(args) -> Result<AnyView, LoadFailed>` in the split build and
 /// `fn name(args) -> AnyView` elsewhere.
+///
+/// `split!(chunk, preload fetch_chunk: fn …)` also defines `async fn fetch_chunk()`, which
+/// fetches the chunk ahead of its first use (a no-op without the split build; see [`prefetch`]).
 macro_rules! split {
+    ($chunk:ident, preload $preload:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
+        #[cfg(agui_split)]
+        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> Result<AnyView, $crate::ui::lazy::LoadFailed> {
+            Ok($body)
+        }
+
+        #[cfg(not(agui_split))]
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> AnyView $body
+
+        /// Fetches the chunk of this part ahead of its first use (nothing to fetch here).
+        #[cfg(not(agui_split))]
+        $vis async fn $preload() -> Result<(), $crate::ui::lazy::LoadFailed> {
+            Ok(())
+        }
+    };
     ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
         #[cfg(agui_split)]
         #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
@@ -46,6 +67,14 @@ macro_rules! split {
     };
 }
 pub(crate) use split;
+
+/// Starts fetching a chunk (a `preload` of [`split!`]) without waiting for it; a failure is
+/// only logged (by the loader) and the part's own load tries again when it shows.
+pub fn prefetch<E: 'static>(preload: impl Future<Output = Result<(), E>> + 'static) {
+    leptos::task::spawn_local(async move {
+        let _ = preload.await;
+    });
+}
 
 /// Shows a [`split!`] part: in the split build once its chunk is here ([`fetched`]).
 #[cfg(agui_split)]

@@ -18,10 +18,10 @@ use crate::store::Rating;
 use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::activity_card;
-use crate::ui::lazy::lazy;
+use crate::ui::lazy::{lazy, split};
 use crate::ui::markdown_view::MarkdownMessage;
-use crate::ui::reasoning::Reasoning;
-use crate::ui::tool::ToolCard;
+use crate::ui::reasoning::reasoning;
+use crate::ui::tool::tool_card;
 use crate::ui::tr;
 use crate::view::rows::is_last_answer;
 use crate::view::wording;
@@ -38,7 +38,10 @@ pub fn MessageRow(
     let body = match role {
         Role::User => user_body(store, row.key.clone(), editing),
         Role::Assistant => assistant_body(store, row.key.clone()),
-        Role::Reasoning => view! { <Reasoning row=row.clone() /> }.into_any(),
+        Role::Reasoning => {
+            let row = row.clone();
+            lazy(store, move || reasoning(row.clone())).into_any()
+        }
         #[cfg(feature = "a2ui")]
         Role::Activity
             if store
@@ -341,9 +344,16 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
     }
 }
 
+split!(edit:
+    /// The inline editor of a user message (the lean widget fetches it when one is edited).
+    fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView {
+        user_editor_view(store, key, editing).into_any()
+    }
+);
+
 /// The inline editor of a user message: Enter saves (a new message and a new branch),
 /// Shift+Enter is a new line, Escape cancels.
-fn user_editor(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl IntoView {
+fn user_editor_view(store: AgentStore, key: String, editing: RwSignal<bool>) -> impl IntoView {
     let input: NodeRef<Textarea> = NodeRef::new();
     let (error, set_error) = signal(None::<ThreadError>);
     let original = store
@@ -444,7 +454,10 @@ fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView
             .with_message(&key, |m| user_parts(m.content.as_ref()))
             .unwrap_or_default()
     });
-    let editor = move || user_editor(store, editor_key.clone(), editing);
+    let editor = move || {
+        let key = editor_key.clone();
+        lazy(store, move || user_editor(store, key.clone(), editing))
+    };
     view! {
         <Show when=move || !editing.get() fallback=editor>
             <div class="agui-message__bubble">
@@ -481,7 +494,7 @@ fn assistant_body(store: AgentStore, key: String) -> AnyView {
                 <For
                     each=move || tool_ids.get()
                     key=|id| id.clone()
-                    children=|id| view! { <ToolCard tool_call_id=id /> }
+                    children=move |id| lazy(store, move || tool_card(id.clone()))
                 />
             </div>
         </Show>

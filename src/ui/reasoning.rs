@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{fill, Strings};
 use crate::store::{AgentStore, Row};
+use crate::ui::lazy::split;
 use crate::ui::markdown_view::incremental_markdown;
 use crate::ui::tr;
 
@@ -16,6 +17,13 @@ fn done_label(seconds: Option<f64>, t: &Strings) -> String {
         _ => t.reasoning_thought.to_owned(),
     }
 }
+
+split!(run:
+    /// A reasoning message (in the `run` chunk, with the tool cards).
+    pub fn reasoning(row: Row) -> AnyView {
+        view! { <Reasoning row /> }.into_any()
+    }
+);
 
 /// A reasoning message.
 #[component]

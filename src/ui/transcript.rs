@@ -40,8 +40,9 @@ use crate::store::AgentStore;
 use crate::ui::composer::suggestion_chips;
 use crate::ui::hitl::frontend_tools::use_frontend_tools;
 use crate::ui::hitl::interrupt_card::interrupt_list;
-use crate::ui::lazy::lazy;
+use crate::ui::lazy::{lazy, prefetch};
 use crate::ui::message::MessageRow;
+use crate::ui::tool::fetch_run_parts;
 use crate::ui::{locked_by_interrupts, tr};
 use crate::view::slices::Slices;
 
@@ -197,6 +198,8 @@ pub fn Transcript() -> impl IntoView {
     Effect::new(move |was_running: Option<bool>| {
         let running = store.running.get();
         if running && was_running != Some(true) {
+            // The tool cards and reasoning the run may show: fetched while the agent thinks.
+            prefetch(fetch_run_parts());
             stick.set(true);
             follow(scroller, stick, store, 2);
             announcement.set(String::new());

@@ -18,12 +18,21 @@ use leptos::prelude::*;
 use crate::plugins::Plugins;
 use crate::store::AgentStore;
 use crate::ui::hitl::frontend_tools::component_body;
+use crate::ui::lazy::split;
 use crate::ui::tr;
 use crate::view::format::format_duration;
 use crate::view::tool::{status_label, ToolStatus};
 
 pub use call::ToolCallView;
 pub use parts::generic_body;
+
+split!(run, preload fetch_run_parts:
+    /// A tool call's card. The lean widget keeps the cards and reasoning in the `run` chunk,
+    /// fetched when the first run starts ([`fetch_run_parts`]) or when a restored thread shows one.
+    pub fn tool_card(tool_call_id: String) -> AnyView {
+        view! { <ToolCard tool_call_id /> }.into_any()
+    }
+);
 
 #[component]
 pub fn ToolCard(
