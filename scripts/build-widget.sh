@@ -6,7 +6,8 @@
 # loader (agui-chat.js) picks it for pages whose widgets all have an endpoint.
 #
 # The parts a chat may never show are modules of their own, fetched on first use (src/ui/lazy.rs:
-# the interrupt cards, the state tree, the settings form, the queue): dist/agui-widget.NAME.wasm.
+# tool cards and reasoning, the interrupt cards, the state tree, the settings form, the queue, …):
+# dist/agui-widget.NAME.wasm.
 #
 # Both wires a site's agent may speak are in it: AG-UI and the AI SDK's UI message stream
 # (feature `ai-sdk`; `no-ai-sdk` leaves it out). Optional parts go in on request: `a2ui`,

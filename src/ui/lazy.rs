@@ -1,9 +1,11 @@
 //! Parts of the chat fetched on first use: the lean widget's build (`scripts/build-widget.sh`,
 //! `--cfg agui_split`) cuts each [`split!`] function out of the main wasm module into a chunk of
 //! its own (Leptos's `wasm_split`, run by `wasm-split-cli`), fetched the first time the part is
-//! shown — the interrupt cards when a run first asks, the state tree when there is state, the
-//! settings form, the queue. Without the cfg (the app's bundle, every test) a split function is
-//! a plain call, so the DOM is the same either way and the app pays nothing for it.
+//! shown — the tool cards and reasoning when the first run starts ([`prefetch`]), the interrupt
+//! cards when a run first asks, the state tree when there is state, the settings form, the
+//! queue, activity cards, the editor of a sent message. Without the cfg (the app's bundle, every
+//! test) a split function is a plain call, so the DOM is the same either way and the app pays
+//! nothing for it.
 //!
 //! A chunk that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
 //! shows a notice with a Retry button, and the next try fetches again (`wasm_split`'s loader

@@ -202,13 +202,15 @@ const widgetChecks = {
 };
 
 // The lean widget's parts fetched on first use (src/ui/lazy.rs, scripts/build-widget.sh): the
-// interrupt cards are a wasm module of their own, fetched with the first interrupt; a failed
-// fetch says so and offers Retry, which fetches it again.
+// tool cards come with the first run, the interrupt cards (a wasm module of their own) with the
+// first interrupt; a failed fetch says so and offers Retry, which fetches it again.
 const chunk = (name) => (u) => new URL(u).pathname.endsWith(`/agui-widget.${name}.wasm`);
 const splitChecks = {
   async 'the interrupt cards are fetched with the first interrupt; a failed fetch offers Retry'(p, seen) {
+    assert(!seen.some(chunk('run')), 'the tool cards were fetched before any run');
     await send(p, 'plan our offsite');
     await waitStatus(p, 'success');
+    assert(seen.some(chunk('run')), 'the first run fetched the tool cards');
     assert(!seen.some(chunk('hitl')), 'the interrupt cards were fetched before any interrupt');
     assert(!seen.some(chunk('settings')), 'a widget without `settings` fetched the settings form');
     let fail = true;
