@@ -111,10 +111,10 @@ where
                 Ok(view) => view,
                 Err(LoadFailed) => view! {
                     <p class="agui-lazy-failed" data-testid="lazy-failed" role="alert">
-                        {move || tr(store).lazy_failed}
-                        " "
+                        <span>{move || tr(store).lazy_failed}</span>
                         <button
                             type="button"
+                            class="agui-button agui-button--secondary"
                             data-testid="lazy-retry"
                             on:click=move |_| attempt.update(|n| *n = n.wrapping_add(1))
                         >

@@ -217,6 +217,7 @@ const splitChecks = {
     await p.route('**/agui-widget.hitl.wasm', (r) => (fail ? r.abort() : r.continue()));
     await send(p, 'ask me something');
     await p.waitForSelector('[data-testid=lazy-failed]', { timeout: 10000 });
+    await audit(p, 'embed-part-failed');
     assert(await p.$eval('[data-testid=composer-input]', (e) => e.disabled), 'the open interrupt still locks the composer');
     fail = false;
     await p.click('[data-testid=lazy-retry]');
