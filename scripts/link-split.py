@@ -7,7 +7,9 @@ wasm-split-cli writes __wasm_split.js, which loads the chunks of the split point
 instance after a crash (`agui-widget.js?i=N`, src/loader/agui-chat.js) would share it with the
 dead instance, and its chunks would bind to that one. Folded into the glue, each instance has
 its own. The chunk files are renamed `agui-widget.NAME.wasm` (wasm-split-cli names them
-`split_NAME.wasm`, `chunk_N.wasm`), so they are recognisably the widget's in dist/.
+`split_NAME.wasm`, `chunk_N.wasm`), so they are recognisably the widget's in dist/. And a
+chunk served under another type than application/wasm is instantiated from its bytes, as
+wasm-bindgen's init does for the main module.
 
     scripts/link-split.py GLUE LINK_JS CHUNK_DIR OUT_DIR
 
@@ -55,6 +57,23 @@ def main():
         if not os.path.isfile(src):
             fail(f"{src} is missing")
         shutil.copyfile(src, os.path.join(out_dir, new + ".wasm"))
+
+    # A host that serves .wasm under another type than application/wasm: instantiateStreaming
+    # refuses the response; wasm-bindgen's own init falls back to the bytes, so do the chunks.
+    streaming = "WebAssembly.instantiateStreaming(src, imports)"
+    if streaming not in link:
+        fail(f"{link_path}: no `{streaming}`")
+    link = link.replace(streaming, "__agui_instantiate(src, imports)")
+    link = (
+        "async function __agui_instantiate(src, imports) {\n"
+        "    const res = await src;\n"
+        "    if (!res.ok) throw new Error(`${res.url}: HTTP ${res.status}`);\n"
+        "    if ((res.headers.get('Content-Type') || '').startsWith('application/wasm')) {\n"
+        "        return WebAssembly.instantiateStreaming(res, imports);\n"
+        "    }\n"
+        "    return WebAssembly.instantiate(await res.arrayBuffer(), imports);\n"
+        "}\n" + link
+    )
 
     # Its exports become the members of the object the glue imported it as.
     exports = re.findall(r"^export const ([A-Za-z0-9_]+) = ", link, flags=re.M)

@@ -228,6 +228,15 @@ const splitChecks = {
     await p.click('[data-testid=interrupt-submit]');
     await waitText(p, '[data-testid=message-text]', '"travellers": 3');
   },
+  async 'a module served under another type than application/wasm still loads'(p) {
+    await p.route('**/agui-widget.hitl.wasm', async (r) => {
+      const res = await r.fetch();
+      await r.fulfill({ response: res, headers: { ...res.headers(), 'content-type': 'application/octet-stream' } });
+    });
+    await send(p, 'ask me something');
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+    assert(!(await p.$('[data-testid=lazy-failed]')), 'the module did not load');
+  },
 };
 
 // Checks of the hostile page: its CSS does not reach the widget, ours does not reach it.
