@@ -37,9 +37,9 @@ impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
 /// `split!(chunk, preload fetch_chunk: fn …)` also defines `async fn fetch_chunk()`, which
 /// fetches the chunk ahead of its first use (a no-op without the split build; see [`prefetch`]).
 macro_rules! split {
-    ($chunk:ident, preload $preload:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
+    ($chunk:ident $(, preload $preload:ident)?: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
         #[cfg(agui_split)]
-        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
+        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible $(, preload($preload))?)]
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> Result<AnyView, $crate::ui::lazy::LoadFailed> {
             Ok($body)
@@ -49,23 +49,13 @@ macro_rules! split {
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> AnyView $body
 
-        /// Fetches the chunk of this part ahead of its first use (nothing to fetch here).
-        #[cfg(not(agui_split))]
-        $vis async fn $preload() -> Result<(), $crate::ui::lazy::LoadFailed> {
-            Ok(())
-        }
-    };
-    ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
-        #[cfg(agui_split)]
-        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
-        $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> Result<AnyView, $crate::ui::lazy::LoadFailed> {
-            Ok($body)
-        }
-
-        #[cfg(not(agui_split))]
-        $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> AnyView $body
+        $(
+            /// Fetches the chunk of this part ahead of its first use (nothing to fetch here).
+            #[cfg(not(agui_split))]
+            $vis async fn $preload() -> Result<(), $crate::ui::lazy::LoadFailed> {
+                Ok(())
+            }
+        )?
     };
 }
 pub(crate) use split;
