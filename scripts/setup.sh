@@ -82,6 +82,16 @@ else
     _say "install: rustup components ${_missing_components[*]}"
     rustup component add "${_missing_components[@]}"
 fi
+# The standard library's own dependencies (its Cargo.lock, unchanged): trunk builds offline, and
+# the rebuilt standard library needs them in cargo's cache (else "no matching package named
+# `moto-rt` found").
+_std_manifest="$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
+if RUSTC_BOOTSTRAP=1 cargo fetch --offline --locked --manifest-path "$_std_manifest" >/dev/null 2>&1; then
+    _say "skip: the standard library's dependencies already fetched"
+else
+    _say "install: the standard library's dependencies (cargo fetch)"
+    RUSTC_BOOTSTRAP=1 cargo fetch --locked --manifest-path "$_std_manifest"
+fi
 
 # --- trunk ------------------------------------------------------------------
 if trunk --version 2>/dev/null | grep -qx "trunk ${TRUNK_VERSION}"; then

@@ -402,3 +402,153 @@ async fn code_streams_highlighted_line_by_line_and_finished_lines_stay_put() {
     drop(handle);
     m.container.remove();
 }
+
+// ---- the plain stand-in (the lean widget, before its `run` chunk is here) -----------------
+
+/// The text of an answer as it is, shown while its Markdown is on the way: each delta is
+/// appended (the nodes already there stay), and a rewrite of the message list shows the new
+/// text in full.
+#[wasm_bindgen_test]
+async fn the_plain_stand_in_appends_each_delta_and_shows_a_rewrite_in_full() {
+    use agui_leptos::ui::markdown_view::plain_text;
+    use leptos::prelude::GetUntracked;
+
+    let (m, handle) = mount_streaming("m-plain").await;
+    let key = m
+        .store
+        .rows
+        .get_untracked()
+        .into_iter()
+        .find(|r| r.id == "m-plain")
+        .expect("the row of the message")
+        .key;
+    let plain_box = fresh_container();
+    let store = m.store;
+    let plain_handle = leptos::mount::mount_to(plain_box.clone(), move || plain_text(store, key));
+    let plain_root: Element = plain_box.clone().into();
+    let plain = || testid(&plain_root, "message-text").expect("the plain text");
+
+    let mut streamed = String::new();
+    let mut first: Option<web_sys::Node> = None;
+    for piece in [
+        "Hello",
+        ", **world**",
+        "\n\n- not",
+        " a list <b>x</b>",
+        " é ✓",
+    ] {
+        push_text(&m.store, "m-plain", piece);
+        streamed.push_str(piece);
+        settle(&m.store).await;
+        let el = plain();
+        assert_eq!(el.text_content().unwrap_or_default(), streamed);
+        assert!(
+            q_all(&el, "*").is_empty(),
+            "text only, no markup: {}",
+            el.inner_html()
+        );
+        let node = el.first_child().expect("a text node");
+        match &first {
+            None => first = Some(node),
+            Some(f) => assert!(
+                f.is_same_node(Some(&node)),
+                "the text shown stays; deltas append"
+            ),
+        }
+    }
+    assert_eq!(plain().child_nodes().length(), 5, "one text node per delta");
+
+    // A snapshot rewrites the message: its text is shown again, in full.
+    m.store.push_bytes(&sse(json!({
+        "type": "MESSAGES_SNAPSHOT",
+        "messages": [{"id": "m-plain", "role": "assistant", "content": "Rewritten."}],
+    })));
+    settle(&m.store).await;
+    assert_eq!(plain().text_content().unwrap_or_default(), "Rewritten.");
+    assert_eq!(plain().child_nodes().length(), 1);
+    push_text(&m.store, "m-plain", " More.");
+    settle(&m.store).await;
+    assert_eq!(
+        plain().text_content().unwrap_or_default(),
+        "Rewritten. More."
+    );
+
+    drop(plain_handle);
+    plain_box.remove();
+    drop(handle);
+    m.container.remove();
+}
+
+/// A part with a stand-in shows the stand-in until the part is here, then the part (built
+/// where it is shown: it reads that context); a part that cannot be loaded leaves the stand-in
+/// (no notice: nothing is missing), and one whose place is gone before it loads is never built.
+#[wasm_bindgen_test]
+async fn a_stand_in_gives_way_to_its_part_and_stays_when_it_cannot_be_loaded() {
+    use agui_leptos::transport::sleep;
+    use agui_leptos::ui::lazy::{with_stand_in, LoadFailed};
+    use leptos::prelude::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+
+    #[derive(Clone, Copy)]
+    struct Where(&'static str);
+
+    let built = Arc::new(AtomicU32::new(0));
+    for (loads, unmount_early) in [(true, false), (false, false), (true, true)] {
+        let container = fresh_container();
+        let counted = built.clone();
+        let handle = leptos::mount::mount_to(container.clone(), move || {
+            provide_context(Where("here"));
+            let counted = counted.clone();
+            with_stand_in(
+                move || async move {
+                    sleep(30).await;
+                    if !loads {
+                        return Err(LoadFailed);
+                    }
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    let at = use_context::<Where>().map_or("nowhere", |w| w.0);
+                    Ok(view! { <p data-testid="the-part">"rich, " {at}</p> }.into_any())
+                },
+                || view! { <p data-testid="the-stand-in">"plain"</p> },
+            )
+        });
+        let root: Element = container.clone().into();
+        leptos::task::tick().await;
+        assert!(
+            testid(&root, "the-stand-in").is_some(),
+            "the stand-in at once"
+        );
+        assert!(testid(&root, "the-part").is_none());
+        if unmount_early {
+            drop(handle);
+            sleep(120).await;
+            assert_eq!(
+                built.load(Ordering::SeqCst),
+                1,
+                "not built once its place is gone"
+            );
+            container.remove();
+            continue;
+        }
+        sleep(120).await;
+        leptos::task::tick().await;
+        let part = testid(&root, "the-part");
+        assert_eq!(part.is_some(), loads, "the part once loaded");
+        assert_eq!(
+            testid(&root, "the-stand-in").is_some(),
+            !loads,
+            "the stand-in until then"
+        );
+        if let Some(part) = part {
+            assert_eq!(
+                text_of(&part),
+                "rich, here",
+                "built in the context it shows in"
+            );
+        }
+        assert!(testid(&root, "lazy-failed").is_none(), "no notice");
+        drop(handle);
+        container.remove();
+    }
+}

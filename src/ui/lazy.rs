@@ -1,10 +1,11 @@
 //! Parts of the chat fetched on first use: the lean widget's build (`scripts/build-widget.sh`,
 //! `--cfg agui_split`) cuts each [`split!`] function out of the main wasm module into a chunk of
 //! its own (Leptos's `wasm_split`, run by `wasm-split-cli`), fetched the first time the part is
-//! shown — the tool cards and reasoning when the first run starts ([`prefetch`]), the interrupt
-//! cards when a run first asks, the state tree when there is state, the settings form, the
-//! queue, activity cards, the editor of a sent message. Without the cfg (the app's bundle, every
-//! test) a split function is a plain call, so the DOM is the same either way and the app pays
+//! shown — the Markdown of answers (their plain text stands in until it is here, [`lazy_or`]),
+//! the tool cards and reasoning when the first run starts ([`prefetch`]), the interrupt cards
+//! when a run first asks, the state tree when there is state, the settings form, the queue,
+//! activity cards, the editor of a sent message. Without the cfg (the app's bundle, every test)
+//! a split function is a plain call, so the DOM is the same either way and the app pays
 //! nothing for it.
 //!
 //! A chunk that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
@@ -14,6 +15,9 @@
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::Poll;
 
 use crate::store::AgentStore;
 use crate::ui::tr;
@@ -84,6 +88,26 @@ pub fn lazy(_store: AgentStore, load: impl Fn() -> AnyView) -> AnyView {
     load()
 }
 
+/// Shows a [`split!`] part that has a plain stand-in — the message text before its Markdown
+/// is here: in the split build [`with_stand_in`].
+#[cfg(agui_split)]
+pub fn lazy_or<Fut, V>(
+    load: impl FnOnce() -> Fut + 'static,
+    fallback: impl Fn() -> V + Send + Sync + 'static,
+) -> impl IntoView
+where
+    Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
+    V: IntoView + 'static,
+{
+    with_stand_in(load, fallback)
+}
+
+/// Shows a [`split!`] part that has a plain stand-in: without the split build, a plain call.
+#[cfg(not(agui_split))]
+pub fn lazy_or<V>(load: impl FnOnce() -> AnyView, _fallback: impl Fn() -> V) -> AnyView {
+    load()
+}
+
 /// Shows what `load` gives once it has resolved (nothing while its chunk is on the way), or a
 /// notice with Retry when it failed. (Public for the browser test of the failure path, which
 /// the unsplit build never takes.)
@@ -115,5 +139,47 @@ where
                 .into_any(),
             }
         })
+    }
+}
+
+/// Shows `fallback` until `load` has resolved, then what it gives. A failure leaves the
+/// stand-in (it shows everything, so there is nothing to retry); the next part that mounts
+/// tries again. (Public for the browser test, as [`fetched`].)
+pub fn with_stand_in<Fut, V>(
+    load: impl FnOnce() -> Fut + 'static,
+    fallback: impl Fn() -> V + Send + Sync + 'static,
+) -> impl IntoView
+where
+    Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
+    V: IntoView + 'static,
+{
+    let part = RwSignal::new_local(None::<AnyView>);
+    // The part is built when its chunk is here, in the task: under this owner (its components
+    // read its context), tracked by nothing, and not at all once the owner is gone.
+    let owner = Owner::current().unwrap_or_default().downgrade();
+    let alive = Arc::new(AtomicBool::new(true));
+    let on_drop = alive.clone();
+    on_cleanup(move || on_drop.store(false, Ordering::Relaxed));
+    let mut load = Box::pin(load());
+    leptos::task::spawn_local(async move {
+        let loaded = std::future::poll_fn(|cx| match owner.upgrade() {
+            Some(owner) if alive.load(Ordering::Relaxed) => {
+                owner.with(|| untrack(|| load.as_mut().poll(cx))).map(Some)
+            }
+            _ => Poll::Ready(None),
+        })
+        .await;
+        if let Some(Ok(view)) = loaded {
+            part.try_set(Some(view));
+        }
+    });
+    // Runs again only when the part arrives (the stand-in is built untracked), which takes it
+    // out to mount it.
+    move || {
+        part.track();
+        match part.try_update_untracked(Option::take).flatten() {
+            Some(view) => view,
+            None => untrack(|| fallback().into_any()),
+        }
     }
 }

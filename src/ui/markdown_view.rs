@@ -19,6 +19,7 @@ use crate::i18n::fill;
 use crate::i18n::Strings;
 use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
 use crate::store::AgentStore;
+use crate::ui::lazy::split;
 use crate::ui::tr_ctx;
 use crate::view::highlight::{self, Highlighter, Line};
 
@@ -71,6 +72,40 @@ struct Progress {
     generation: u64,
     finished: usize,
     tail_rev: u64,
+}
+
+split!(run:
+    /// The Markdown of an assistant message. The lean widget keeps it (the parser, the
+    /// renderer and the highlighter) in the `run` chunk with the tool cards; [`plain_text`]
+    /// stands in until it is here.
+    pub fn markdown_message(row_key: String) -> AnyView {
+        view! { <MarkdownMessage row_key /> }.into_any()
+    }
+);
+
+/// A message's text as it is, in the same container, while its Markdown is on the way (or
+/// could not be loaded). A delta appends its text — O(the delta), as the Markdown is.
+pub fn plain_text(store: AgentStore, row_key: String) -> impl IntoView {
+    let node = NodeRef::<leptos::html::Div>::new();
+    let version = store.row_version(&row_key);
+    // The length shown and the store's rewrite epoch it was shown in.
+    let shown = StoredValue::new((0usize, None::<u64>));
+    Effect::new(move || {
+        version.track();
+        let Some(el) = node.get() else { return };
+        let epoch = store.rewrite_epoch();
+        store.with_message(&row_key, |m| {
+            let text = m.text();
+            let (len, at) = shown.get_value();
+            // Within an epoch a text only grows; anything else is shown again in full.
+            match text.get(len..).filter(|_| at == Some(epoch)) {
+                Some(rest) => el.insert_adjacent_text("beforeend", rest).unwrap_or(()),
+                None => el.set_text_content(Some(&text)),
+            }
+            shown.set_value((text.len(), Some(epoch)));
+        });
+    });
+    view! { <div class="agui-markdown agui-markdown--plain" data-testid="message-text" node_ref=node></div> }
 }
 
 /// The Markdown text of an assistant message.

@@ -18,8 +18,8 @@ use crate::store::Rating;
 use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::activity_card;
-use crate::ui::lazy::{lazy, split};
-use crate::ui::markdown_view::MarkdownMessage;
+use crate::ui::lazy::{lazy, lazy_or, split};
+use crate::ui::markdown_view::{markdown_message, plain_text};
 use crate::ui::reasoning::reasoning;
 use crate::ui::tool::tool_card;
 use crate::ui::tr;
@@ -487,8 +487,9 @@ fn assistant_body(store: AgentStore, key: String) -> AnyView {
             })
             .unwrap_or_default()
     });
+    let plain_key = key.clone();
     view! {
-        <MarkdownMessage row_key=key />
+        {lazy_or(move || markdown_message(key), move || plain_text(store, plain_key.clone()))}
         <Show when=move || tool_ids.with(|ids| !ids.is_empty())>
             <div class="agui-message__tools">
                 <For

@@ -228,6 +228,23 @@ const splitChecks = {
     await p.click('[data-testid=interrupt-submit]');
     await waitText(p, '[data-testid=message-text]', '"travellers": 3');
   },
+  async 'an answer shows as plain text until its Markdown is here, then as Markdown'(p) {
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await p.route('**/agui-widget.run.wasm', async (r) => { await held; await r.continue(); });
+    await send(p, 'hello');
+    await waitText(p, assistantText, 'Searching venues now.');
+    const plain = await p.$eval(assistantText, (e) => ({
+      plain: e.classList.contains('agui-markdown--plain'), text: e.textContent, markup: e.children.length }));
+    assert(plain.plain && plain.markup === 0 && plain.text.startsWith('**Real server** heard: hello.'),
+      'the text as it is: ' + JSON.stringify(plain));
+    release();
+    await p.waitForSelector(assistantText + ' strong', { timeout: 10000 });
+    assert((await p.textContent(assistantText + ' strong')) === 'Real server', 'its Markdown');
+    const now = await p.textContent(assistantText);
+    assert(!now.includes('**') && now.includes('Searching venues now.'), 'the same text, rendered: ' + now);
+    assert(!(await p.$('.agui-markdown--plain')), 'no stand-in left');
+  },
   async 'a module served under another type than application/wasm still loads'(p) {
     await p.route('**/agui-widget.hitl.wasm', async (r) => {
       const res = await r.fetch();
@@ -623,6 +640,8 @@ const aiSdkChecks = {
     const threadId = await nextThreadId(p);
     await send(p, 'hello there');
     await waitStatus(p, 'success');
+    // (The lean widget shows the text as it is until its Markdown module is here.)
+    await p.waitForSelector(assistantText + ' strong', { timeout: 10000 });
     const id = await threadId();
     const answer = await p.$(assistantText);
     assert((await answer.$eval('strong', (e) => e.textContent)) === 'short', 'bold');
@@ -662,6 +681,7 @@ const aiSdkChecks = {
     const thought = await p.textContent('[data-testid=reasoning-text]');
     assert(thought.includes('Six times seven is 42.'), 'the reasoning text: ' + thought);
     await waitText(p, assistantText, 'The answer is 42.');
+    await p.waitForSelector(assistantText + ' strong', { timeout: 10000 });
     assert((await p.$eval(assistantText + ' strong', (e) => e.textContent)) === '42', 'its markdown');
   },
   async 'data: a data part updated in place, a transient one not kept'(p) {
