@@ -14,6 +14,9 @@ use crate::i18n::{fill, Strings};
 use crate::markdown::SafeUrl;
 use crate::plugins::UploadHook;
 use crate::protocol::types::{ContentPart, MediaPart, PartSource};
+use crate::store::AgentStore;
+use crate::ui::lazy::split;
+use crate::ui::tr;
 use crate::view::attachments::{check, describe, part, unbase64, Kind, Limits, Pending};
 use crate::view::format::{format_bytes, truncate_chars};
 
@@ -197,6 +200,21 @@ fn kind_label(kind: Kind, t: &Strings) -> &'static str {
         Kind::Document => t.media_document,
     }
 }
+
+split!(attach:
+    /// The composer's chips and refusals, while there are any (the lean widget fetches the
+    /// `attach` chunk with the first file or refusal).
+    pub fn attachment_chips(att: Attachments, store: AgentStore) -> AnyView {
+        pending_chips(att, move || tr(store)).into_any()
+    }
+);
+
+split!(attach:
+    /// The attachments of a sent message that has any ([`sent_attachments`]; `attach` chunk).
+    pub fn sent_media(parts: Vec<ContentPart>, store: AgentStore) -> AnyView {
+        sent_attachments(&parts, tr(store)).unwrap_or_else(|| ().into_any())
+    }
+);
 
 /// The composer's chips and refusals.
 pub fn pending_chips(

@@ -16,7 +16,7 @@ use web_sys::{ClipboardEvent, DragEvent, HtmlTextAreaElement, KeyboardEvent};
 
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
-use crate::ui::attach::{files_of, pending_chips, Attachments};
+use crate::ui::attach::{attachment_chips, files_of, Attachments};
 use crate::ui::lazy::lazy;
 use crate::ui::queue::queue_view;
 use crate::ui::{locked_by_interrupts, tr};
@@ -195,7 +195,11 @@ pub fn Composer() -> impl IntoView {
             <Show when=move || has_queue.get()>
                 {lazy(store, move || queue_view(store))}
             </Show>
-            {att.map(|a| pending_chips(a, move || tr(store)))}
+            {att.map(|a| view! {
+                <Show when=move || !a.list.with(Vec::is_empty) || !a.errors.with(Vec::is_empty)>
+                    {lazy(store, move || attachment_chips(a, store))}
+                </Show>
+            })}
             <Show when=move || dragging.get()>
                 <p class="agui-composer__drop-hint" role="status">{move || tr(store).attach_drop_hint}</p>
             </Show>

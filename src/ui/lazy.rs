@@ -4,9 +4,9 @@
 //! shown — the Markdown of answers (their plain text stands in until it is here, [`lazy_or`]),
 //! the tool cards and reasoning when the first run starts ([`prefetch`]), the interrupt cards
 //! when a run first asks, the state tree when there is state, the settings form, the queue,
-//! activity cards, the editor of a sent message. Without the cfg (the app's bundle, every test)
-//! a split function is a plain call, so the DOM is the same either way and the app pays
-//! nothing for it.
+//! activity cards, attachments, the editor of a sent message. Without the cfg (the app's
+//! bundle, every test) a split function is a plain call, so the DOM is the same either way and
+//! the app pays nothing for it.
 //!
 //! A chunk that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
 //! shows a notice with a Retry button, and the next try fetches again (`wasm_split`'s loader

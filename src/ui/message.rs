@@ -18,6 +18,7 @@ use crate::store::Rating;
 use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::activity_card;
+use crate::ui::attach::sent_media;
 use crate::ui::lazy::{lazy, lazy_or, split};
 use crate::ui::markdown_view::{markdown_message, plain_text};
 use crate::ui::reasoning::reasoning;
@@ -464,7 +465,10 @@ fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView
                 <div class="agui-message__text" data-testid="message-text">
                     {move || parts.with(|(text, _)| text.clone())}
                 </div>
-                {move || parts.with(|(_, media)| crate::ui::attach::sent_attachments(media, tr(store)))}
+                {move || parts.with(|(_, media)| (!media.is_empty()).then(|| {
+                    let media = media.clone();
+                    lazy(store, move || sent_media(media.clone(), store))
+                }))}
             </div>
         </Show>
     }

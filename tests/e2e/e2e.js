@@ -245,6 +245,11 @@ const splitChecks = {
     assert(!now.includes('**') && now.includes('Searching venues now.'), 'the same text, rendered: ' + now);
     assert(!(await p.$('.agui-markdown--plain')), 'no stand-in left');
   },
+  async 'the attachments module comes with the first file; the image goes to the agent and shows'(p, seen) {
+    assert(!seen.some(chunk('attach')), 'the attachments module was fetched before any file');
+    await attachChecks['an attached image goes to the agent as an image content part'](p);
+    assert(seen.some(chunk('attach')), 'the first file fetched the attachments module');
+  },
   async 'a module served under another type than application/wasm still loads'(p) {
     await p.route('**/agui-widget.hitl.wasm', async (r) => {
       const res = await r.fetch();
@@ -660,6 +665,8 @@ const aiSdkChecks = {
     await send(p, 'what is the weather in Lisbon?');
     await waitStatus(p, 'success');
     const card = toolCard('getWeather');
+    // (The lean widget shows tool cards and reasoning once their module, `run`, is here.)
+    await p.waitForSelector(card, { timeout: 10000 });
     assert((await p.$$(card)).length === 1, 'one getWeather card');
     assert((await p.getAttribute(card, 'data-status')) === 'success', 'the call succeeded');
     assert((await p.textContent(`${card} [data-testid=tool-name]`)).trim() === 'getWeather', 'the tool name');
@@ -675,6 +682,7 @@ const aiSdkChecks = {
   async 'reasoning: a reasoning block, then the answer'(p) {
     await send(p, 'think about six times seven');
     await waitStatus(p, 'success');
+    await p.waitForSelector('[data-testid=reasoning]', { timeout: 10000 });
     const blocks = await p.$$('[data-testid=reasoning]');
     assert(blocks.length === 1, 'one reasoning block: ' + blocks.length);
     assert((await blocks[0].getAttribute('data-state')) === 'done', 'the reasoning is done');
@@ -688,6 +696,8 @@ const aiSdkChecks = {
     await send(p, 'show me the data');
     await waitStatus(p, 'success');
     await waitText(p, assistantText, 'The forecast is in.');
+    // (The lean widget fetches the activity cards' module with the first one.)
+    await p.waitForSelector('[data-testid=activity]', { timeout: 10000 });
     const cards = await p.$$eval('[data-testid=activity]', (els) => els.map((e) => [e.dataset.activityType, e.textContent]));
     assert(cards.length === 1 && cards[0][0] === 'data-weather', 'one data-weather card: ' + JSON.stringify(cards));
     assert(cards[0][1].includes('done') && cards[0][1].includes('21') && cards[0][1].includes('sunny'), 'the last value: ' + cards[0][1]);
