@@ -91,16 +91,7 @@ pub fn lazy(_store: AgentStore, load: impl Fn() -> AnyView) -> AnyView {
 /// Shows a [`split!`] part that has a plain stand-in — the message text before its Markdown
 /// is here: in the split build [`with_stand_in`].
 #[cfg(agui_split)]
-pub fn lazy_or<Fut, V>(
-    load: impl FnOnce() -> Fut + 'static,
-    fallback: impl Fn() -> V + Send + Sync + 'static,
-) -> impl IntoView
-where
-    Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
-    V: IntoView + 'static,
-{
-    with_stand_in(load, fallback)
-}
+pub use with_stand_in as lazy_or;
 
 /// Shows a [`split!`] part that has a plain stand-in: without the split build, a plain call.
 #[cfg(not(agui_split))]
