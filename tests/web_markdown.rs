@@ -551,4 +551,25 @@ async fn a_stand_in_gives_way_to_its_part_and_stays_when_it_cannot_be_loaded() {
         drop(handle);
         container.remove();
     }
+
+    // A part whose chunk is here already (it resolves on its first poll) is shown at once, and
+    // its stand-in is never built.
+    let stand_ins = Arc::new(AtomicU32::new(0));
+    let counted = stand_ins.clone();
+    let container = fresh_container();
+    let handle = leptos::mount::mount_to(container.clone(), move || {
+        let counted = counted.clone();
+        with_stand_in(
+            || async { Ok(view! { <p data-testid="the-part">"rich"</p> }.into_any()) },
+            move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+                view! { <p data-testid="the-stand-in">"plain"</p> }
+            },
+        )
+    });
+    let root: Element = container.clone().into();
+    assert!(testid(&root, "the-part").is_some(), "shown at once");
+    assert_eq!(stand_ins.load(Ordering::SeqCst), 0, "no stand-in built");
+    drop(handle);
+    container.remove();
 }

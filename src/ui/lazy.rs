@@ -17,7 +17,7 @@ use send_wrapper::SendWrapper;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::task::Poll;
+use std::task::{Context, Poll, Waker};
 
 use crate::store::AgentStore;
 use crate::ui::tr;
@@ -133,9 +133,10 @@ where
     }
 }
 
-/// Shows `fallback` until `load` has resolved, then what it gives. A failure leaves the
-/// stand-in (it shows everything, so there is nothing to retry); the next part that mounts
-/// tries again. (Public for the browser test, as [`fetched`].)
+/// Shows `fallback` until `load` has resolved, then what it gives: at once when it resolves on
+/// its first poll (the chunk is here already — every part after the first), so the stand-in is
+/// then never built. A failure leaves the stand-in (it shows everything, so there is nothing to
+/// retry); the next part that mounts tries again. (Public for the browser test, as [`fetched`].)
 pub fn with_stand_in<Fut, V>(
     load: impl FnOnce() -> Fut + 'static,
     fallback: impl Fn() -> V + Send + Sync + 'static,
@@ -144,26 +145,34 @@ where
     Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
     V: IntoView + 'static,
 {
-    let part = RwSignal::new_local(None::<AnyView>);
-    // The part is built when its chunk is here, in the task: under this owner (its components
-    // read its context), tracked by nothing, and not at all once the owner is gone.
-    let owner = Owner::current().unwrap_or_default().downgrade();
-    let alive = Arc::new(AtomicBool::new(true));
-    let on_drop = alive.clone();
-    on_cleanup(move || on_drop.store(false, Ordering::Relaxed));
+    // The part is built where it is shown (its components read this owner's context) and
+    // tracked by nothing.
     let mut load = Box::pin(load());
-    leptos::task::spawn_local(async move {
-        let loaded = std::future::poll_fn(|cx| match owner.upgrade() {
-            Some(owner) if alive.load(Ordering::Relaxed) => {
-                owner.with(|| untrack(|| load.as_mut().poll(cx))).map(Some)
-            }
-            _ => Poll::Ready(None),
-        })
-        .await;
-        if let Some(Ok(view)) = loaded {
-            part.try_set(Some(view));
+    let first = untrack(|| load.as_mut().poll(&mut Context::from_waker(Waker::noop())));
+    let part = RwSignal::new_local(None::<AnyView>);
+    match first {
+        Poll::Ready(loaded) => part.set(loaded.ok()),
+        // On its way: the task polls again (with its waker), under this owner, and not at
+        // all once the owner is gone.
+        Poll::Pending => {
+            let owner = Owner::current().unwrap_or_default().downgrade();
+            let alive = Arc::new(AtomicBool::new(true));
+            let on_drop = alive.clone();
+            on_cleanup(move || on_drop.store(false, Ordering::Relaxed));
+            leptos::task::spawn_local(async move {
+                let loaded = std::future::poll_fn(|cx| match owner.upgrade() {
+                    Some(owner) if alive.load(Ordering::Relaxed) => {
+                        owner.with(|| untrack(|| load.as_mut().poll(cx))).map(Some)
+                    }
+                    _ => Poll::Ready(None),
+                })
+                .await;
+                if let Some(Ok(view)) = loaded {
+                    part.try_set(Some(view));
+                }
+            });
         }
-    });
+    }
     // Runs again only when the part arrives (the stand-in is built untracked), which takes it
     // out to mount it.
     move || {
