@@ -210,9 +210,12 @@ split!(attach:
 );
 
 split!(attach:
-    /// The attachments of a sent message that has any ([`sent_attachments`]; `attach` chunk).
-    pub fn sent_media(parts: Vec<ContentPart>, store: AgentStore) -> AnyView {
-        sent_attachments(&parts, tr(store)).unwrap_or_else(|| ().into_any())
+    /// The attachments of a sent message that has any ([`sent_attachments`]; `attach` chunk):
+    /// `parts` is the message's (text, media), read where it is (the media are not copied).
+    pub fn sent_media(parts: Memo<(String, Vec<ContentPart>)>, store: AgentStore) -> AnyView {
+        parts
+            .with_untracked(|(_, media)| sent_attachments(media, tr(store)))
+            .unwrap_or_else(|| ().into_any())
     }
 );
 

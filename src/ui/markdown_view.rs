@@ -36,16 +36,11 @@ struct MdState {
 impl MdState {
     /// Bring the parser up to `text`; returns whether anything changed.
     fn feed(&mut self, text: &str, epoch: u64) -> bool {
-        let fed = self.md.text_len();
-        // Same epoch: the text can only have grown, so append the suffix — O(new text), not
-        // a comparison of the whole message on every frame.
-        if self.epoch == Some(epoch) && text.len() >= fed {
-            if let Some(rest) = text.get(fed..) {
-                if !rest.is_empty() {
-                    self.md.push(rest);
-                }
-                return !rest.is_empty();
+        if let Some(rest) = appended(text, self.md.text_len(), self.epoch, epoch) {
+            if !rest.is_empty() {
+                self.md.push(rest);
             }
+            return !rest.is_empty();
         }
         self.epoch = Some(epoch);
         match text.strip_prefix(self.md.text()) {
@@ -83,6 +78,13 @@ split!(run:
     }
 );
 
+/// What a row's text gained since `shown` bytes of it were shown in the store's rewrite epoch
+/// `shown_in`: within one epoch a text only grows, so the suffix — O(the new text), not a
+/// comparison of the whole message per delta; `None` when it must be shown again from the start.
+fn appended(text: &str, shown: usize, shown_in: Option<u64>, epoch: u64) -> Option<&str> {
+    text.get(shown..).filter(|_| shown_in == Some(epoch))
+}
+
 /// A message's text as it is, in the same container, while its Markdown is on the way (or
 /// could not be loaded). A delta appends its text — O(the delta), as the Markdown is.
 pub fn plain_text(store: AgentStore, row_key: String) -> impl IntoView {
@@ -97,8 +99,7 @@ pub fn plain_text(store: AgentStore, row_key: String) -> impl IntoView {
         store.with_message(&row_key, |m| {
             let text = m.text();
             let (len, at) = shown.get_value();
-            // Within an epoch a text only grows; anything else is shown again in full.
-            match text.get(len..).filter(|_| at == Some(epoch)) {
+            match appended(&text, len, at, epoch) {
                 Some(rest) => el.insert_adjacent_text("beforeend", rest).unwrap_or(()),
                 None => el.set_text_content(Some(&text)),
             }

@@ -465,10 +465,10 @@ fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView
                 <div class="agui-message__text" data-testid="message-text">
                     {move || parts.with(|(text, _)| text.clone())}
                 </div>
-                {move || parts.with(|(_, media)| (!media.is_empty()).then(|| {
-                    let media = media.clone();
-                    lazy(store, move || sent_media(media.clone(), store))
-                }))}
+                {move || {
+                    let has_media = parts.with(|(_, media)| !media.is_empty());
+                    has_media.then(|| lazy(store, move || sent_media(parts, store)))
+                }}
             </div>
         </Show>
     }
