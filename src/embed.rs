@@ -416,9 +416,9 @@ impl WidgetOptions {
             }
         }
         if let Some(s) = text("speed") {
-            match s.parse::<f64>() {
-                Ok(v) if v.is_finite() && v >= 0.0 => o.speed = Some(v),
-                _ => problems.push(format!("speed: not a non-negative number: {s:?}")),
+            match decimal(&s) {
+                Some(v) => o.speed = Some(v),
+                None => problems.push(format!("speed: not a non-negative number: {s:?}")),
             }
         }
         (o, problems)
@@ -704,4 +704,24 @@ pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, HeaderError> {
             Ok((name, value))
         })
         .collect()
+}
+
+/// A non-negative decimal number as an attribute writes it (`4`, `0.5`, `.25`, `12.`): digits
+/// with at most one point, nothing else. (Not `str::parse::<f64>`, whose exponents and
+/// infinities an attribute has no use for, and whose tables the lean widget would carry.)
+pub fn decimal(s: &str) -> Option<f64> {
+    let (whole, fraction) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if whole.len() + fraction.len() == 0 || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    // Digits past the 17th of the fraction are below a double's precision.
+    let fraction = &fraction[..fraction.len().min(17)];
+    let mut value = 0.0;
+    for b in whole.bytes().chain(fraction.bytes()) {
+        value = value * 10.0 + f64::from(b - b'0');
+    }
+    // Within 1 ulp of the nearest double for the short numbers an attribute holds.
+    let value = value / 10f64.powi(fraction.len() as i32);
+    value.is_finite().then_some(value)
 }

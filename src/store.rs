@@ -11,6 +11,7 @@
 //!   animation frame while streaming, so the DOM is written at most once per frame.
 
 pub mod browser;
+mod run;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -37,7 +38,8 @@ use crate::session::branches::Switcher;
 use crate::session::{Flush, Route, RunRequest, Session};
 #[cfg(feature = "inspector")]
 use crate::trace::{self, Trace};
-use crate::transport::{self, AbortHandle};
+use crate::transport::AbortHandle;
+use crate::ui::lazy::in_module;
 
 /// The storage prefix the app uses.
 pub use crate::embed::DEFAULT_STORAGE_PREFIX;
@@ -68,6 +70,8 @@ struct Shell {
     threads: Option<ThreadSignals>,
     frame_scheduled: bool,
     abort: Option<AbortHandle>,
+    /// What to try again after a part could not be loaded ([`AgentStore::part_error`]).
+    retry_part: Option<Rc<dyn Fn()>>,
     /// Owns the lazily created per-row, per-tool and per-path signals. They are created on
     /// first use inside some component, but must outlive it: a remounted component (or a
     /// flush) reuses them, and a signal owned by a disposed component panics when read.
@@ -99,6 +103,12 @@ pub struct AgentStore {
     pub feedback: RwSignal<Option<Feedback>>,
     /// The messages waiting for the agent ([`Session::queued`]).
     pub queue: RwSignal<Vec<Message>>,
+    /// A part of the chat could not be loaded (a module of the lean widget, for an action that
+    /// needs it): the error banner says so, and its Retry tries the action again.
+    pub part_error: RwSignal<bool>,
+    /// What is saved is being read (the lean widget waits for its `run` module for that): the
+    /// transcript shows no welcome meanwhile.
+    pub restoring: RwSignal<bool>,
 }
 
 impl AgentStore {
@@ -127,18 +137,24 @@ impl AgentStore {
         prefix: &str,
         budget: Option<usize>,
     ) -> Self {
-        let mut session = Session::restore(config, BrowserEnv, storage, prefix);
+        let mut session = Session::new(config, BrowserEnv);
         if let Some(max_bytes) = budget {
             session.set_storage_budget(crate::session::threads::StorageBudget {
                 max_bytes,
                 ..Default::default()
             });
         }
+        let saved = Session::has_saved(&storage, prefix);
+        session.attach_storage(storage, prefix);
         let store = Self::on(session);
         store.on_thread_switched();
-        // A run the page left in flight is asked for again (AI SDK resumable streams).
-        let resumed = store.update(Session::resume_stream).flatten();
-        store.after(resumed);
+        // What is saved is read by the `run` module (the lean widget fetches it now, and not
+        // at all for a visitor with nothing saved); a run the page left in flight is asked
+        // for again (AI SDK resumable streams).
+        if saved {
+            store.restoring.set(true);
+            in_module(store, move || run::read_saved(store));
+        }
         store
     }
 
@@ -157,6 +173,7 @@ impl AgentStore {
                 threads: None,
                 frame_scheduled: false,
                 abort: None,
+                retry_part: None,
                 owner: Owner::new(),
             }),
             rows: RwSignal::new(rows),
@@ -170,6 +187,8 @@ impl AgentStore {
             log_version: RwSignal::new(0),
             feedback: RwSignal::new(None),
             queue: RwSignal::new(queue),
+            part_error: RwSignal::new(false),
+            restoring: RwSignal::new(false),
         }
     }
 
@@ -405,73 +424,28 @@ impl AgentStore {
     }
 
     /// Run a request's transport: its bytes and its end go back to the session with its
-    /// generation.
+    /// generation. In the lean widget the transport and everything that reads a response
+    /// (the wire decoders, the pipeline, the reducer) are in the `run` module.
     fn execute(&self, request: RunRequest) {
         let store = *self;
-        let generation = request.generation;
-        match request.route {
-            Route::Local { agent, speed } => {
-                let handle = AbortHandle::Local(Rc::new(std::cell::Cell::new(false)));
-                self.shell
-                    .try_update_value(|s| s.abort = Some(handle.clone()));
-                leptos::task::spawn_local(async move {
-                    let chunks = agent.respond(&request.body);
-                    let result = transport::run_local(chunks, &handle, speed, |b| {
-                        store.push_for(generation, b)
-                    })
-                    .await;
-                    store.end_for(generation, result);
-                });
-            }
-            Route::Http {
-                endpoint,
-                headers,
-                allowed,
-                fetch,
-                get,
-                accept,
-            } => {
-                if let Err(e) = transport::check_endpoint(&endpoint, allowed.as_deref()) {
-                    return store.end_for(generation, Err(e));
-                }
-                let handle = match transport::fetch_abort_handle() {
-                    Ok(h) => h,
-                    Err(e) => return store.end_for(generation, Err(e)),
-                };
-                self.shell
-                    .try_update_value(|s| s.abort = Some(handle.clone()));
-                let text = (!get).then(|| request.body.to_string());
-                leptos::task::spawn_local(async move {
-                    let result = transport::run_http(
-                        transport::HttpRequest {
-                            endpoint: &endpoint,
-                            headers: &headers,
-                            fetch,
-                            accept,
-                            body: text.as_deref(),
-                        },
-                        &handle,
-                        |wire| {
-                            store.update(|s| s.open_response(generation, wire));
-                        },
-                        |b| store.push_for(generation, b),
-                    )
-                    .await;
-                    store.end_for(generation, result);
-                });
-            }
-        }
+        let request = Rc::new(request);
+        in_module(store, move || run::request(store, request.clone()));
     }
 
     /// A transport finished (cleanly or not).
     fn end_for(&self, generation: u64, result: Result<(), TransportError>) {
+        self.ended(generation, |s| s.end_run(generation, result));
+    }
+
+    /// Run `generation` ends by `end` (when it is still the current run): the next queued
+    /// message goes out (when nothing blocks it).
+    fn ended(&self, generation: u64, end: impl FnOnce(&mut Session)) {
         let current = self.update(|s| s.is_current(generation)).unwrap_or(false);
         if !current {
             return;
         }
-        self.update(|s| s.end_run(generation, result));
+        self.update(end);
         self.shell.try_update_value(|s| s.abort = None);
-        // The agent is free: the next queued message goes out (when nothing blocks it).
         let next = self.update(Session::next_queued).flatten();
         self.after(next);
     }
@@ -483,8 +457,9 @@ impl AgentStore {
 
     /// Send a user message with attachments (content parts after the text).
     pub fn send_with(&self, text: String, parts: Vec<crate::protocol::types::ContentPart>) {
-        let request = self.update(|s| s.send_parts(&text, parts)).flatten();
-        self.after(request);
+        let store = *self;
+        let message = Rc::new((text, parts));
+        in_module(store, move || run::send(store, message.clone()));
     }
 
     /// A message the person chose to send from an MCP App's `ui/message` (see
@@ -581,17 +556,17 @@ impl AgentStore {
     /// Retry after a failed run: drop what the failed run produced after the last user
     /// message and run again with a new run id (a failed resume resends its answers).
     pub fn retry(&self) {
-        let request = self.update(Session::retry).flatten();
-        self.after(request);
+        let store = *self;
+        in_module(store, move || run::retry(store));
     }
 
-    /// Stop the running run: it shows as stopped and keeps everything received.
+    /// Stop the running run: it shows as stopped and keeps everything received. (Nothing
+    /// runs before the `run` module is here, so nothing fetches it.)
     pub fn stop(&self) {
-        if let Some(Some(handle)) = self.shell.try_update_value(|s| s.abort.take()) {
-            handle.abort();
+        if self.running.get_untracked() {
+            let store = *self;
+            in_module(store, move || run::stop(store));
         }
-        self.update(Session::stop);
-        self.after(None);
     }
 
     /// Start a run with the thread's history and state (and `options`).
@@ -730,8 +705,24 @@ impl AgentStore {
 
     /// A person lets the held run go.
     pub fn continue_held_run(&self) {
-        let request = self.update(Session::continue_held_run).flatten();
-        self.after(request);
+        let store = *self;
+        in_module(store, move || run::continue_held_run(store));
+    }
+
+    /// A part of the chat could not be loaded: shown by the error banner, whose Retry runs
+    /// `retry` (see [`AgentStore::retry_part`]).
+    pub fn part_failed(&self, retry: Rc<dyn Fn()>) {
+        self.shell.try_update_value(|s| s.retry_part = Some(retry));
+        self.part_error.set(true);
+        self.restoring.set(false);
+    }
+
+    /// Try again what could not be loaded ([`AgentStore::part_failed`]).
+    pub fn retry_part(&self) {
+        self.part_error.set(false);
+        if let Some(Some(retry)) = self.shell.try_update_value(|s| s.retry_part.take()) {
+            retry();
+        }
     }
 
     /// Rate an answer (see [`Session::rate`]); the feedback is published on
@@ -947,7 +938,7 @@ impl AgentStore {
                             let gap =
                                 last_at.map_or(0.0, |l| (at - l).clamp(0.0, MAX_REPLAY_GAP_MS));
                             if gap >= 1.0 {
-                                transport::sleep(gap as u32).await;
+                                crate::transport::sleep(gap as u32).await;
                             }
                         }
                         last_at = Some(*at);

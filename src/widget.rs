@@ -340,9 +340,8 @@ fn options_from_js(el: &HtmlElement, obj: &JsValue) -> (WidgetOptions, Vec<Strin
             b.then(|| "true".to_owned())
         } else if let Some(s) = v.as_string() {
             Some(s)
-        } else if let Some(n) = v.as_f64() {
-            Some(n.to_string())
         } else {
+            // Numbers too, as JS writes them (`4`, `0.5`).
             js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
         }
     })
@@ -413,7 +412,7 @@ fn mount(
         Err(e) => {
             warn(&format!(
                 "cannot attach a shadow root to <{}>: {}",
-                host.tag_name().to_lowercase(),
+                host.tag_name().to_ascii_lowercase(),
                 error_text(&e)
             ));
             return;

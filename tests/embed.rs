@@ -534,3 +534,27 @@ fn the_mcp_apps_proxy_comes_from_the_element_never_from_the_url() {
     );
     assert!(!agui_leptos::embed::URL_OPTIONS.contains(&"mcp-apps-proxy"));
 }
+
+#[test]
+fn a_decimal_attribute_reads_as_written() {
+    use agui_leptos::embed::decimal;
+    for (text, want) in [
+        ("4", Some(4.0)),
+        ("0.5", Some(0.5)),
+        (".25", Some(0.25)),
+        ("12.", Some(12.0)),
+        ("0", Some(0.0)),
+        ("1.1", Some(1.1)),
+        ("007", Some(7.0)),
+    ] {
+        assert_eq!(decimal(text), want, "{text:?}");
+    }
+    for text in [
+        "", ".", "-1", "+1", "1e3", "inf", "NaN", "1.2.3", " 1", "1,5", "٣",
+    ] {
+        assert_eq!(decimal(text), None, "{text:?}");
+    }
+    // Huge digit strings do not overflow into infinity or panic.
+    assert_eq!(decimal(&"9".repeat(400)), None);
+    assert!(decimal(&format!("0.{}", "1".repeat(500))).is_some());
+}

@@ -1639,3 +1639,60 @@ fn saved_threads_drop_big_inlined_attachments_but_the_live_thread_sends_them() {
     assert_eq!(content[0]["type"], "text");
     assert_eq!(content[1]["source"]["type"], "url");
 }
+
+// The lean widget's start (issue 11): the session saves to its storage from the start but reads
+// what is there only when asked (its `run` module does that), and only when there is something.
+#[test]
+fn storage_attached_without_reading_saves_and_reads_what_is_saved_on_demand() {
+    let store = MemoryStore::new();
+    assert!(!Session::has_saved(&store, PREFIX), "nothing saved yet");
+    let mut s = session();
+    s.attach_storage(store.clone(), PREFIX);
+    assert!(s.persists());
+    turn(&mut s, "use a tool");
+    let first = s.thread_id().to_owned();
+    assert!(
+        Session::has_saved(&store, PREFIX),
+        "the first conversation was saved"
+    );
+    assert!(
+        !Session::has_saved(&store, "other"),
+        "another prefix has nothing"
+    );
+    drop(s);
+
+    // A reload: attached, nothing read yet — then read.
+    let mut s = session();
+    s.attach_storage(store.clone(), PREFIX);
+    assert!(s.rows().is_empty(), "not read yet");
+    s.notice(Notice::WidgetOption("a notice given before".into()));
+    s.read_saved();
+    assert_eq!(s.thread_id(), first, "the conversation that was open");
+    assert_eq!(texts(&s, "user"), ["use a tool"]);
+    assert!(
+        s.notices()
+            .contains(&Notice::WidgetOption("a notice given before".into())),
+        "what was noticed before reading stays"
+    );
+    let flushed = s.flush();
+    assert!(
+        flushed.everything && flushed.rows.is_some(),
+        "everything is shown again"
+    );
+    // The same as the one-step start path.
+    let restored = Session::restore(demo_config(), env(), store.clone(), PREFIX);
+    assert_eq!(restored.thread_id(), first);
+    assert_eq!(texts(&restored, "user"), texts(&s, "user"));
+
+    // Storage that cannot be listed counts as something to read (which reports it).
+    let broken = MemoryStore::new();
+    broken.fail_all(Some("SecurityError"));
+    assert!(Session::has_saved(&broken, PREFIX));
+    let mut s = session();
+    s.attach_storage(broken, PREFIX);
+    s.read_saved();
+    assert!(s
+        .notices()
+        .iter()
+        .any(|n| matches!(n, Notice::StorageUnavailable(_))));
+}

@@ -44,6 +44,9 @@ fn formatting_helpers() {
     assert_eq!(escape_pointer_token("a/b~c"), "a~1b~0c");
     assert_eq!(normalize_tool_name("searchVenues"), "search_venues");
     assert_eq!(normalize_tool_name("Search-Venues"), "search_venues");
+    assert_eq!(normalize_tool_name(" get HTTP2Status "), "get_http2_status");
+    // Only ASCII letters are folded; other characters compare as they are.
+    assert_eq!(normalize_tool_name("Ärger-Melden"), "Ärger_melden");
     assert!(preview_of("short").is_none());
     let long = "é".repeat(5_000);
     let p = preview_of(&long).expect("long text is previewed");

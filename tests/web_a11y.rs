@@ -350,6 +350,19 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     assert_eq!(text_of(&send).trim(), "Senden");
     assert_eq!(accessible_name(&composer(&root).into()), "Nachricht");
     assert_eq!(status_label(&root), "Bereit");
+    assert_eq!(
+        text_of(&testid(&root, "thread-new").expect("new")).trim(),
+        "+ Neu"
+    );
+    // A fresh conversation is listed once there is another: its automatic title translated.
+    send_message(&root, "hallo");
+    wait_until(&store, "the demo run to end", || {
+        !store.running.get_untracked()
+            && !q_all(&root, r#"[data-testid="message"][data-role="assistant"]"#).is_empty()
+    })
+    .await;
+    click(&testid(&root, "thread-new").expect("new"));
+    settle(&store).await;
     let title = || text_of(&testid(&root, "thread-title").expect("thread title"));
     assert_eq!(
         title(),

@@ -247,14 +247,45 @@ impl Session {
     /// The start path (also what a reload runs): load the conversations saved in `store`
     /// under `prefix` and reopen the one that was open — with its open interrupts and pending
     /// tool calls — or the most recent one, or a fresh conversation. Unreadable data becomes
-    /// notices; nothing here panics.
+    /// notices; nothing here panics. ([`Session::attach_storage`] then
+    /// [`Session::read_saved`].)
     pub fn restore(
         config: AgentConfig,
         env: impl Env + 'static,
         store: impl KeyValue + 'static,
         prefix: &str,
     ) -> Self {
-        let loaded = load(&store, prefix);
+        let mut s = Session::continuing(config, env, Thread::new(), String::new());
+        s.attach_storage(store, prefix);
+        s.read_saved();
+        s
+    }
+
+    /// Whether `store` holds anything under `prefix` for [`Session::read_saved`] to read:
+    /// a saved conversation, or no answer at all (storage unavailable, which it reports).
+    pub fn has_saved(store: &dyn KeyValue, prefix: &str) -> bool {
+        let thread_prefix = format!("{prefix}:thread:");
+        store.keys().map_or(true, |keys| {
+            keys.iter().any(|k| k.starts_with(&thread_prefix))
+        })
+    }
+
+    /// Saves this session's conversations in `store` under `prefix` from now on, without
+    /// reading what is there yet ([`Session::read_saved`] does): a widget whose storage holds
+    /// nothing starts without the code that reads it (the lean widget's `run` module).
+    pub fn attach_storage(&mut self, store: impl KeyValue + 'static, prefix: &str) {
+        self.threads.store = Some((Box::new(store), prefix.to_owned()));
+    }
+
+    /// Opens what the attached storage holds in place of this session's conversation (a
+    /// fresh one, which is then dropped; one with messages would be listed with the others):
+    /// the conversation that was open (else the most recent one, else a fresh one), the others
+    /// parked, unreadable data as notices. Nothing happens without storage.
+    pub fn read_saved(&mut self) {
+        let Some((store, prefix)) = self.threads.store.as_ref() else {
+            return;
+        };
+        let loaded = load(store.as_ref(), prefix);
         let mut records = loaded.records;
         records.sort_by(|a, b| by_activity((a.updated_at, &a.id), (b.updated_at, &b.id)));
         let pick = loaded
@@ -263,27 +294,21 @@ impl Session {
             .and_then(|id| records.iter().position(|r| r.id == id))
             .or(if records.is_empty() { None } else { Some(0) });
         let opened = pick.map(|i| records.remove(i));
-        let now = env.now_ms();
-        let record = opened.unwrap_or_else(|| ThreadRecord::empty(env.new_id("thread"), now));
-        let mut s = Session::continuing(config, env, Thread::new(), record.id.clone());
-        s.threads.store = Some((Box::new(store), prefix.to_owned()));
-        s.threads.stored = loaded.sizes.into_iter().collect();
-        s.threads.notices = loaded.notices;
-        s.threads.parked = records;
-        s.threads.title = record.title;
-        s.threads.created_at = record.created_at;
-        s.threads.updated_at = record.updated_at;
-        s.threads.branches = record.branches;
-        s.threads.replayed = record.replayed;
-        s.threads.queued = super::queue::bounded(record.queued);
-        s.cut_off = record
+        let now = self.env.now_ms();
+        let record = opened.unwrap_or_else(|| ThreadRecord::empty(self.env.new_id("thread"), now));
+        self.threads.stored = loaded.sizes.into_iter().collect();
+        for notice in loaded.notices {
+            self.threads.notice(notice);
+        }
+        self.threads.parked = records;
+        self.cut_off = record
             .thread
             .last_run
             .as_ref()
             .filter(|r| r.status == RunStatus::Running.name())
             .map(|r| r.run_id.clone());
-        s.install(record.thread, false);
-        s
+        // The fresh conversation is not worth keeping, so nothing is parked for it.
+        self.open(record);
     }
 
     /// Whether conversations are saved (a session made by [`Session::restore`]).

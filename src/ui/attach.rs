@@ -16,7 +16,7 @@ use crate::plugins::UploadHook;
 use crate::protocol::types::{ContentPart, MediaPart, PartSource};
 use crate::store::AgentStore;
 use crate::ui::lazy::split;
-use crate::ui::tr;
+use crate::ui::{tr, tr_now};
 use crate::view::attachments::{check, describe, part, unbase64, Kind, Limits, Pending};
 use crate::view::format::{format_bytes, truncate_chars};
 
@@ -200,6 +200,13 @@ fn kind_label(kind: Kind, t: &Strings) -> &'static str {
         Kind::Document => t.media_document,
     }
 }
+
+split!(attach:
+    /// [`Attachments::add`] (the lean widget's `attach` module, fetched with the first file).
+    pub fn add_files(att: Attachments, files: Vec<File>, store: AgentStore) -> () {
+        att.add(files, tr_now(store))
+    }
+);
 
 split!(attach:
     /// The composer's chips and refusals, while there are any (the lean widget fetches the

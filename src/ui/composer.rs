@@ -16,8 +16,9 @@ use web_sys::{ClipboardEvent, DragEvent, HtmlTextAreaElement, KeyboardEvent};
 
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
-use crate::ui::attach::{attachment_chips, files_of, Attachments};
-use crate::ui::lazy::lazy;
+use crate::ui::attach::{add_files, attachment_chips, files_of, Attachments};
+use crate::ui::lazy::{in_module, lazy, split};
+use crate::ui::message::warm_run;
 use crate::ui::queue::queue_view;
 use crate::ui::{locked_by_interrupts, tr};
 
@@ -79,7 +80,12 @@ pub fn suggestion_chips(store: AgentStore, suggestions: &[Suggestion]) -> Option
         })
         .collect();
     Some(view! {
-        <div class="agui-suggestions" data-testid="suggestions">
+        <div
+            class="agui-suggestions"
+            data-testid="suggestions"
+            on:pointerover=|_| warm_run()
+            on:focusin=|_| warm_run()
+        >
             <span class="agui-suggestions__label">{move || tr(store).try_label}</span>
             <ul class="agui-suggestions__list">{chips}</ul>
         </div>
@@ -96,7 +102,6 @@ pub fn Composer() -> impl IntoView {
     let (text, set_text) = signal(String::new());
     let has_rows = Memo::new(move |_| store.rows.with(|r| !r.is_empty()));
     let locked = locked_by_interrupts(store);
-    let cancel_error = RwSignal::new(None::<String>);
     let input_id = next_composer_id();
     let locked_id = format!("{input_id}-locked");
     let locked_ref = locked_id.clone();
@@ -219,12 +224,13 @@ pub fn Composer() -> impl IntoView {
                 }
                 on:dragleave=move |_| dragging.set(false)
                 on:drop=move |ev: DragEvent| {
+                    warm_run();
                     dragging.set(false);
                     if let Some(a) = att.filter(|_| attaching()) {
                         let files = files_of(ev.data_transfer().and_then(|d| d.files()));
                         if !files.is_empty() {
                             ev.prevent_default();
-                            a.add(files, tr(store));
+                            in_module(store, move || add_files(a, files.clone(), store));
                         }
                     }
                 }
@@ -250,6 +256,7 @@ pub fn Composer() -> impl IntoView {
                     aria-describedby=move || locked.get().then(|| locked_ref.clone())
                     autocomplete="off"
                     on:input=move |ev| {
+                        warm_run();
                         let el: HtmlTextAreaElement = event_target(&ev);
                         let value = el.value();
                         // Reactive updates land a microtask later; a script (or a fast test)
@@ -265,12 +272,13 @@ pub fn Composer() -> impl IntoView {
                         }
                     }
                     on:paste=move |ev: ClipboardEvent| {
+                        warm_run();
                         // Pasted files (a screenshot) are attached; pasted text stays text.
                         if let Some(a) = att.filter(|_| attaching()) {
                             let files = files_of(ev.clipboard_data().and_then(|d| d.files()));
                             if !files.is_empty() {
                                 ev.prevent_default();
-                                a.add(files, tr(store));
+                                in_module(store, move || add_files(a, files.clone(), store));
                             }
                         }
                     }
@@ -307,36 +315,47 @@ pub fn Composer() -> impl IntoView {
                     view! { <p class="agui-composer__hint">{move || tr(store).composer_hint}</p> }
                 }
             >
-                <div class="agui-composer__locked" data-testid="composer-locked">
-                    <p class="agui-composer__locked-text" id=locked_id.clone()>
-                        {move || tr(store).composer_locked}
-                    </p>
-                    <button
-                        type="button"
-                        class="agui-button agui-button--secondary"
-                        data-testid="interrupt-cancel-all"
-                        disabled=move || store.running.get()
-                        on:click=move |_| match store.cancel_all_interrupts() {
-                            Ok(()) => cancel_error.set(None),
-                            Err(e) => cancel_error.set(Some(e.to_string())),
-                        }
-                    >
-                        {move || tr(store).cancel_all}
-                    </button>
-                    {move || {
-                        cancel_error
-                            .get()
-                            .map(|e| {
-                                view! {
-                                    <p class="agui-composer__locked-error" role="alert">{e}</p>
-                                }
-                            })
-                    }}
-                </div>
+                {interrupt_lock(store, locked_id.clone())}
             </Show>
         </div>
     }
 }
+
+/// Under the composer while interrupts are open: why it is locked, and "Cancel all".
+fn interrupt_lock(store: AgentStore, locked_id: String) -> impl IntoView {
+    let cancel_error = RwSignal::new(None::<String>);
+    view! {
+        <div class="agui-composer__locked" data-testid="composer-locked">
+            <p class="agui-composer__locked-text" id=locked_id>
+                {move || tr(store).composer_locked}
+            </p>
+            <button
+                type="button"
+                class="agui-button agui-button--secondary"
+                data-testid="interrupt-cancel-all"
+                disabled=move || store.running.get()
+                on:click=move |_| in_module(store, move || cancel_all(store, cancel_error))
+            >
+                {move || tr(store).cancel_all}
+            </button>
+            {move || {
+                cancel_error
+                    .get()
+                    .map(|e| {
+                        view! { <p class="agui-composer__locked-error" role="alert">{e}</p> }
+                    })
+            }}
+        </div>
+    }
+}
+
+split!(run:
+    /// "Cancel all": every open interrupt cancelled, the run resumed (the `run` module is
+    /// here while interrupts are open).
+    fn cancel_all(store: AgentStore, error: RwSignal<Option<String>>) -> () {
+        error.try_set(store.cancel_all_interrupts().err().map(|e| e.to_string()));
+    }
+);
 
 /// Whether a drag carries files (not text or a link).
 fn carries_files(ev: &DragEvent) -> bool {
@@ -369,7 +388,8 @@ fn attach_button(
             node_ref=picker
             on:change=move |ev| {
                 let el: web_sys::HtmlInputElement = event_target(&ev);
-                att.add(files_of(el.files()), tr(store));
+                let files = files_of(el.files());
+                in_module(store, move || add_files(att, files.clone(), store));
                 // The same file can be picked again after removing it.
                 el.set_value("");
             }

@@ -16,27 +16,51 @@ pub fn ErrorBanner() -> impl IntoView {
     let store = AgentStore::expect();
     let error = Memo::new(move |_| store.run.with(|r| r.error.clone()));
     move || {
+        if store.part_error.get() {
+            // A part of the chat that an action needed could not be loaded (the lean
+            // widget's `run` module): Retry tries the action again.
+            return Some(banner(
+                store,
+                "part-failed",
+                move || tr(store).lazy_failed.to_owned(),
+                move || store.retry_part(),
+            ));
+        }
         error.get().map(|failure| {
-            let message = move || wording::run_failure(tr(store), &failure);
-            view! {
-                <div class="agui-error-banner" data-testid="error-banner" role="alert">
-                    <span class="agui-error-banner__icon" aria-hidden="true">
-                        "!"
-                    </span>
-                    <p class="agui-error-banner__text" data-testid="error-text">
-                        {message}
-                    </p>
-                    <button
-                        type="button"
-                        class="agui-button agui-button--secondary agui-error-banner__retry"
-                        data-testid="retry"
-                        disabled=move || store.running.get()
-                        on:click=move |_| store.retry()
-                    >
-                        {move || tr(store).retry}
-                    </button>
-                </div>
-            }
+            banner(
+                store,
+                "error-banner",
+                move || wording::run_failure(tr(store), &failure),
+                move || store.retry(),
+            )
         })
     }
+}
+
+fn banner(
+    store: AgentStore,
+    testid: &'static str,
+    message: impl Fn() -> String + Send + Sync + 'static,
+    retry: impl Fn() + Send + Sync + 'static,
+) -> AnyView {
+    view! {
+        <div class="agui-error-banner" data-testid=testid role="alert">
+            <span class="agui-error-banner__icon" aria-hidden="true">
+                "!"
+            </span>
+            <p class="agui-error-banner__text" data-testid="error-text">
+                {message}
+            </p>
+            <button
+                type="button"
+                class="agui-button agui-button--secondary agui-error-banner__retry"
+                data-testid="retry"
+                disabled=move || store.running.get()
+                on:click=move |_| retry()
+            >
+                {move || tr(store).retry}
+            </button>
+        </div>
+    }
+    .into_any()
 }

@@ -1,16 +1,20 @@
 //! Parts of the chat fetched on first use: the lean widget's build (`scripts/build-widget.sh`,
-//! `--cfg agui_split`) cuts each [`split!`] function out of the main wasm module into a chunk of
-//! its own (Leptos's `wasm_split`, run by `wasm-split-cli`), fetched the first time the part is
-//! shown — the Markdown of answers (their plain text stands in until it is here, [`lazy_or`]),
-//! the tool cards and reasoning when the first run starts ([`prefetch`]), the interrupt cards
-//! when a run first asks, the state tree when there is state, the settings form, the queue,
-//! activity cards, attachments, the editor of a sent message. Without the cfg (the app's
-//! bundle, every test) a split function is a plain call, so the DOM is the same either way and
-//! the app pays nothing for it.
+//! `--cfg agui_split`) cuts each [`split!`] function out of the main wasm module into a module
+//! of its own (Leptos's `wasm_split`, run by `wasm-split-cli`), fetched the first time it is
+//! needed. The biggest is `run`: everything about a conversation — the transcript's rows with
+//! their Markdown, tool cards and reasoning, and what starts, sends and reads a run (the
+//! store's `run` module: request bodies, the transport, the wire decoders, the pipeline, the
+//! reducer, saved conversations) — fetched when the person starts typing
+//! ([`crate::ui::message::warm_run`]), when something saved is to be shown, or by the first
+//! action that needs it ([`in_module`]). Others: the interrupt cards when a run first asks, the
+//! state tree when there is state, the settings form, the queue, activity cards, attachments,
+//! the warnings badge, the editor of a sent message. Without the cfg (the app's bundle, every
+//! test) a split function is a plain call, so the DOM is the same either way and the app pays
+//! nothing for it.
 //!
-//! A chunk that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
-//! shows a notice with a Retry button, and the next try fetches again (`wasm_split`'s loader
-//! memoises only a success).
+//! A module that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
+//! shows a notice with a Retry button, [`in_module`] has the error banner offer Retry of the
+//! action, and the next try fetches again (`wasm_split`'s loader memoises only a success).
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -41,17 +45,17 @@ impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
 /// `split!(chunk, preload fetch_chunk: fn …)` also defines `async fn fetch_chunk()`, which
 /// fetches the chunk ahead of its first use (a no-op without the split build; see [`prefetch`]).
 macro_rules! split {
-    ($chunk:ident $(, preload $preload:ident)?: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> AnyView $body:block) => {
+    ($chunk:ident $(, preload $preload:ident)?: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         #[cfg(agui_split)]
         #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible $(, preload($preload))?)]
         $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> Result<AnyView, $crate::ui::lazy::LoadFailed> {
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::lazy::LoadFailed> {
             Ok($body)
         }
 
         #[cfg(not(agui_split))]
         $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> AnyView $body
+        $vis fn $name($($arg: $ty),*) -> $ret $body
 
         $(
             /// Fetches the chunk of this part ahead of its first use (nothing to fetch here).
@@ -63,6 +67,48 @@ macro_rules! split {
     };
 }
 pub(crate) use split;
+
+/// Runs `then` with what `fut` gives: at once when it is ready on its first poll (a split
+/// function whose module is here already), else in a task once it is.
+pub fn drive<T: 'static>(fut: impl Future<Output = T> + 'static, then: impl FnOnce(T) + 'static) {
+    let mut fut = Box::pin(fut);
+    match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(out) => then(out),
+        Poll::Pending => leptos::task::spawn_local(async move { then(fut.await) }),
+    }
+}
+
+/// Runs `call` — a call of a [`split!`] function that returns nothing (an action: most are in
+/// `run`, adding files is in `attach`) — at once when its module is here (for `run`, always
+/// after the first run), else once it arrives, in the order asked for. A module that cannot be
+/// loaded is reported on `store` ([`AgentStore::part_failed`]) with `call` to try again.
+#[cfg(agui_split)]
+pub fn in_module<F, Fut>(store: AgentStore, call: F)
+where
+    F: Fn() -> Fut + 'static,
+    Fut: Future<Output = Result<(), LoadFailed>> + 'static,
+{
+    run_once(store, std::rc::Rc::new(call));
+}
+
+#[cfg(agui_split)]
+fn run_once<F, Fut>(store: AgentStore, call: std::rc::Rc<F>)
+where
+    F: Fn() -> Fut + 'static,
+    Fut: Future<Output = Result<(), LoadFailed>> + 'static,
+{
+    drive(call(), move |done| {
+        if done.is_err() {
+            store.part_failed(std::rc::Rc::new(move || run_once(store, call.clone())));
+        }
+    });
+}
+
+/// Runs `call` (the unsplit build: at once).
+#[cfg(not(agui_split))]
+pub fn in_module(_store: AgentStore, call: impl FnOnce()) {
+    call();
+}
 
 /// Starts fetching a chunk (a `preload` of [`split!`]) without waiting for it; a failure is
 /// only logged (by the loader) and the part's own load tries again when it shows.
@@ -88,12 +134,12 @@ pub fn lazy(_store: AgentStore, load: impl Fn() -> AnyView) -> AnyView {
     load()
 }
 
-/// Shows a [`split!`] part that has a plain stand-in — the message text before its Markdown
-/// is here: in the split build [`with_stand_in`].
+/// Shows a [`split!`] part in the same pass when its module is here (a transcript row: rows
+/// exist only once `run` is), `fallback` until then: in the split build [`with_stand_in`].
 #[cfg(agui_split)]
 pub use with_stand_in as lazy_or;
 
-/// Shows a [`split!`] part that has a plain stand-in: without the split build, a plain call.
+/// Shows a [`split!`] part: without the split build, a plain call.
 #[cfg(not(agui_split))]
 pub fn lazy_or<V>(load: impl FnOnce() -> AnyView, _fallback: impl Fn() -> V) -> AnyView {
     load()

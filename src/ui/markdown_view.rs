@@ -19,7 +19,6 @@ use crate::i18n::fill;
 use crate::i18n::Strings;
 use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
 use crate::store::AgentStore;
-use crate::ui::lazy::split;
 use crate::ui::tr_ctx;
 use crate::view::highlight::{self, Highlighter, Line};
 
@@ -69,44 +68,11 @@ struct Progress {
     tail_rev: u64,
 }
 
-split!(run:
-    /// The Markdown of an assistant message. The lean widget keeps it (the parser, the
-    /// renderer and the highlighter) in the `run` chunk with the tool cards; [`plain_text`]
-    /// stands in until it is here.
-    pub fn markdown_message(row_key: String) -> AnyView {
-        view! { <MarkdownMessage row_key /> }.into_any()
-    }
-);
-
 /// What a row's text gained since `shown` bytes of it were shown in the store's rewrite epoch
 /// `shown_in`: within one epoch a text only grows, so the suffix — O(the new text), not a
 /// comparison of the whole message per delta; `None` when it must be shown again from the start.
 fn appended(text: &str, shown: usize, shown_in: Option<u64>, epoch: u64) -> Option<&str> {
     text.get(shown..).filter(|_| shown_in == Some(epoch))
-}
-
-/// A message's text as it is, in the same container, while its Markdown is on the way (or
-/// could not be loaded). A delta appends its text — O(the delta), as the Markdown is.
-pub fn plain_text(store: AgentStore, row_key: String) -> impl IntoView {
-    let node = NodeRef::<leptos::html::Div>::new();
-    let version = store.row_version(&row_key);
-    // The length shown and the store's rewrite epoch it was shown in.
-    let shown = StoredValue::new((0usize, None::<u64>));
-    Effect::new(move || {
-        version.track();
-        let Some(el) = node.get() else { return };
-        let epoch = store.rewrite_epoch();
-        store.with_message(&row_key, |m| {
-            let text = m.text();
-            let (len, at) = shown.get_value();
-            match appended(&text, len, at, epoch) {
-                Some(rest) => el.insert_adjacent_text("beforeend", rest).unwrap_or(()),
-                None => el.set_text_content(Some(&text)),
-            }
-            shown.set_value((text.len(), Some(epoch)));
-        });
-    });
-    view! { <div class="agui-markdown agui-markdown--plain" data-testid="message-text" node_ref=node></div> }
 }
 
 /// The Markdown text of an assistant message.

@@ -19,8 +19,8 @@ use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::activity_card;
 use crate::ui::attach::sent_media;
-use crate::ui::lazy::{lazy, lazy_or, split};
-use crate::ui::markdown_view::{markdown_message, plain_text};
+use crate::ui::lazy::{lazy, prefetch, split};
+use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::reasoning;
 use crate::ui::tool::tool_card;
 use crate::ui::tr;
@@ -73,6 +73,27 @@ pub fn MessageRow(
     };
     let footer = message_footer(store, &row, editing);
     wrap(&row, view! { {body} {footer} }.into_any()).into_any()
+}
+
+split!(run, preload fetch_run:
+    /// A transcript row. The lean widget keeps the rows (bubbles, answers with their Markdown,
+    /// tool cards and footers) in the `run` module with everything that starts and reads a
+    /// run ([`crate::store`]'s `run`), so a row exists only once it is here.
+    pub fn message_row(row: Row) -> AnyView {
+        view! { <MessageRow row /> }.into_any()
+    }
+);
+
+/// Starts fetching the `run` module when the person shows they are about to write (typing,
+/// pasting or dropping into the composer, pointing at or focusing a suggestion), so it is
+/// usually here by the time they send. Once per page; a fetch that fails is tried again by
+/// the action that needs the module.
+pub fn warm_run() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static ASKED: AtomicBool = AtomicBool::new(false);
+    if !ASKED.swap(true, Ordering::Relaxed) {
+        prefetch(fetch_run());
+    }
 }
 
 fn wrap(row: &Row, body: AnyView) -> impl IntoView {
@@ -491,9 +512,8 @@ fn assistant_body(store: AgentStore, key: String) -> AnyView {
             })
             .unwrap_or_default()
     });
-    let plain_key = key.clone();
     view! {
-        {lazy_or(move || markdown_message(key), move || plain_text(store, plain_key.clone()))}
+        <MarkdownMessage row_key=key />
         <Show when=move || tool_ids.with(|ids| !ids.is_empty())>
             <div class="agui-message__tools">
                 <For

@@ -19,7 +19,7 @@ fn done_label(seconds: Option<f64>, t: &Strings) -> String {
 }
 
 split!(run:
-    /// A reasoning message (in the `run` chunk, with the tool cards).
+    /// A reasoning message (in the `run` module, with the rows).
     pub fn reasoning(row: Row) -> AnyView {
         view! { <Reasoning row /> }.into_any()
     }

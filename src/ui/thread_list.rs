@@ -12,6 +12,7 @@ use crate::i18n::{split_placeholder, Strings};
 use crate::session::branches::UNTITLED;
 use crate::store::AgentStore;
 use crate::store::{ThreadError, ThreadSummary};
+use crate::ui::lazy::{in_module, lazy, split};
 use crate::ui::{tr, tr_now};
 use crate::view::wording;
 
@@ -32,25 +33,22 @@ enum Mode {
     ConfirmingDelete,
 }
 
-/// The list of conversations.
+/// The list of conversations. A chat with nothing to list yet (one conversation, empty) shows
+/// only "New"; the list's items are in the lean widget's `run` module, which is here whenever
+/// there is something to list (a saved conversation, a message sent).
 #[component]
 pub fn ThreadList() -> impl IntoView {
     let store = AgentStore::expect();
     let threads = store.threads();
     let (error, set_error) = signal(None::<ThreadError>);
-    let report = move |r: Result<(), ThreadError>| {
-        set_error.try_set(r.err());
-    };
     // A refusal is about the moment it happened: clear it once the run is over.
     Effect::new(move |_| {
         if !store.running.get() {
             set_error.set(None);
         }
     });
-    let ids = Memo::new(move |_| {
-        threads
-            .list
-            .with(|l| l.iter().map(|t| t.id.clone()).collect::<Vec<_>>())
+    let listed = Memo::new(move |_| {
+        threads.list.with(|l| l.len() > 1) || store.rows.with(|r| !r.is_empty())
     });
 
     view! {
@@ -63,7 +61,7 @@ pub fn ThreadList() -> impl IntoView {
                     data-testid="thread-new"
                     disabled=move || store.running.get()
                     title=move || tr(store).thread_new_title
-                    on:click=move |_| report(store.new_thread())
+                    on:click=move |_| in_module(store, move || new_thread(store, set_error))
                 >
                     {move || tr(store).thread_new}
                 </button>
@@ -79,16 +77,41 @@ pub fn ThreadList() -> impl IntoView {
                         }
                     })
             }}
+            <Show when=move || listed.get()>
+                {lazy(store, move || thread_items(store, set_error))}
+            </Show>
+        </nav>
+    }
+}
+
+split!(run:
+    /// "New": a fresh conversation (refused while a run is in flight).
+    fn new_thread(store: AgentStore, set_error: WriteSignal<Option<ThreadError>>) -> () {
+        set_error.try_set(store.new_thread().err());
+    }
+);
+
+split!(run:
+    /// The conversations, each with its actions.
+    fn thread_items(store: AgentStore, set_error: WriteSignal<Option<ThreadError>>) -> AnyView {
+        let threads = store.threads();
+        let ids = Memo::new(move |_| {
+            threads
+                .list
+                .with(|l| l.iter().map(|t| t.id.clone()).collect::<Vec<_>>())
+        });
+        view! {
             <ul class="agui-threads__list">
                 <For
                     each=move || ids.get()
                     key=|id| id.clone()
-                    children=move |id| view! { <ThreadItem id report /> }
+                    children=move |id| view! { <ThreadItem id set_error /> }
                 />
             </ul>
-        </nav>
+        }
+        .into_any()
     }
-}
+);
 
 /// One conversation in the list.
 #[component]
@@ -96,9 +119,12 @@ fn ThreadItem(
     /// The thread id.
     id: String,
     /// Where a refused action is reported.
-    report: impl Fn(Result<(), ThreadError>) + Copy + Send + Sync + 'static,
+    set_error: WriteSignal<Option<ThreadError>>,
 ) -> impl IntoView {
     let store = AgentStore::expect();
+    let report = move |r: Result<(), ThreadError>| {
+        set_error.try_set(r.err());
+    };
     let threads = store.threads();
     let id = StoredValue::new(id);
     let summary = Memo::new(move |_| {

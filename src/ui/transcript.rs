@@ -40,9 +40,8 @@ use crate::store::AgentStore;
 use crate::ui::composer::suggestion_chips;
 use crate::ui::hitl::frontend_tools::use_frontend_tools;
 use crate::ui::hitl::interrupt_card::interrupt_list;
-use crate::ui::lazy::{lazy, prefetch};
-use crate::ui::message::MessageRow;
-use crate::ui::tool::fetch_run_parts;
+use crate::ui::lazy::{lazy, lazy_or};
+use crate::ui::message::message_row;
 use crate::ui::{locked_by_interrupts, tr};
 use crate::view::slices::Slices;
 
@@ -198,8 +197,6 @@ pub fn Transcript() -> impl IntoView {
     Effect::new(move |was_running: Option<bool>| {
         let running = store.running.get();
         if running && was_running != Some(true) {
-            // The tool cards and reasoning the run may show: fetched while the agent thinks.
-            prefetch(fetch_run_parts());
             stick.set(true);
             follow(scroller, stick, store, 2);
             announcement.set(String::new());
@@ -280,6 +277,8 @@ pub fn Transcript() -> impl IntoView {
     };
 
     let empty = Memo::new(move |_| store.rows.with(Vec::is_empty));
+    // No welcome while what is saved is on its way (it would flash before the conversation).
+    let welcome_shown = move || empty.get() && !store.restoring.get();
     let open_interrupts = locked_by_interrupts(store);
     // Under the title: the page's welcome text; on a developer page (agent picker shown)
     // talking to an endpoint, which endpoint.
@@ -328,7 +327,7 @@ pub fn Transcript() -> impl IntoView {
                 on:scroll=on_scroll
             >
                 <div class="agui-transcript__inner" node_ref=inner>
-                    <Show when=move || empty.get()>
+                    <Show when=welcome_shown>
                         <div class="agui-hero" data-testid="empty-state">
                             <h2 class="agui-hero__title">{move || tr(store).hero_title}</h2>
                             {welcome.clone()}
@@ -338,7 +337,9 @@ pub fn Transcript() -> impl IntoView {
                     <For
                         each=window
                         key=|row| (row.key.clone(), row.role)
-                        children=|row| view! { <MessageRow row /> }
+                        children=move |row| {
+                            lazy_or(move || message_row(row), || ())
+                        }
                     />
                     <Show when=move || open_interrupts.get()>
                         {lazy(store, interrupt_list)}

@@ -6,13 +6,31 @@
 use leptos::prelude::*;
 
 use crate::store::AgentStore;
+use crate::ui::lazy::{lazy, split};
 use crate::ui::tr;
 use crate::view::wording;
 
-/// Badge with the number of warnings; click to list them.
+/// Badge with the number of warnings; click to list them. (The lean widget fetches it, the
+/// `warnings` module, with the first warning.)
 #[component]
 pub fn WarningsBadge() -> impl IntoView {
     let store = AgentStore::expect();
+    let any = Memo::new(move |_| store.warnings.with(|w| !w.is_empty()));
+    view! {
+        <Show when=move || any.get()>
+            {lazy(store, move || warnings_badge(store))}
+        </Show>
+    }
+}
+
+split!(warnings:
+    /// The badge and its list.
+    fn warnings_badge(store: AgentStore) -> AnyView {
+        badge(store).into_any()
+    }
+);
+
+fn badge(store: AgentStore) -> impl IntoView {
     let (open, set_open) = signal(false);
     let count = Memo::new(move |_| store.warnings.with(Vec::len));
     let items = move || {

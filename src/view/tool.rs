@@ -391,24 +391,26 @@ pub fn preview_of(text: &str) -> Option<String> {
 }
 
 /// Tool names compare in snake case: trimmed, `camelCase` split, dashes and spaces turned into
-/// `_`, lower case. `searchVenues` and `Search-Venues` → `search_venues`.
+/// `_`, lower case. `searchVenues` and `Search-Venues` → `search_venues`. Tool names are ASCII
+/// identifiers in practice (the model APIs allow `[a-zA-Z0-9_-]`): ASCII letters are folded,
+/// any other character compares as it is (no Unicode case tables in the lean widget).
 pub fn normalize_tool_name(name: &str) -> String {
     let name = name.trim();
     let mut out = String::with_capacity(name.len() + 4);
     let mut prev_lower = false;
     for c in name.chars() {
-        if c.is_uppercase() {
+        if c.is_ascii_uppercase() {
             if prev_lower {
                 out.push('_');
             }
-            out.extend(c.to_lowercase());
+            out.push(c.to_ascii_lowercase());
             prev_lower = false;
         } else if c == '-' || c.is_whitespace() {
             out.push('_');
             prev_lower = false;
         } else {
             out.push(c);
-            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
         }
     }
     out

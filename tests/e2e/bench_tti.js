@@ -15,6 +15,10 @@
 //   inline       navigation start → the composer enabled (the lean bundle starts at once);
 //                once more with <link rel=modulepreload/preload> for the bundle in the head.
 //   page         the app's own page (full bundle, demo) → the composer enabled.
+//   message      the popup opened (hovered first), then a message: its first keystroke starts
+//                fetching the lean widget's `run` module; Enter → the message shows in the
+//                transcript (it needs `run`). "at once": Enter right after the first
+//                keystroke (the worst case); "after 1.5 s of typing": as a person types.
 // The composer is found by polling every 4 ms from an init script; each run then types into
 // it and checks the text arrived, so a broken page fails the benchmark instead of timing it.
 const { chromium } = require('playwright-core');
@@ -39,17 +43,24 @@ function probe() {
   const marks = {};
   window.__tti = marks;
   document.addEventListener('click', () => { marks.click ??= performance.now(); }, true);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') marks.send ??= performance.now();
+  }, true);
   const timer = setInterval(() => {
     const root = document.querySelector('agui-chat')?.shadowRoot;
     if (!root) return;
     if (marks.launcher === undefined && root.querySelector('[data-testid=widget-launcher]')) {
       marks.launcher = performance.now();
     }
+    if (marks.send !== undefined && marks.shown === undefined && root.querySelector('[data-role=user]')) {
+      marks.shown = performance.now();
+    }
     const c = root.querySelector('[data-testid=composer-input]');
     if (!c || c.disabled) return;
     marks.composer ??= performance.now();
-    if (root.activeElement === c) {
-      marks.focused ??= performance.now();
+    if (root.activeElement === c) marks.focused ??= performance.now();
+    if (marks.focused !== undefined && (marks.send === undefined || marks.shown !== undefined)
+      && !window.__ttiMessage) {
       clearInterval(timer);
     }
   }, 4);
@@ -92,6 +103,26 @@ const loaded = (name, url) => ({
   },
 });
 
+// The popup opened, then a message typed for `typing` ms and sent: Enter → it shows.
+const message = (name, typing) => ({
+  name,
+  url: '/embed/',
+  async run(p) {
+    await p.evaluate(() => { window.__ttiMessage = true; });
+    await until(p, 'launcher');
+    await p.hover('[data-testid=widget-launcher]');
+    await p.waitForTimeout(300);
+    await p.click('[data-testid=widget-launcher]');
+    await until(p, 'focused');
+    await p.keyboard.type('h');
+    if (typing) await p.waitForTimeout(typing);
+    await p.keyboard.type('ello');
+    await p.keyboard.press('Enter');
+    const m = await until(p, 'shown');
+    return { value: m.shown - m.send };
+  },
+});
+
 const scenarios = [
   popup('popup, cold click: click → composer focused', async () => {}),
   popup('popup, hovered 300 ms: click → composer focused', async (p) => {
@@ -104,6 +135,8 @@ const scenarios = [
   loaded('inline (lean bundle): navigation → composer enabled', '/inline/'),
   loaded('inline, the page preloads the bundle: navigation → composer enabled', '/inline/?hints=1'),
   loaded('page (the app, full bundle): navigation → composer enabled', '/'),
+  message('popup, a message sent at once (its first keystroke fetches `run`): Enter → the message shows', 0),
+  message('popup, a message typed for 1.5 s: Enter → the message shows', 1500),
 ];
 
 const median = (xs) => {

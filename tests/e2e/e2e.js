@@ -228,22 +228,39 @@ const splitChecks = {
     await p.click('[data-testid=interrupt-submit]');
     await waitText(p, '[data-testid=message-text]', '"travellers": 3');
   },
-  async 'an answer shows as plain text until its Markdown is here, then as Markdown'(p) {
+  async 'the run module comes when the person starts typing; a message sent before it is here goes out once it is'(p, seen) {
+    await p.waitForTimeout(300);
+    assert(!seen.some(chunk('run')), 'the run module was fetched before anyone typed');
     let release;
     const held = new Promise((r) => { release = r; });
     await p.route('**/agui-widget.run.wasm', async (r) => { await held; await r.continue(); });
-    await send(p, 'hello');
-    await waitText(p, assistantText, 'Searching venues now.');
-    const plain = await p.$eval(assistantText, (e) => ({
-      plain: e.classList.contains('agui-markdown--plain'), text: e.textContent, markup: e.children.length }));
-    assert(plain.plain && plain.markup === 0 && plain.text.startsWith('**Real server** heard: hello.'),
-      'the text as it is: ' + JSON.stringify(plain));
+    await p.fill('[data-testid=composer-input]', 'hel');
+    for (let i = 0; i < 40 && !seen.some(chunk('run')); i++) await p.waitForTimeout(50);
+    assert(seen.some(chunk('run')), 'typing asked for the run module');
+    await p.fill('[data-testid=composer-input]', 'hello');
+    await p.click('[data-testid=composer-send]');
+    await p.waitForTimeout(300);
+    assert((await p.$$('[data-role=user]')).length === 0, 'nothing is sent before the run module is here');
     release();
+    await waitText(p, '[data-role=user] [data-testid=message-text]', 'hello');
     await p.waitForSelector(assistantText + ' strong', { timeout: 10000 });
-    assert((await p.textContent(assistantText + ' strong')) === 'Real server', 'its Markdown');
-    const now = await p.textContent(assistantText);
-    assert(!now.includes('**') && now.includes('Searching venues now.'), 'the same text, rendered: ' + now);
-    assert(!(await p.$('.agui-markdown--plain')), 'no stand-in left');
+    assert((await p.textContent(assistantText + ' strong')) === 'Real server', 'the answer, as Markdown');
+    assert((await lastRequest(p)).messages.some((m) => m.role === 'user' && m.content === 'hello'), 'the message reached the agent');
+  },
+  async 'a run module that cannot be loaded: the chat says so, and Retry sends the message'(p, seen) {
+    let fail = true;
+    await p.route('**/agui-widget.run.wasm', (r) => (fail ? r.abort() : r.continue()));
+    await send(p, 'hello again');
+    await p.waitForSelector('[data-testid=part-failed]', { timeout: 10000 });
+    await audit(p, 'embed-run-failed');
+    assert((await p.$$('[data-role=user]')).length === 0, 'nothing was sent');
+    fail = false;
+    await p.click('[data-testid=part-failed] [data-testid=retry]');
+    await waitText(p, '[data-role=user] [data-testid=message-text]', 'hello again');
+    await waitStatus(p, 'success');
+    assert(seen.filter(chunk('run')).length >= 2, 'Retry fetched the module again');
+    assert(!(await p.$('[data-testid=part-failed]')), 'the notice is gone');
+    assert((await lastRequest(p)).messages.some((m) => m.role === 'user' && m.content === 'hello again'), 'the message reached the agent');
   },
   async 'the attachments module comes with the first file; the image goes to the agent and shows'(p, seen) {
     assert(!seen.some(chunk('attach')), 'the attachments module was fetched before any file');

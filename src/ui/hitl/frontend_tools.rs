@@ -36,6 +36,7 @@ use serde_json::Value;
 use crate::protocol::types::Tool;
 use crate::store::AgentStore;
 use crate::store::HitlError;
+use crate::ui::lazy::{in_module, split};
 use crate::ui::tr;
 use crate::view::tool::{ToolStatus, ToolView};
 
@@ -231,6 +232,15 @@ pub fn use_frontend_tools(store: AgentStore, tools: FrontendTools) {
         if running || pending == 0 {
             return;
         }
+        let tools = tools.clone();
+        in_module(store, move || run_handlers(store, tools.clone()));
+    });
+}
+
+split!(run:
+    /// Runs the handlers of the pending calls `tools` has (after a run, so the lean widget's
+    /// `run` module is here).
+    fn run_handlers(store: AgentStore, tools: FrontendTools) -> () {
         for call in store.pending_frontend_calls() {
             let Some(handler) = tools.handler(&call.name) else {
                 continue;
@@ -253,8 +263,8 @@ pub fn use_frontend_tools(store: AgentStore, tools: FrontendTools) {
                 }
             });
         }
-    });
-}
+    }
+);
 
 /// The component body of a frontend tool card: the tool's UI while the call waits for the
 /// person, `otherwise` before and after. `view` is the card's memo.

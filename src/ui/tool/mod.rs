@@ -26,9 +26,8 @@ use crate::view::tool::{status_label, ToolStatus};
 pub use call::ToolCallView;
 pub use parts::generic_body;
 
-split!(run, preload fetch_run_parts:
-    /// A tool call's card. The lean widget keeps the cards and reasoning in the `run` chunk,
-    /// fetched when the first run starts ([`fetch_run_parts`]) or when a restored thread shows one.
+split!(run:
+    /// A tool call's card (the lean widget's `run` module, with the rows).
     pub fn tool_card(tool_call_id: String) -> AnyView {
         view! { <ToolCard tool_call_id /> }.into_any()
     }

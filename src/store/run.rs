@@ -1,0 +1,131 @@
+//! What the lean widget keeps in its `run` module (`src/ui/lazy.rs`): everything that starts,
+//! sends and reads a run — the request's body, the transport, the wire decoders, the pipeline
+//! and the reducer — and what reads saved conversations. [`AgentStore`]'s methods call these
+//! through [`in_module`](crate::ui::lazy::in_module): at once when the module is here (every time
+//! after the first), else once it arrives. A page fetches the module when the person starts
+//! typing (the composer), when something is saved to show, or at the first action that needs
+//! it; a chat nobody writes in never does. Without the split build each is a plain call.
+
+use std::rc::Rc;
+
+use super::*;
+use crate::protocol::types::ContentPart;
+use crate::transport;
+use crate::ui::lazy::split;
+
+split!(run:
+    /// Reads the saved conversations into the store's fresh session and shows the one that
+    /// was open; a run the page left in flight is asked for again.
+    pub fn read_saved(store: AgentStore) -> () {
+        store.update(Session::read_saved);
+        store.restoring.set(false);
+        store.on_thread_switched();
+        let resumed = store.update(Session::resume_stream).flatten();
+        store.after(resumed);
+    }
+);
+
+split!(run:
+    /// [`AgentStore::send_with`].
+    pub fn send(store: AgentStore, message: Rc<(String, Vec<ContentPart>)>) -> () {
+        let (text, parts) = Rc::unwrap_or_clone(message);
+        let request = store.update(|s| s.send_parts(&text, parts)).flatten();
+        store.after(request);
+    }
+);
+
+split!(run:
+    /// [`AgentStore::retry`].
+    pub fn retry(store: AgentStore) -> () {
+        let request = store.update(Session::retry).flatten();
+        store.after(request);
+    }
+);
+
+split!(run:
+    /// [`AgentStore::stop`].
+    pub fn stop(store: AgentStore) -> () {
+        if let Some(Some(handle)) = store.shell.try_update_value(|s| s.abort.take()) {
+            handle.abort();
+        }
+        store.update(Session::stop);
+        store.after(None);
+    }
+);
+
+split!(run:
+    /// [`AgentStore::continue_held_run`].
+    pub fn continue_held_run(store: AgentStore) -> () {
+        let request = store.update(Session::continue_held_run).flatten();
+        store.after(request);
+    }
+);
+
+split!(run:
+    /// [`AgentStore::execute`].
+    pub fn request(store: AgentStore, request: Rc<RunRequest>) -> () {
+        transport_of(store, Rc::unwrap_or_clone(request))
+    }
+);
+
+/// Runs the transport `request` names; its bytes and its end go back to the session with its
+/// generation.
+fn transport_of(store: AgentStore, request: RunRequest) {
+    let generation = request.generation;
+    if !store.update(|s| s.is_current(generation)).unwrap_or(false) {
+        return;
+    }
+    match request.route {
+        Route::Local { agent, speed } => {
+            let handle = AbortHandle::Local(Rc::new(std::cell::Cell::new(false)));
+            store
+                .shell
+                .try_update_value(|s| s.abort = Some(handle.clone()));
+            leptos::task::spawn_local(async move {
+                let chunks = agent.respond(&request.body);
+                let result =
+                    transport::run_local(chunks, &handle, speed, |b| store.push_for(generation, b))
+                        .await;
+                store.end_for(generation, result);
+            });
+        }
+        Route::Http {
+            endpoint,
+            headers,
+            allowed,
+            fetch,
+            get,
+            accept,
+        } => {
+            if let Err(e) = transport::check_endpoint(&endpoint, allowed.as_deref()) {
+                return store.end_for(generation, Err(e));
+            }
+            let handle = match transport::fetch_abort_handle() {
+                Ok(h) => h,
+                Err(e) => return store.end_for(generation, Err(e)),
+            };
+            store
+                .shell
+                .try_update_value(|s| s.abort = Some(handle.clone()));
+            let text = (!get).then(|| request.body.to_string());
+            leptos::task::spawn_local(async move {
+                let result = transport::run_http(
+                    transport::HttpRequest {
+                        endpoint: &endpoint,
+                        headers: &headers,
+                        fetch,
+                        accept,
+                        body: text.as_deref(),
+                    },
+                    &handle,
+                    |wire| {
+                        store.update(|s| s.open_response(generation, wire));
+                    },
+                    |b| store.push_for(generation, b),
+                )
+                .await;
+                store.end_for(generation, result);
+            });
+        }
+    }
+}
