@@ -39,7 +39,7 @@ use crate::session::{Flush, Route, RunRequest, Session};
 #[cfg(feature = "inspector")]
 use crate::trace::{self, Trace};
 use crate::transport::AbortHandle;
-use crate::ui::lazy::in_module;
+use crate::ui::lazy::{in_module, Handoff};
 
 /// The storage prefix the app uses.
 pub use crate::embed::DEFAULT_STORAGE_PREFIX;
@@ -70,8 +70,9 @@ struct Shell {
     threads: Option<ThreadSignals>,
     frame_scheduled: bool,
     abort: Option<AbortHandle>,
-    /// What to try again after a part could not be loaded ([`AgentStore::part_error`]).
-    retry_part: Option<Rc<dyn Fn()>>,
+    /// What to try again, in order, after a part could not be loaded
+    /// ([`AgentStore::part_error`]).
+    retry_parts: Vec<Rc<dyn Fn()>>,
     /// Owns the lazily created per-row, per-tool and per-path signals. They are created on
     /// first use inside some component, but must outlive it: a remounted component (or a
     /// flush) reuses them, and a signal owned by a disposed component panics when read.
@@ -173,7 +174,7 @@ impl AgentStore {
                 threads: None,
                 frame_scheduled: false,
                 abort: None,
-                retry_part: None,
+                retry_parts: Vec::new(),
                 owner: Owner::new(),
             }),
             rows: RwSignal::new(rows),
@@ -428,7 +429,7 @@ impl AgentStore {
     /// (the wire decoders, the pipeline, the reducer) are in the `run` module.
     fn execute(&self, request: RunRequest) {
         let store = *self;
-        let request = Rc::new(request);
+        let request = Handoff::new(request);
         in_module(store, move || run::request(store, request.clone()));
     }
 
@@ -458,7 +459,7 @@ impl AgentStore {
     /// Send a user message with attachments (content parts after the text).
     pub fn send_with(&self, text: String, parts: Vec<crate::protocol::types::ContentPart>) {
         let store = *self;
-        let message = Rc::new((text, parts));
+        let message = Handoff::new((text, parts));
         in_module(store, move || run::send(store, message.clone()));
     }
 
@@ -710,9 +711,9 @@ impl AgentStore {
     }
 
     /// A part of the chat could not be loaded: shown by the error banner, whose Retry runs
-    /// `retry` (see [`AgentStore::retry_part`]).
+    /// `retry` after what failed before it (see [`AgentStore::retry_part`]).
     pub fn part_failed(&self, retry: Rc<dyn Fn()>) {
-        self.shell.try_update_value(|s| s.retry_part = Some(retry));
+        self.shell.try_update_value(|s| s.retry_parts.push(retry));
         self.part_error.set(true);
         self.restoring.set(false);
     }
@@ -720,7 +721,11 @@ impl AgentStore {
     /// Try again what could not be loaded ([`AgentStore::part_failed`]).
     pub fn retry_part(&self) {
         self.part_error.set(false);
-        if let Some(Some(retry)) = self.shell.try_update_value(|s| s.retry_part.take()) {
+        let retries = self
+            .shell
+            .try_update_value(|s| std::mem::take(&mut s.retry_parts))
+            .unwrap_or_default();
+        for retry in retries {
             retry();
         }
     }

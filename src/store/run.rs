@@ -11,7 +11,7 @@ use std::rc::Rc;
 use super::*;
 use crate::protocol::types::ContentPart;
 use crate::transport;
-use crate::ui::lazy::split;
+use crate::ui::lazy::{split, Handoff};
 
 split!(run:
     /// Reads the saved conversations into the store's fresh session and shows the one that
@@ -27,10 +27,11 @@ split!(run:
 
 split!(run:
     /// [`AgentStore::send_with`].
-    pub fn send(store: AgentStore, message: Rc<(String, Vec<ContentPart>)>) -> () {
-        let (text, parts) = Rc::unwrap_or_clone(message);
-        let request = store.update(|s| s.send_parts(&text, parts)).flatten();
-        store.after(request);
+    pub fn send(store: AgentStore, message: Handoff<(String, Vec<ContentPart>)>) -> () {
+        if let Some((text, parts)) = message.take() {
+            let request = store.update(|s| s.send_parts(&text, parts)).flatten();
+            store.after(request);
+        }
     }
 );
 
@@ -63,8 +64,10 @@ split!(run:
 
 split!(run:
     /// [`AgentStore::execute`].
-    pub fn request(store: AgentStore, request: Rc<RunRequest>) -> () {
-        transport_of(store, Rc::unwrap_or_clone(request))
+    pub fn request(store: AgentStore, request: Handoff<RunRequest>) -> () {
+        if let Some(request) = request.take() {
+            transport_of(store, request);
+        }
     }
 );
 

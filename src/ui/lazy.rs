@@ -78,6 +78,27 @@ pub fn drive<T: 'static>(fut: impl Future<Output = T> + 'static, then: impl FnOn
     }
 }
 
+/// A value handed to a [`split!`] function once, without copying it: the call that runs takes
+/// it; a call whose module could not be loaded never ran, so the value stays for its retry.
+pub struct Handoff<T>(std::rc::Rc<std::cell::Cell<Option<T>>>);
+
+impl<T> Handoff<T> {
+    pub fn new(value: T) -> Self {
+        Handoff(std::rc::Rc::new(std::cell::Cell::new(Some(value))))
+    }
+
+    /// The value, the first time (`None` after).
+    pub fn take(&self) -> Option<T> {
+        self.0.take()
+    }
+}
+
+impl<T> Clone for Handoff<T> {
+    fn clone(&self) -> Self {
+        Handoff(self.0.clone())
+    }
+}
+
 /// Runs `call` — a call of a [`split!`] function that returns nothing (an action: most are in
 /// `run`, adding files is in `attach`) — at once when its module is here (for `run`, always
 /// after the first run), else once it arrives, in the order asked for. A module that cannot be
