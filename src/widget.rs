@@ -652,21 +652,31 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
             );
         }
         if before.running && !now.running {
-            let (status, error) = store
-                .run
-                .with_untracked(|r| (r.status.name(), r.error.clone()));
-            // Worded like the banner, in the widget's language.
-            let error =
-                error.map(|e| crate::view::wording::run_failure(crate::ui::tr_now(store), &e));
-            dispatch(
-                &host,
-                "agui:run-finished",
-                &json!({"threadId": thread, "runId": store.last_run_id(), "status": status, "error": error}),
-            );
+            // A run ended: the lean widget's `run` module is here, so this is at once.
+            let (host, thread) = (host.clone(), thread.clone());
+            crate::ui::lazy::in_module(store, move || {
+                run_finished(host.clone(), store, thread.clone())
+            });
         }
         now
     });
 }
+
+crate::ui::lazy::split!(run:
+    /// `agui:run-finished`, its error worded like the banner, in the widget's language.
+    fn run_finished(host: HtmlElement, store: AgentStore, thread: String) -> () {
+        let (status, error) = store
+            .run
+            .with_untracked(|r| (r.status.name(), r.error.clone()));
+        let error =
+            error.map(|e| crate::view::wording::run_failure(crate::ui::tr_now(store), &e));
+        dispatch(
+            &host,
+            "agui:run-finished",
+            &json!({"threadId": thread, "runId": store.last_run_id(), "status": status, "error": error}),
+        );
+    }
+);
 
 /// The page's plug-ins from the JS options: `tools`, `renderers` (see the module docs;
 /// `suggestions` are an option like the attribute, [`WidgetOptions::suggestions`]). Every entry that cannot be used is a problem shown in the widget, never a failure.

@@ -55,7 +55,7 @@ fn skeleton(css: &str) -> String {
 
 #[test]
 fn the_real_stylesheets_keep_every_rule_and_get_smaller_and_minifying_twice_changes_nothing() {
-    for name in ["tokens", "app", "tools", "inspector", "widget"] {
+    for name in ["tokens", "app", "tools", "demo", "inspector", "widget"] {
         let css = std::fs::read_to_string(format!("style/{name}.css")).expect("stylesheet");
         let min = minify(&css);
         assert_eq!(skeleton(&min), skeleton(&css), "{name}.css lost something");

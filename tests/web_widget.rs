@@ -139,11 +139,23 @@ export function mount_with_renderer(el) {
 export function seen_calls(el) { return JSON.stringify(el.seen || []); }
 export function restore_fetch() { if (saved !== null) { globalThis.fetch = saved; saved = null; } }
 export function requests_json() { return JSON.stringify(requests); }
+// A schema with what JSON.stringify keeps, changes and drops.
+const schema = () => ({
+  type: 'object',
+  properties: {
+    precise: { type: 'boolean', default: false },
+    radius: { type: 'number', minimum: 0.5, maximum: 100, examples: [1, -2.25, null, undefined] },
+    mode: { enum: ['gps', 'ip', 'é ✓'] },
+  },
+  required: ['precise'], additionalProperties: false,
+  note: undefined, method() {}, notANumber: NaN,
+});
+export function schema_json() { return JSON.stringify(schema()); }
 export function mount_with_tool(el, calls) {
   return window.AguiChat.mount(el, {
     endpoint: '/tool-agent', threadKey: 'tool-' + Math.random(),
     tools: [{ name: 'get_location', description: 'Where the browser is',
-              parameters: { type: 'object', properties: { precise: { type: 'boolean' } } },
+              parameters: schema(),
               handler: async (args) => { calls.push(args); return { city: 'Lisbon' }; } }],
   });
 }
@@ -180,6 +192,7 @@ extern "C" {
     fn restore_fetch();
     fn requests_json() -> String;
     fn mount_with_tool(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
+    fn schema_json() -> String;
     fn listen(el: &HtmlElement, names: js_sys::Array) -> js_sys::Array;
     fn press(el: &Element, key: &str);
     fn mount_polluted(el: &HtmlElement) -> JsValue;
@@ -682,14 +695,16 @@ async fn js_api_mounts_with_a_frontend_tool_whose_answer_goes_back_to_the_agent(
     assert_eq!(args.as_string().unwrap(), r#"{"precise":true}"#);
     let requests: serde_json::Value = serde_json::from_str(&requests_json()).unwrap();
     let first = &requests[0];
-    assert!(
-        first["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|t| t["name"] == "get_location"),
-        "the JS tool is advertised: {}",
-        first["tools"]
+    let tool = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "get_location")
+        .unwrap_or_else(|| panic!("the JS tool is advertised: {}", first["tools"]));
+    let schema: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
+    assert_eq!(
+        tool["parameters"], schema,
+        "its parameters as JSON.stringify reads them"
     );
     let second = &requests[1];
     let last = second["messages"].as_array().unwrap().last().unwrap();

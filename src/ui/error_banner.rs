@@ -6,7 +6,8 @@
 
 use leptos::prelude::*;
 
-use crate::store::AgentStore;
+use crate::store::{AgentStore, RunFailure};
+use crate::ui::lazy::{lazy_or, split};
 use crate::ui::tr;
 use crate::view::wording;
 
@@ -26,16 +27,24 @@ pub fn ErrorBanner() -> impl IntoView {
                 move || store.retry_part(),
             ));
         }
-        error.get().map(|failure| {
-            banner(
-                store,
-                "error-banner",
-                move || wording::run_failure(tr(store), &failure),
-                move || store.retry(),
-            )
-        })
+        error
+            .get()
+            .map(|failure| lazy_or(move || failure_banner(store, failure), || ()).into_any())
     }
 }
+
+split!(run:
+    /// The banner of a failed run, worded (a run failed: the lean widget's `run` module is
+    /// here).
+    fn failure_banner(store: AgentStore, failure: RunFailure) -> AnyView {
+        banner(
+            store,
+            "error-banner",
+            move || wording::run_failure(tr(store), &failure),
+            move || store.retry(),
+        )
+    }
+);
 
 fn banner(
     store: AgentStore,

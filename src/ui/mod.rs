@@ -33,25 +33,10 @@ pub mod widget_shell;
 use leptos::prelude::*;
 
 /// The chat's stylesheets (`style/*.css`), in cascade order, minified by `build.rs` and
-/// compiled in: the widget injects them into each shadow root, [`crate::app::AgentChat`] next
-/// to the chat.
-#[cfg(feature = "inspector")]
-pub const STYLESHEET: &str = concat!(
-    include_str!(concat!(env!("OUT_DIR"), "/tokens.css")),
-    include_str!(concat!(env!("OUT_DIR"), "/app.css")),
-    include_str!(concat!(env!("OUT_DIR"), "/tools.css")),
-    include_str!(concat!(env!("OUT_DIR"), "/inspector.css")),
-    include_str!(concat!(env!("OUT_DIR"), "/widget.css")),
-);
-/// The chat's stylesheets, in cascade order (a bundle without the inspector has no need of
-/// its sheet).
-#[cfg(not(feature = "inspector"))]
-pub const STYLESHEET: &str = concat!(
-    include_str!(concat!(env!("OUT_DIR"), "/tokens.css")),
-    include_str!(concat!(env!("OUT_DIR"), "/app.css")),
-    include_str!(concat!(env!("OUT_DIR"), "/tools.css")),
-    include_str!(concat!(env!("OUT_DIR"), "/widget.css")),
-);
+/// compiled in — those of what the bundle has (the demo's cards, the inspector only with their
+/// features): the widget injects them into each shadow root, [`crate::app::AgentChat`] next to
+/// the chat.
+pub const STYLESHEET: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet.css"));
 
 use crate::i18n::Strings;
 use crate::store::AgentStore;

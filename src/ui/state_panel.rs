@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::i18n::fill;
 use crate::store::{AgentStore, Notice};
-use crate::ui::lazy::{lazy, split};
+use crate::ui::lazy::{lazy, lazy_or, split};
 use crate::ui::tr;
 use crate::view::format::truncate_chars;
 use crate::view::state::{escape_pointer_token, is_empty_state};
@@ -38,40 +38,18 @@ pub fn StatePanel() -> impl IntoView {
         root.track();
         store.with_state("", is_empty_state)
     });
-    let failure = Memo::new(move |_| {
-        // The detail is the protocol's own diagnostic (JSON pointer): technical, English.
-        store.warnings.with(|w| match w.last() {
-            Some(Notice::Protocol(w)) if w.is_state_patch() => {
-                Some(truncate_chars(&w.to_string(), 240))
-            }
-            _ => None,
-        })
+    // A delta that could not be applied (after a run: its notice is in the `run` module).
+    let patch_failed = Memo::new(move |_| {
+        store
+            .warnings
+            .with(|w| matches!(w.last(), Some(Notice::Protocol(w)) if w.is_state_patch()))
     });
-    let warning_count = Memo::new(move |_| store.warnings.with(Vec::len));
     // The notice hides when dismissed and comes back with the next failure.
     let dismissed_at = RwSignal::new(0usize);
     let notice = move || {
-        failure
+        patch_failed
             .get()
-            .filter(|_| warning_count.get() > dismissed_at.get())
-            .map(|text| {
-                view! {
-                    <div class="agui-state-panel__notice" role="status" data-testid="state-warning">
-                        <p class="agui-state-panel__notice-title">
-                            {move || tr(store).state_patch_failed}
-                        </p>
-                        <p class="agui-state-panel__notice-detail">{text}</p>
-                        <button
-                            type="button"
-                            class="agui-state-panel__notice-close"
-                            aria-label=move || tr(store).dismiss
-                            on:click=move |_| dismissed_at.set(warning_count.get_untracked())
-                        >
-                            "×"
-                        </button>
-                    </div>
-                }
-            })
+            .then(|| lazy_or(move || patch_notice(store, dismissed_at), || ()))
     };
     let tree = move || {
         if empty.get() {
@@ -96,6 +74,46 @@ pub fn StatePanel() -> impl IntoView {
         </section>
     }
 }
+
+split!(run:
+    /// Why the last delta could not be applied, until dismissed.
+    fn patch_notice(store: AgentStore, dismissed_at: RwSignal<usize>) -> AnyView {
+        let failure = Memo::new(move |_| {
+            // The detail is the protocol's own diagnostic (JSON pointer): technical, English.
+            store.warnings.with(|w| match w.last() {
+                Some(Notice::Protocol(w)) if w.is_state_patch() => {
+                    Some(truncate_chars(&w.to_string(), 240))
+                }
+                _ => None,
+            })
+        });
+        let warning_count = Memo::new(move |_| store.warnings.with(Vec::len));
+        (move || {
+            failure
+                .get()
+                .filter(|_| warning_count.get() > dismissed_at.get())
+                .map(|text| {
+                    view! {
+                        <div class="agui-state-panel__notice" role="status" data-testid="state-warning">
+                            <p class="agui-state-panel__notice-title">
+                                {move || tr(store).state_patch_failed}
+                            </p>
+                            <p class="agui-state-panel__notice-detail">{text}</p>
+                            <button
+                                type="button"
+                                class="agui-state-panel__notice-close"
+                                aria-label=move || tr(store).dismiss
+                                on:click=move |_| dismissed_at.set(warning_count.get_untracked())
+                            >
+                                "×"
+                            </button>
+                        </div>
+                    }
+                })
+        })
+        .into_any()
+    }
+);
 
 split!(state:
     /// The tree of a non-empty state (the lean widget fetches it with the first state).
