@@ -110,6 +110,9 @@ pub struct AgentStore {
     /// What is saved is being read (the lean widget waits for its `run` module for that): the
     /// transcript shows no welcome meanwhile.
     pub restoring: RwSignal<bool>,
+    /// A message sent before the lean widget's `run` module is here: the transcript shows it,
+    /// pending, until it goes out.
+    pub sending: RwSignal<Option<String>>,
 }
 
 impl AgentStore {
@@ -190,6 +193,7 @@ impl AgentStore {
             queue: RwSignal::new(queue),
             part_error: RwSignal::new(false),
             restoring: RwSignal::new(false),
+            sending: RwSignal::new(None),
         }
     }
 
@@ -459,6 +463,8 @@ impl AgentStore {
     /// Send a user message with attachments (content parts after the text).
     pub fn send_with(&self, text: String, parts: Vec<crate::protocol::types::ContentPart>) {
         let store = *self;
+        // Shown until `run::send` takes it (at once when the module is here: never drawn).
+        self.sending.set(Some(text.clone()));
         let message = Handoff::new((text, parts));
         in_module(store, move || run::send(store, message.clone()));
     }
@@ -716,6 +722,7 @@ impl AgentStore {
         self.shell.try_update_value(|s| s.retry_parts.push(retry));
         self.part_error.set(true);
         self.restoring.set(false);
+        self.sending.set(None);
     }
 
     /// Try again what could not be loaded ([`AgentStore::part_failed`]).

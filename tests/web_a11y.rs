@@ -333,6 +333,16 @@ async fn the_keyboard_alone_reaches_the_composer_and_sends() {
 
 // ---- language ----------------------------------------------------------------------------
 
+/// Sends `text` to the demo agent and waits for its answer.
+async fn ask_demo(store: &AgentStore, root: &Element, text: &str) {
+    send_message(root, text);
+    wait_until(store, "the demo run to end", || {
+        !store.running.get_untracked()
+            && !q_all(root, r#"[data-testid="message"][data-role="assistant"]"#).is_empty()
+    })
+    .await;
+}
+
 #[wasm_bindgen_test]
 async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     let store = store_with(Locale::De, 0.0);
@@ -355,12 +365,7 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
         "+ Neu"
     );
     // A fresh conversation is listed once there is another: its automatic title translated.
-    send_message(&root, "hallo");
-    wait_until(&store, "the demo run to end", || {
-        !store.running.get_untracked()
-            && !q_all(&root, r#"[data-testid="message"][data-role="assistant"]"#).is_empty()
-    })
-    .await;
+    ask_demo(&store, &root, "hallo").await;
     click(&testid(&root, "thread-new").expect("new"));
     settle(&store).await;
     let title = || text_of(&testid(&root, "thread-title").expect("thread title"));
@@ -414,12 +419,7 @@ async fn the_inspector_names_every_control_and_leaves_the_composer_usable_beside
         ] {
             style.set_property(property, value).expect("style");
         }
-        send_message(&root, "plan our Lisbon offsite");
-        wait_until(&store, "the demo run to end", || {
-            !store.running.get_untracked()
-                && !q_all(&root, r#"[data-testid="message"][data-role="assistant"]"#).is_empty()
-        })
-        .await;
+        ask_demo(&store, &root, "plan our Lisbon offsite").await;
         click(&testid(&root, "inspector-toggle").expect("inspector toggle"));
         settle(&store).await;
         let inspector = testid(&root, "inspector").expect("the inspector is open");

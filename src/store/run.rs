@@ -28,6 +28,7 @@ split!(run:
 split!(run:
     /// [`AgentStore::send_with`].
     pub fn send(store: AgentStore, message: Handoff<(String, Vec<ContentPart>)>) -> () {
+        store.sending.set(None);
         if let Some((text, parts)) = message.take() {
             let request = store.update(|s| s.send_parts(&text, parts)).flatten();
             store.after(request);

@@ -341,6 +341,22 @@ pub fn Transcript() -> impl IntoView {
                             lazy_or(move || message_row(row), || ())
                         }
                     />
+                    {move || {
+                        // Sent before the conversation's code is here: shown, pending.
+                        store.sending.get().map(|text| {
+                            view! {
+                                <div
+                                    class="agui-message agui-message--user agui-message--sending"
+                                    data-testid="message-sending"
+                                    aria-busy="true"
+                                >
+                                    <div class="agui-message__bubble">
+                                        <div class="agui-message__text">{text}</div>
+                                    </div>
+                                </div>
+                            }
+                        })
+                    }}
                     <Show when=move || open_interrupts.get()>
                         {lazy(store, interrupt_list)}
                     </Show>

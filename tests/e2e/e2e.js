@@ -239,10 +239,11 @@ const splitChecks = {
     assert(seen.some(chunk('run')), 'typing asked for the run module');
     await p.fill('[data-testid=composer-input]', 'hello');
     await p.click('[data-testid=composer-send]');
-    await p.waitForTimeout(300);
+    await waitText(p, '[data-testid=message-sending]', 'hello');
     assert((await p.$$('[data-role=user]')).length === 0, 'nothing is sent before the run module is here');
     release();
     await waitText(p, '[data-role=user] [data-testid=message-text]', 'hello');
+    assert(!(await p.$('[data-testid=message-sending]')), 'the pending bubble gave way to the message');
     await p.waitForSelector(assistantText + ' strong', { timeout: 10000 });
     assert((await p.textContent(assistantText + ' strong')) === 'Real server', 'the answer, as Markdown');
     assert((await lastRequest(p)).messages.some((m) => m.role === 'user' && m.content === 'hello'), 'the message reached the agent');
@@ -253,7 +254,8 @@ const splitChecks = {
     await send(p, 'hello again');
     await p.waitForSelector('[data-testid=part-failed]', { timeout: 10000 });
     await audit(p, 'embed-run-failed');
-    assert((await p.$$('[data-role=user]')).length === 0, 'nothing was sent');
+    assert((await p.$$('[data-role=user]')).length === 0 && !(await p.$('[data-testid=message-sending]')),
+      'nothing was sent, and nothing shows as sending');
     fail = false;
     await p.click('[data-testid=part-failed] [data-testid=retry]');
     await waitText(p, '[data-role=user] [data-testid=message-text]', 'hello again');
