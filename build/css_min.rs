@@ -2,7 +2,8 @@
 //! comments, collapses whitespace to one space, removes the spaces around `{`, `}`, `;` and
 //! `,` and the `;` before a `}`. Quoted strings are copied as they are; a space that may
 //! be a descendant combinator (`.a :focus`) or part of a value (`0 auto`, `1px + 2px`) stays.
-//! Shared by `build.rs` and `tests/css_min.rs` (`#[path]`), so it is std only.
+//! Shared by `build.rs`, `src/ui/styles.rs` and `tests/css_min.rs` (`#[path]`), so it is std
+//! only. It also knows the two halves `build.rs` cuts the sheet into ([`JOIN`], [`interleave`]).
 
 /// `css` minified (see the module docs). Minifying twice gives the same text.
 pub fn minify(css: &str) -> String {
@@ -47,4 +48,23 @@ pub fn minify(css: &str) -> String {
         }
     }
     out
+}
+
+/// What separates two runs of one half of the stylesheet (`build.rs` cuts it in two for the
+/// lean widget's split build: see `src/ui/styles.rs`): an empty comment — valid CSS, and never
+/// in minified CSS.
+pub const JOIN: &str = "/**/";
+
+/// The two halves of the stylesheet put back in their places: runs of `main` and `modules`
+/// alternately, from `main`'s first — with `build.rs`'s halves, the whole sheet. A missing run
+/// of `modules` is empty, an extra one is dropped.
+#[allow(dead_code)] // build.rs writes the halves; the widget and the tests put them back.
+pub fn interleave(main: &str, modules: &str) -> String {
+    let mut whole = String::with_capacity(main.len() + modules.len());
+    let mut later = modules.split(JOIN);
+    for run in main.split(JOIN) {
+        whole.push_str(run);
+        whole.push_str(later.next().unwrap_or(""));
+    }
+    whole
 }

@@ -39,8 +39,13 @@ source scripts/release-env.sh
 # The split points (src/ui/lazy.rs) become imports that wasm-split-cli resolves; it needs the
 # linker's relocations to see which code each split point alone reaches.
 export RUSTFLAGS="$RUSTFLAGS --cfg agui_split -Clink-args=--emit-relocs"
-cargo build --release --target wasm32-unknown-unknown --bin agui-leptos "${feature_args[@]}" \
-    --target-dir "$target"
+# (Its build script's OUT_DIR holds the stylesheet's halves, checked below.)
+out_dir="$(cargo build --release --target wasm32-unknown-unknown --bin agui-leptos \
+    "${feature_args[@]}" --target-dir "$target" --message-format=json-render-diagnostics |
+    python3 -c 'import json, sys
+for m in map(json.loads, sys.stdin):
+    if m.get("reason") == "build-script-executed" and "#agui-leptos@" in m["package_id"]:
+        print(m["out_dir"])')"
 mkdir -p dist
 # The main module (what a page fetches when its chat opens), one module per split point and
 # the chunks they share, and the JS that loads them (__wasm_split.js).
@@ -76,6 +81,9 @@ mv "$out/agui-widget.js" dist/agui-widget.js
 rm -f dist/agui-widget.*.wasm
 opt=(-Oz --strip-producers --strip-target-features --strip-debug)
 wasm-opt "${opt[@]}" "$out/agui-widget_bg.wasm" -o dist/agui-widget_bg.wasm
+# The rules that come with the modules (src/ui/styles.rs) style nothing the main module
+# renders alone.
+python3 scripts/check-split-css.py dist/agui-widget_bg.wasm "$out_dir"
 for chunk in "$out"/agui-widget.*.wasm; do
     wasm-opt "${opt[@]}" "$chunk" -o "dist/$(basename "$chunk")"
 done

@@ -52,7 +52,6 @@ use crate::protocol::types::Tool;
 use crate::store::{browser_locale, AgentConfig, AgentStore, BrowserStorage, Notice};
 use crate::ui::tool::call::ToolCallView;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
-use crate::ui::STYLESHEET;
 
 /// The custom element's name.
 pub const ELEMENT: &str = "agui-chat";
@@ -357,37 +356,6 @@ fn is_mounted(el: &HtmlElement) -> bool {
     MOUNTED.with_borrow(|m| m.iter().any(|w| &w.host == el))
 }
 
-thread_local! {
-    /// The chat's stylesheet, constructed once and adopted by every widget's shadow root
-    /// (`None` inside: the browser cannot construct one).
-    static SHEET: std::cell::OnceCell<Option<web_sys::CssStyleSheet>> = const { std::cell::OnceCell::new() };
-}
-
-/// Give `shadow` the chat's styles: the shared constructed stylesheet, which a strict CSP
-/// (`style-src 'self'`) allows — it blocks a `<style>` element — and which every widget of the
-/// page shares instead of parsing its own copy; a `<style>` where the browser has none.
-fn adopt_stylesheet(shadow: &web_sys::ShadowRoot, doc: &web_sys::Document) {
-    let sheet = SHEET.with(|s| {
-        s.get_or_init(|| {
-            let sheet = web_sys::CssStyleSheet::new().ok()?;
-            sheet.replace_sync(STYLESHEET).ok()?;
-            Some(sheet)
-        })
-        .clone()
-    });
-    let adoptable =
-        js_sys::Reflect::has(shadow, &JsValue::from_str("adoptedStyleSheets")).unwrap_or(false);
-    match sheet.filter(|_| adoptable) {
-        Some(sheet) => shadow.set_adopted_style_sheets(&js_sys::Array::of1(&sheet)),
-        None => {
-            if let Ok(style) = doc.create_element("style") {
-                style.set_text_content(Some(STYLESHEET));
-                let _ = shadow.append_child(&style);
-            }
-        }
-    }
-}
-
 /// Mounts a widget into `host`'s shadow root (replacing a widget already there).
 fn mount(
     id: u32,
@@ -422,7 +390,7 @@ fn mount(
     let Ok(container) = doc.create_element("div") else {
         return;
     };
-    adopt_stylesheet(&shadow, &doc);
+    crate::ui::styles::adopt(&shadow, &doc);
     let _ = shadow.append_child(&container);
     let Ok(container) = container.dyn_into::<HtmlElement>() else {
         return;

@@ -86,3 +86,46 @@ fn skeleton_comment_braces(css: &str) -> usize {
     }
     n
 }
+
+/// `build.rs`'s halves of the stylesheet (for the lean widget's split build).
+mod halves {
+    use super::css_min::{interleave, JOIN};
+
+    const WHOLE: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet.css"));
+    const MAIN: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet-main.css"));
+    const MODULES: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet-modules.css"));
+
+    #[test]
+    fn put_back_they_are_the_whole_sheet_in_its_order() {
+        assert!(
+            !WHOLE.contains(JOIN),
+            "the whole sheet has no empty comment"
+        );
+        assert_eq!(interleave(MAIN, MODULES), WHOLE);
+        // The split is real, and along the lines the sheets draw.
+        assert!(
+            MODULES.len() > WHOLE.len() / 3,
+            "{} of {}",
+            MODULES.len(),
+            WHOLE.len()
+        );
+        assert!(MAIN.contains(".agui-composer{") && MAIN.contains(".agui-launcher{"));
+        assert!(MODULES.contains(".agui-markdown") && MODULES.contains(".agui-tool-card{"));
+        assert!(!MAIN.contains(".agui-markdown") && !MODULES.contains(".agui-composer{"));
+        // Each run is whole rules: either half alone is a stylesheet.
+        for half in [MAIN, MODULES] {
+            for run in half.split(JOIN) {
+                assert_eq!(run.matches('{').count(), run.matches('}').count(), "{run}");
+            }
+        }
+    }
+
+    #[test]
+    fn interleaving_alternates_from_the_main_half() {
+        assert_eq!(interleave("a/**/c/**/e", "b/**/d"), "abcde");
+        assert_eq!(interleave("a", ""), "a");
+        // A missing run of the modules is empty, an extra one dropped: never a panic.
+        assert_eq!(interleave("a/**/c", ""), "ac");
+        assert_eq!(interleave("a", "b/**/x"), "ab");
+    }
+}

@@ -44,12 +44,17 @@ impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
 ///
 /// `split!(chunk, preload fetch_chunk: fn …)` also defines `async fn fetch_chunk()`, which
 /// fetches the chunk ahead of its first use (a no-op without the split build; see [`prefetch`]).
+///
+/// In the split build a split function first completes the stylesheet
+/// ([`crate::ui::styles::complete`]): the rules of what the modules render are in theirs.
 macro_rules! split {
     ($chunk:ident $(, preload $preload:ident)?: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         #[cfg(agui_split)]
         #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible $(, preload($preload))?)]
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::lazy::LoadFailed> {
+            // The rules of what the modules render come with the first of them.
+            $crate::ui::styles::complete();
             Ok($body)
         }
 

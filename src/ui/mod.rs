@@ -24,6 +24,7 @@ pub mod reasoning;
 pub mod run_status;
 pub mod settings;
 pub mod state_panel;
+pub mod styles;
 pub mod thread_list;
 pub mod tool;
 pub mod transcript;
@@ -32,11 +33,7 @@ pub mod widget_shell;
 
 use leptos::prelude::*;
 
-/// The chat's stylesheets (`style/*.css`), in cascade order, minified by `build.rs` and
-/// compiled in — those of what the bundle has (the demo's cards, the inspector only with their
-/// features): the widget injects them into each shadow root, [`crate::app::AgentChat`] next to
-/// the chat.
-pub const STYLESHEET: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet.css"));
+pub use styles::STYLESHEET;
 
 use crate::i18n::Strings;
 use crate::store::AgentStore;

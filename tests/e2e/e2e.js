@@ -205,6 +205,9 @@ const widgetChecks = {
 // tool cards come with the first run, the interrupt cards (a wasm module of their own) with the
 // first interrupt; a failed fetch says so and offers Retry, which fetches it again.
 const chunk = (name) => (u) => new URL(u).pathname.endsWith(`/agui-widget.${name}.wasm`);
+// How many rules of the widget's adopted stylesheet style what only the modules render.
+const moduleRules = (p) => p.evaluate(() => [...document.querySelector('agui-chat').shadowRoot.adoptedStyleSheets]
+  .flatMap((s) => [...s.cssRules]).filter((r) => /\.agui-(markdown|tool-card|interrupt|state-tree)\b/.test(r.cssText)).length);
 const splitChecks = {
   async 'the interrupt cards are fetched with the first interrupt; a failed fetch offers Retry'(p, seen) {
     assert(!seen.some(chunk('run')), 'the tool cards were fetched before any run');
@@ -241,11 +244,20 @@ const splitChecks = {
     await p.click('[data-testid=composer-send]');
     await waitText(p, '[data-testid=message-sending]', 'hello');
     assert((await p.$$('[data-role=user]')).length === 0, 'nothing is sent before the run module is here');
+    // The stylesheet's rules for what the modules render come with them (src/ui/styles.rs);
+    // what the main module renders is styled already (the pending bubble is dimmed).
+    assert((await moduleRules(p)) === 0, 'the rules of the modules came before them');
+    assert(Number(await p.$eval('[data-testid=message-sending]', (e) => getComputedStyle(e).opacity)) < 1,
+      'the pending bubble is styled');
     release();
     await waitText(p, '[data-role=user] [data-testid=message-text]', 'hello');
     assert(!(await p.$('[data-testid=message-sending]')), 'the pending bubble gave way to the message');
     await p.waitForSelector(assistantText + ' strong', { timeout: 10000 });
     assert((await p.textContent(assistantText + ' strong')) === 'Real server', 'the answer, as Markdown');
+    const rules = await moduleRules(p);
+    assert(rules > 10, `the rules of the modules came with the first of them (${rules})`);
+    const wrap = await p.$eval(assistantText, (e) => getComputedStyle(e.closest('.agui-markdown') || e).overflowWrap);
+    assert(wrap === 'break-word', 'the answer\'s Markdown is styled: overflow-wrap ' + wrap);
     assert((await lastRequest(p)).messages.some((m) => m.role === 'user' && m.content === 'hello'), 'the message reached the agent');
   },
   async 'a run module that cannot be loaded: the chat says so, and Retry sends the message'(p, seen) {
