@@ -241,11 +241,30 @@ fn flag(value: &str) -> bool {
     )
 }
 
+/// How the JSON attributes (`headers`, `capabilities`, `suggestions`, `allowed-endpoints`)
+/// are read: [`json_text`] (serde_json's parser), or what the caller has — the widget passes
+/// the browser's `JSON.parse`, so the lean widget's main module has no JSON parser of its own.
+/// An error is the reader's message.
+pub type ReadJson = fn(&str) -> Result<Value, String>;
+
+/// serde_json's reading of a JSON text, its message on error (the default [`ReadJson`]).
+pub fn json_text(text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
 impl WidgetOptions {
     /// Parses options from a lookup by attribute name (`endpoint`, `thread-key`…; see
     /// [`OPTIONS`]). Problems (a bad `headers` JSON, an unknown mode) do not stop the widget:
     /// the option falls back to its default and the problem is returned, to be shown.
     pub fn parse(get: impl Fn(&str) -> Option<String>) -> (WidgetOptions, Vec<String>) {
+        Self::parse_using(get, json_text)
+    }
+
+    /// [`WidgetOptions::parse`], its JSON attributes read by `json`.
+    pub fn parse_using(
+        get: impl Fn(&str) -> Option<String>,
+        json: ReadJson,
+    ) -> (WidgetOptions, Vec<String>) {
         let mut o = WidgetOptions::default();
         let mut problems = Vec::new();
         let text = |name: &str| {
@@ -264,7 +283,7 @@ impl WidgetOptions {
             }
         }
         if let Some(h) = text("headers") {
-            match parse_headers(&h) {
+            match parse_headers_using(&h, json) {
                 Ok(h) => o.headers = h,
                 Err(e) => problems.push(format!("headers: {}", e.message(&crate::i18n::EN))),
             }
@@ -327,12 +346,12 @@ impl WidgetOptions {
         o.title = text("title");
         o.demo = get("demo").is_some_and(|v| flag(&v));
         o.settings = get("settings").is_some_and(|v| flag(&v));
-        o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list(&v));
+        o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list_using(&v, json));
         o.mcp_apps_proxy = text("mcp-apps-proxy");
         o.queue_off = get("queue").is_some_and(|v| !flag(&v));
         o.attachments_off = get("attachments").is_some_and(|v| !flag(&v));
         if let Some(c) = text("capabilities") {
-            let parsed = serde_json::from_str::<Value>(&c)
+            let parsed = json(&c)
                 .map_err(|_| "capabilities: not JSON".to_owned())
                 .and_then(|v| {
                     crate::protocol::capabilities::Capabilities::parse(&v)
@@ -386,7 +405,7 @@ impl WidgetOptions {
             ));
         }
         if let Some(list) = text("suggestions") {
-            let parsed = serde_json::from_str::<Value>(&list);
+            let parsed = json(&list);
             let entries = parsed.as_ref().ok().and_then(Value::as_array).map(Vec::len);
             if let (Ok(v), Some(_)) = (&parsed, entries) {
                 o.suggestions = crate::view::suggestions::from_value(v);
@@ -431,6 +450,15 @@ impl WidgetOptions {
         attr: impl Fn(&str) -> Option<String>,
         param: impl Fn(&str) -> Option<String>,
     ) -> (WidgetOptions, Vec<String>) {
+        Self::parse_with_url_using(attr, param, json_text)
+    }
+
+    /// [`WidgetOptions::parse_with_url`], its JSON attributes read by `json`.
+    pub fn parse_with_url_using(
+        attr: impl Fn(&str) -> Option<String>,
+        param: impl Fn(&str) -> Option<String>,
+        json: ReadJson,
+    ) -> (WidgetOptions, Vec<String>) {
         let mut problems = Vec::new();
         let from_url: Vec<&str> = match attr("url-options") {
             None => Vec::new(),
@@ -469,12 +497,15 @@ impl WidgetOptions {
             }
             e => e,
         };
-        let (mut o, more) = WidgetOptions::parse(|name| match name {
-            "endpoint" if url_endpoint.is_some() => url_endpoint.clone(),
-            "endpoint" => attr(name),
-            _ if from_url.contains(&name) => param(name).or_else(|| attr(name)),
-            _ => attr(name),
-        });
+        let (mut o, more) = WidgetOptions::parse_using(
+            |name| match name {
+                "endpoint" if url_endpoint.is_some() => url_endpoint.clone(),
+                "endpoint" => attr(name),
+                _ if from_url.contains(&name) => param(name).or_else(|| attr(name)),
+                _ => attr(name),
+            },
+            json,
+        );
         problems.extend(more);
         if url_endpoint.is_some() && !o.headers.is_empty() {
             o.headers.clear();
@@ -552,7 +583,12 @@ pub fn has_http_scheme(url: &str) -> bool {
 /// The entries of an `allowed-endpoints` value: whitespace- or comma-separated, or a JSON
 /// array of strings (a JS option). At most 64 entries of 2,000 characters are kept.
 pub fn endpoint_list(text: &str) -> Vec<String> {
-    let items: Vec<String> = match serde_json::from_str::<Value>(text) {
+    endpoint_list_using(text, json_text)
+}
+
+/// [`endpoint_list`], a JSON array read by `json`.
+pub fn endpoint_list_using(text: &str, json: ReadJson) -> Vec<String> {
+    let items: Vec<String> = match json(text) {
         Ok(Value::Array(v)) => v
             .into_iter()
             .filter_map(|s| s.as_str().map(str::to_owned))
@@ -674,11 +710,18 @@ fn valid_header_value(value: &str) -> bool {
 /// Parses headers (the `headers` attribute, the settings form): blank, or a JSON object of
 /// string (or number/boolean) values. Names must be HTTP tokens; values without line breaks.
 pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, HeaderError> {
+    parse_headers_using(text, json_text)
+}
+
+/// [`parse_headers`], the JSON read by `json`.
+pub fn parse_headers_using(
+    text: &str,
+    json: ReadJson,
+) -> Result<Vec<(String, String)>, HeaderError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| HeaderError::InvalidJson(e.to_string()))?;
+    let value = json(text).map_err(HeaderError::InvalidJson)?;
     let Value::Object(map) = value else {
         return Err(HeaderError::NotAnObject);
     };

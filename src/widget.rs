@@ -313,7 +313,69 @@ fn options_of(el: &HtmlElement, prefix: &str) -> (WidgetOptions, Vec<String>) {
         let href = web_sys::window()?.location().href().ok()?;
         Some(web_sys::Url::new(&href).ok()?.search_params())
     });
-    WidgetOptions::parse_with_url(attr, |name| params.as_ref().and_then(|p| p.get(name)))
+    WidgetOptions::parse_with_url_using(
+        attr,
+        |name| params.as_ref().and_then(|p| p.get(name)),
+        read_json,
+    )
+}
+
+/// How deep a JSON value from the page may nest (serde_json's own limit is 128).
+const JSON_DEPTH: u32 = 128;
+
+/// The browser's `JSON.parse` as the widget's [`crate::embed::ReadJson`]: the lean widget's
+/// main module has no JSON parser of its own (serde_json's is in the `run` module). As a
+/// serde_json value, with JS's readings: a number is an `f64` (an integer up to 2^53 is an
+/// integer), an object's integer-like keys come first.
+fn read_json(text: &str) -> Result<Value, String> {
+    let v = js_sys::JSON::parse(text).map_err(|e| error_text(&e))?;
+    value_of(&v, JSON_DEPTH).ok_or_else(|| format!("nested deeper than {JSON_DEPTH} levels"))
+}
+
+/// A JS value as JSON: what `JSON.stringify` makes of it (`toJSON`, functions left out…),
+/// read back; `None` for what it cannot write (`undefined`, a function, a cycle).
+fn json_of(v: &JsValue) -> Option<Value> {
+    let text = js_sys::JSON::stringify(v).ok()?.as_string()?;
+    read_json(&text).ok()
+}
+
+/// `v`, a value `JSON.parse` made (null, a boolean, number, string, array or plain object),
+/// as a serde_json value; `None` when it nests deeper than `depth`. An object is read by its
+/// own entries, so a `__proto__` key is a key like any other.
+fn value_of(v: &JsValue, depth: u32) -> Option<Value> {
+    if let Some(b) = v.as_bool() {
+        return Some(Value::Bool(b));
+    }
+    if let Some(n) = v.as_f64() {
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        return Some(if n.fract() == 0.0 && n.abs() <= EXACT {
+            Value::from(n as i64)
+        } else {
+            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+        });
+    }
+    if let Some(s) = v.as_string() {
+        return Some(Value::String(s));
+    }
+    if v.is_null() || v.is_undefined() {
+        return Some(Value::Null);
+    }
+    let depth = depth.checked_sub(1)?;
+    if js_sys::Array::is_array(v) {
+        let items = js_sys::Array::from(v);
+        let items = items.iter().map(|x| value_of(&x, depth));
+        return items.collect::<Option<Vec<_>>>().map(Value::Array);
+    }
+    let Some(obj) = v.dyn_ref::<js_sys::Object>() else {
+        return Some(Value::Null);
+    };
+    let mut map = serde_json::Map::new();
+    for entry in js_sys::Object::entries(obj).iter() {
+        let entry = js_sys::Array::from(&entry);
+        let key = entry.get(0).as_string().unwrap_or_default();
+        map.insert(key, value_of(&entry.get(1), depth)?);
+    }
+    Some(Value::Object(map))
 }
 
 /// `obj[key]` when `obj` has it as its own property: options never come from the prototype
@@ -329,21 +391,24 @@ fn own(obj: &JsValue, key: &str) -> Option<JsValue> {
 /// Options from a JS object (`{endpoint, headers, mode, threadKey, …}`); what it leaves out
 /// comes from `el`'s attributes.
 fn options_from_js(el: &HtmlElement, obj: &JsValue) -> (WidgetOptions, Vec<String>) {
-    WidgetOptions::parse(|attr| {
-        let key = OPTIONS.iter().find(|(a, _)| *a == attr).map(|(_, k)| *k)?;
-        let v = own(obj, key).unwrap_or(JsValue::UNDEFINED);
-        if v.is_undefined() || v.is_null() {
-            el.get_attribute(attr)
-        } else if let Some(b) = v.as_bool() {
-            // Booleans map to attribute presence.
-            b.then(|| "true".to_owned())
-        } else if let Some(s) = v.as_string() {
-            Some(s)
-        } else {
-            // Numbers too, as JS writes them (`4`, `0.5`).
-            js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
-        }
-    })
+    WidgetOptions::parse_using(
+        |attr| {
+            let key = OPTIONS.iter().find(|(a, _)| *a == attr).map(|(_, k)| *k)?;
+            let v = own(obj, key).unwrap_or(JsValue::UNDEFINED);
+            if v.is_undefined() || v.is_null() {
+                el.get_attribute(attr)
+            } else if let Some(b) = v.as_bool() {
+                // Booleans map to attribute presence.
+                b.then(|| "true".to_owned())
+            } else if let Some(s) = v.as_string() {
+                Some(s)
+            } else {
+                // Numbers too, as JS writes them (`4`, `0.5`).
+                js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
+            }
+        },
+        read_json,
+    )
 }
 
 fn next_id() -> u32 {
@@ -610,14 +675,11 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
             .iter()
             .any(|id| !before.interrupts.contains(id))
         {
-            let interrupts = store
-                .run
-                .with_untracked(|r| serde_json::to_value(&r.interrupts).unwrap_or(Value::Null));
-            dispatch(
-                &host,
-                "agui:interrupt",
-                &json!({"threadId": thread, "interrupts": interrupts}),
-            );
+            // Interrupts come with a run: the lean widget's `run` module is here.
+            let (host, thread) = (host.clone(), thread.clone());
+            crate::ui::lazy::in_module(store, move || {
+                interrupted(host.clone(), store, thread.clone())
+            });
         }
         if before.running && !now.running {
             // A run ended: the lean widget's `run` module is here, so this is at once.
@@ -629,6 +691,20 @@ fn bridge_events(store: AgentStore, host: HtmlElement) {
         now
     });
 }
+
+crate::ui::lazy::split!(run:
+    /// `agui:interrupt`, with the run's open interrupts.
+    fn interrupted(host: HtmlElement, store: AgentStore, thread: String) -> () {
+        let interrupts = store
+            .run
+            .with_untracked(|r| serde_json::to_value(&r.interrupts).unwrap_or(Value::Null));
+        dispatch(
+            &host,
+            "agui:interrupt",
+            &json!({"threadId": thread, "interrupts": interrupts}),
+        );
+    }
+);
 
 crate::ui::lazy::split!(run:
     /// `agui:run-finished`, its error worded like the banner, in the widget's language.
@@ -709,10 +785,7 @@ fn tools_from_js(
             problems.push(format!("tools: {name} has no handler function"));
             continue;
         };
-        let parameters = js_sys::JSON::stringify(&get("parameters"))
-            .ok()
-            .and_then(|s| s.as_string())
-            .and_then(|s| serde_json::from_str::<Value>(&s).ok());
+        let parameters = json_of(&get("parameters"));
         let tool = Tool {
             name: name.clone(),
             description: get("description").as_string().unwrap_or_default(),
@@ -739,7 +812,10 @@ fn renderers_from_js(map: &JsValue, mut plugins: Plugins, problems: &mut Vec<Str
         };
         match tag.filter(|t| valid_element_name(t)) {
             Some(tag) => {
-                plugins = plugins.tool_renderer(&name, move |call| element_card(tag.clone(), call));
+                plugins = plugins.tool_renderer(&name, move |call| {
+                    let tag = tag.clone();
+                    crate::ui::lazy::lazy_or(move || element_card(tag, call), || ()).into_any()
+                });
             }
             None => problems.push(format!(
                 "renderers: {name}: not a custom element name (lower case, with a hyphen)"
@@ -749,38 +825,41 @@ fn renderers_from_js(map: &JsValue, mut plugins: Plugins, problems: &mut Vec<Str
     plugins
 }
 
-/// A card body that is the page's own element: created once (by name, never from HTML), its
-/// `toolCall` property set again whenever the call changes.
-fn element_card(tag: String, call: ToolCallView) -> AnyView {
-    let holder = NodeRef::<leptos::html::Div>::new();
-    let element = StoredValue::new_local(None::<web_sys::Element>);
-    Effect::new(move |_| {
-        let value = call.view.with(|v| v.as_ref().map(|v| v.to_json()));
-        let Some(div) = holder.get() else {
-            return;
-        };
-        let el = match element.get_value() {
-            Some(el) => el,
-            None => {
-                let Some(el) = div
-                    .owner_document()
-                    .and_then(|d| d.create_element(&tag).ok())
-                else {
-                    return;
-                };
-                let _ = div.append_child(&el);
-                element.set_value(Some(el.clone()));
-                el
-            }
-        };
-        let value = value
-            .and_then(|v| js_sys::JSON::parse(&v.to_string()).ok())
-            .unwrap_or(JsValue::NULL);
-        let _ = js_sys::Reflect::set(&el, &"toolCall".into(), &value);
-    });
-    view! { <div class="agui-tool-card__element" data-testid="tool-element" node_ref=holder></div> }
-        .into_any()
-}
+crate::ui::lazy::split!(run:
+    /// A card body that is the page's own element: created once (by name, never from HTML), its
+    /// `toolCall` property set again whenever the call changes.
+    /// (In the `run` module: only a tool card shows it.)
+    fn element_card(tag: String, call: ToolCallView) -> AnyView {
+        let holder = NodeRef::<leptos::html::Div>::new();
+        let element = StoredValue::new_local(None::<web_sys::Element>);
+        Effect::new(move |_| {
+            let value = call.view.with(|v| v.as_ref().map(|v| v.to_json()));
+            let Some(div) = holder.get() else {
+                return;
+            };
+            let el = match element.get_value() {
+                Some(el) => el,
+                None => {
+                    let Some(el) = div
+                        .owner_document()
+                        .and_then(|d| d.create_element(&tag).ok())
+                    else {
+                        return;
+                    };
+                    let _ = div.append_child(&el);
+                    element.set_value(Some(el.clone()));
+                    el
+                }
+            };
+            let value = value
+                .and_then(|v| js_sys::JSON::parse(&v.to_string()).ok())
+                .unwrap_or(JsValue::NULL);
+            let _ = js_sys::Reflect::set(&el, &"toolCall".into(), &value);
+        });
+        view! { <div class="agui-tool-card__element" data-testid="tool-element" node_ref=holder></div> }
+            .into_any()
+    }
+);
 
 async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
     let f = JS_TOOLS
@@ -797,11 +876,7 @@ async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, S
     if out.is_undefined() {
         return Ok(Value::Null);
     }
-    let text = js_sys::JSON::stringify(&out)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| format!("tool {name} returned a value that is not JSON"))?;
-    serde_json::from_str(&text).map_err(|e| format!("tool {name}: {e}"))
+    json_of(&out).ok_or_else(|| format!("tool {name} returned a value that is not JSON"))
 }
 
 /// What `AguiChat.mount` returns: `{element, unmount(), state()}`.

@@ -558,3 +558,34 @@ fn a_decimal_attribute_reads_as_written() {
     assert_eq!(decimal(&"9".repeat(400)), None);
     assert!(decimal(&format!("0.{}", "1".repeat(500))).is_some());
 }
+
+/// Every JSON attribute is read by the reader given (the widget's is the browser's
+/// `JSON.parse`): one that refuses everything makes each a problem, and the endpoint list
+/// falls back to its plain form.
+#[test]
+fn the_json_attributes_are_read_by_the_reader_given() {
+    fn refuse(_: &str) -> Result<serde_json::Value, String> {
+        Err("refused by the reader".to_owned())
+    }
+    let attrs = |name: &str| match name {
+        "headers" => Some(r#"{"X-A": "1"}"#.to_owned()),
+        "capabilities" => Some("{}".to_owned()),
+        "suggestions" => Some(r#"["Hi"]"#.to_owned()),
+        "allowed-endpoints" => Some(r#"["https://a.example/x"]"#.to_owned()),
+        _ => None,
+    };
+    let (o, problems) = WidgetOptions::parse_using(attrs, refuse);
+    assert!(o.headers.is_empty() && o.suggestions.is_empty() && o.capabilities.is_none());
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(problems[0].contains("refused by the reader"), "{problems:?}");
+    assert_eq!(
+        o.allowed_endpoints,
+        Some(vec![r#"["https://a.example/x"]"#.to_owned()])
+    );
+    // The default reader is serde_json's.
+    let (o, problems) = WidgetOptions::parse(attrs);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(o.headers, [("X-A".to_owned(), "1".to_owned())]);
+    assert_eq!(o.suggestions.len(), 1);
+    assert_eq!(o.allowed_endpoints, Some(vec!["https://a.example/x".to_owned()]));
+}

@@ -395,6 +395,41 @@ async fn the_suggestions_attribute_gives_the_chips() {
     el.remove();
 }
 
+/// The JSON attributes are read by the browser's `JSON.parse` (the lean widget has no JSON
+/// parser of its own): an object by its own entries, and nesting past a budget is a problem
+/// shown, never a crash.
+#[wasm_bindgen_test]
+async fn json_attributes_are_read_by_the_browser_within_a_nesting_budget() {
+    let el = element(&[
+        ("endpoint", "/not-called"),
+        (
+            "suggestions",
+            r#"[{"__proto__": {"title": "polluted"}, "title": "Ask"}, "Track"]"#,
+        ),
+    ]);
+    leptos::task::tick().await;
+    let labels: Vec<String> = q_all(&frame(&el), r#"[data-testid="suggestion"]"#)
+        .iter()
+        .map(text_of)
+        .collect();
+    assert_eq!(labels, ["Ask", "Track"]);
+    assert!(
+        testid(&frame(&el), "warnings-count").is_none(),
+        "no problem"
+    );
+    el.remove();
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let el = element(&[("endpoint", "/not-called"), ("suggestions", &deep)]);
+    leptos::task::tick().await;
+    let count = testid(&frame(&el), "warnings-count").expect("the deep value is reported");
+    assert_eq!(text_of(&count).trim(), "1");
+    assert!(
+        testid(&frame(&el), "composer-input").is_some(),
+        "the widget is whole"
+    );
+    el.remove();
+}
+
 // Issue 13, items 1 and 6: the attachment attributes, and the agent's declared capabilities.
 #[wasm_bindgen_test]
 async fn attachment_attributes_and_declared_capabilities_shape_the_composer() {
