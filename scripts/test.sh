@@ -29,13 +29,13 @@ SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-848000}
 # What a host page loads before its popup is opened: the loader alone (it draws the launcher).
 LOADER_BUDGET_GZIP=${LOADER_BUDGET_GZIP:-3800}
 # The lean widget bundle (scripts/build-widget.sh): what a host page fetches when its chat opens.
-LEAN_BUDGET_GZIP=${LEAN_BUDGET_GZIP:-232000}
+LEAN_BUDGET_GZIP=${LEAN_BUDGET_GZIP:-220000}
 export LEAN_BUDGET_GZIP
 # Its modules (agui-widget.*.wasm, src/ui/lazy.rs), in all: each is fetched the first time its
 # part shows (`run` — the conversation: rows, Markdown, tool cards, the run itself — when the
 # person starts typing or something saved shows; an interrupt, state, the settings form, the
 # queue, an activity, an attachment, a warning, an edit).
-LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-520000}
+LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-536000}
 
 # Colours only on a terminal (CI logs stay plain).
 if [ -t 1 ]; then

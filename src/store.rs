@@ -151,7 +151,9 @@ impl AgentStore {
         let saved = Session::has_saved(&storage, prefix);
         session.attach_storage(storage, prefix);
         let store = Self::on(session);
-        store.on_thread_switched();
+        // `on` read what the fresh session shows (no flush: the lean widget's main module has
+        // none — it is in `run`, which every change of the session comes from).
+        store.publish();
         // What is saved is read by the `run` module (the lean widget fetches it now, and not
         // at all for a visitor with nothing saved); a run the page left in flight is asked
         // for again (AI SDK resumable streams).
@@ -167,6 +169,7 @@ impl AgentStore {
         let config = session.config().clone();
         let rows = session.rows().to_vec();
         let queue = session.queued().to_vec();
+        let warnings = session.notices();
         AgentStore {
             session: StoredValue::new_local(session),
             shell: StoredValue::new_local(Shell {
@@ -184,7 +187,7 @@ impl AgentStore {
             state_version: RwSignal::new(0),
             state_changes: RwSignal::new(0),
             run: RwSignal::new(RunView::default()),
-            warnings: RwSignal::new(Vec::new()),
+            warnings: RwSignal::new(warnings),
             running: RwSignal::new(false),
             config: RwSignal::new(config),
             inspector_open: RwSignal::new(false),
@@ -605,8 +608,13 @@ impl AgentStore {
     /// when shown. For problems outside the protocol, e.g. a widget attribute that could not
     /// be used.
     pub fn notice(&self, notice: Notice) {
-        if self.update(|s| s.notice(notice)).unwrap_or(false) {
-            self.flush();
+        // Only the warnings change: written here, without a flush (a widget's problems are
+        // noticed on mount, before anything else could have changed).
+        if let Some(all) = self
+            .update(|s| s.notice(notice).then(|| s.notices()))
+            .flatten()
+        {
+            self.warnings.set(all);
         }
     }
 

@@ -577,7 +577,10 @@ fn the_json_attributes_are_read_by_the_reader_given() {
     let (o, problems) = WidgetOptions::parse_using(attrs, refuse);
     assert!(o.headers.is_empty() && o.suggestions.is_empty() && o.capabilities.is_none());
     assert_eq!(problems.len(), 3, "{problems:?}");
-    assert!(problems[0].contains("refused by the reader"), "{problems:?}");
+    assert!(
+        problems[0].contains("refused by the reader"),
+        "{problems:?}"
+    );
     assert_eq!(
         o.allowed_endpoints,
         Some(vec![r#"["https://a.example/x"]"#.to_owned()])
@@ -587,5 +590,8 @@ fn the_json_attributes_are_read_by_the_reader_given() {
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(o.headers, [("X-A".to_owned(), "1".to_owned())]);
     assert_eq!(o.suggestions.len(), 1);
-    assert_eq!(o.allowed_endpoints, Some(vec!["https://a.example/x".to_owned()]));
+    assert_eq!(
+        o.allowed_endpoints,
+        Some(vec!["https://a.example/x".to_owned()])
+    );
 }

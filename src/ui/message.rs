@@ -76,11 +76,19 @@ pub fn MessageRow(
 }
 
 split!(run, preload fetch_run:
-    /// A transcript row. The lean widget keeps the rows (bubbles, answers with their Markdown,
-    /// tool cards and footers) in the `run` module with everything that starts and reads a
-    /// run ([`crate::store`]'s `run`), so a row exists only once it is here.
-    pub fn message_row(row: Row) -> AnyView {
-        view! { <MessageRow row /> }.into_any()
+    /// The transcript's rows, those of `window`. The lean widget keeps the rows (bubbles,
+    /// answers with their Markdown, tool cards and footers) and the list that keeps them in
+    /// step with the session in the `run` module with everything that starts and reads a run
+    /// ([`crate::store`]'s `run`), so a row exists only once it is here.
+    pub fn message_rows(window: Signal<Vec<Row>>) -> AnyView {
+        view! {
+            <For
+                each=move || window.get()
+                key=|row| (row.key.clone(), row.role)
+                children=|row| view! { <MessageRow row /> }
+            />
+        }
+        .into_any()
     }
 );
 

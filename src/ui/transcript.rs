@@ -41,7 +41,7 @@ use crate::ui::composer::suggestion_chips;
 use crate::ui::hitl::frontend_tools::use_frontend_tools;
 use crate::ui::hitl::interrupt_card::interrupt_list;
 use crate::ui::lazy::{lazy, lazy_or};
-use crate::ui::message::message_row;
+use crate::ui::message::message_rows;
 use crate::ui::{locked_by_interrupts, tr};
 use crate::view::slices::Slices;
 
@@ -334,13 +334,10 @@ pub fn Transcript() -> impl IntoView {
                             {suggestion_chips(store, plugins.suggestions())}
                         </div>
                     </Show>
-                    <For
-                        each=window
-                        key=|row| (row.key.clone(), row.role)
-                        children=move |row| {
-                            lazy_or(move || message_row(row), || ())
-                        }
-                    />
+                    // Rows exist once the `run` module is here (the lean widget): it renders them.
+                    <Show when=move || store.rows.with(|r| !r.is_empty())>
+                        {lazy_or(move || message_rows(Signal::derive(window)), || ())}
+                    </Show>
                     {move || {
                         // Sent before the conversation's code is here: shown, pending.
                         store.sending.get().map(|text| {
