@@ -7,7 +7,7 @@
 #
 # The parts a chat may never show are modules of their own, fetched on first use (src/ui/lazy.rs:
 # tool cards and reasoning, the interrupt cards, the state tree, the settings form, the queue, …):
-# dist/agui-widget.NAME.wasm.
+# dist/agui-widget.NAME.wasm, and the code they share in dist/agui-widget.chunks.bin.
 #
 # Both wires a site's agent may speak are in it: AG-UI and the AI SDK's UI message stream
 # (feature `ai-sdk`; `no-ai-sdk` leaves it out). Optional parts go in on request: `a2ui`,
@@ -87,4 +87,9 @@ python3 scripts/check-split-css.py dist/agui-widget_bg.wasm "$out_dir"
 for chunk in "$out"/agui-widget.*.wasm; do
     wasm-opt "${opt[@]}" "$chunk" -o "dist/$(basename "$chunk")"
 done
-echo "[build-widget] dist/agui-widget.js, dist/agui-widget_bg.wasm, $(cd dist && echo agui-widget.*.wasm) (features: ${features[*]:-none})"
+# The shared chunks in one file, fetched once (scripts/link-split.py: fifty requests would be
+# as many round trips on an HTTP/1.1 host).
+rm -f dist/agui-widget.chunks.bin
+python3 scripts/link-split.py --pack dist/agui-widget.chunks.bin "$out/chunks.txt" dist
+rm -f dist/agui-widget.chunk_*.wasm
+echo "[build-widget] dist/agui-widget.js, dist/agui-widget_bg.wasm, $(cd dist && echo agui-widget.*.wasm agui-widget.chunks.bin) (features: ${features[*]:-none})"

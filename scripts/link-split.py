@@ -11,7 +11,16 @@ its own. The chunk files are renamed `agui-widget.NAME.wasm` (wasm-split-cli nam
 chunk served under another type than application/wasm is instantiated from its bytes, as
 wasm-bindgen's init does for the main module.
 
+The shared chunks (`chunk_N.wasm`: code two or more split points need) are one file, the
+pack `agui-widget.chunks.bin`, fetched once with the first module that needs any: `run` alone
+needs some fifty of them, and fifty requests are as many round trips on a connection-limited
+HTTP/1.1 host (six at a time) — about a second and a half on a "Fast 4G" network. The pack is
+`u32 count`, `count × u32 length` (little-endian), then the chunks in that order; a chunk's
+loader reads its bytes from it (`__agui_chunk(index)`). The split points' own modules stay
+files of their own (`agui-widget.run.wasm`…).
+
     scripts/link-split.py GLUE LINK_JS CHUNK_DIR OUT_DIR
+    scripts/link-split.py --pack PACK CHUNK_LIST DIR   # after wasm-opt: DIR's chunks → PACK
 
 Renames nothing it does not find: every pattern it rewrites must be there, or it fails (a
 wasm-split-cli or wasm-bindgen whose output changed shape must not give a broken bundle).
@@ -28,7 +37,24 @@ def fail(msg):
     sys.exit(1)
 
 
+def pack(dest, chunk_list, folder):
+    """Writes the pack of the chunks CHUNK_LIST names (in its order), read from FOLDER."""
+    import struct
+    names = open(chunk_list, encoding="utf-8").read().split()
+    blobs = []
+    for n in names:
+        path = os.path.join(folder, n)
+        if not os.path.isfile(path):
+            fail(f"{path} is missing")
+        blobs.append(open(path, "rb").read())
+    head = struct.pack(f"<{len(blobs) + 1}I", len(blobs), *map(len, blobs))
+    open(dest, "wb").write(head + b"".join(blobs))
+    print(f"link-split: {len(blobs)} chunks packed into {dest}")
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--pack":
+        return pack(*sys.argv[2:])
     if len(sys.argv) != 5:
         fail("usage: link-split.py GLUE LINK_JS CHUNK_DIR OUT_DIR")
     glue_path, link_path, chunk_dir, out_dir = sys.argv[1:]
@@ -49,6 +75,14 @@ def main():
         renamed[old] = f"agui-widget.{name}"
         return f'new URL("./agui-widget.{name}.wasm", import.meta.url)'
 
+    # The shared chunks come from the pack, in the order of their names.
+    chunks = sorted(set(re.findall(r'fetch\(new URL\("\./(chunk_[0-9]+)\.wasm", import\.meta\.url\)\)', link)),
+                    key=lambda c: int(c[len("chunk_"):]))
+    for i, c in enumerate(chunks):
+        renamed[c] = f"agui-widget.{c}"
+        link = link.replace(f'fetch(new URL("./{c}.wasm", import.meta.url))', f"__agui_chunk({i})", 1)
+    open(os.path.join(out_dir, "chunks.txt"), "w", encoding="utf-8").write(
+        "".join(f"agui-widget.{c}.wasm\n" for c in chunks))
     link = re.sub(r'new URL\("\./([A-Za-z0-9_]+)\.wasm", import\.meta\.url\)', rename, link)
     if not renamed:
         fail(f"{link_path}: no chunk URLs")
@@ -65,8 +99,28 @@ def main():
         fail(f"{link_path}: no `{streaming}`")
     link = link.replace(streaming, "__agui_instantiate(src, imports)")
     link = (
+        "let __agui_pack;\n"
+        "// The bytes of shared chunk `i`, from the pack (fetched once; again after a failure).\n"
+        "function __agui_chunk(i) {\n"
+        "    if (__agui_pack === undefined) {\n"
+        "        const pack = fetch(new URL(\"./agui-widget.chunks.bin\", import.meta.url)).then((res) => {\n"
+        "            if (!res.ok) throw new Error(`${res.url}: HTTP ${res.status}`);\n"
+        "            return res.arrayBuffer();\n"
+        "        });\n"
+        "        pack.catch(() => { if (__agui_pack === pack) __agui_pack = undefined; });\n"
+        "        __agui_pack = pack;\n"
+        "    }\n"
+        "    return __agui_pack.then((buf) => {\n"
+        "        const v = new DataView(buf);\n"
+        "        if (i >= v.getUint32(0, true)) throw new Error(`agui-widget.chunks.bin: no chunk ${i}`);\n"
+        "        let at = 4 + 4 * v.getUint32(0, true);\n"
+        "        for (let k = 0; k < i; k++) at += v.getUint32(4 + 4 * k, true);\n"
+        "        return buf.slice(at, at + v.getUint32(4 + 4 * i, true));\n"
+        "    });\n"
+        "}\n"
         "async function __agui_instantiate(src, imports) {\n"
         "    const res = await src;\n"
+        "    if (res instanceof ArrayBuffer) return WebAssembly.instantiate(res, imports);\n"
         "    if (!res.ok) throw new Error(`${res.url}: HTTP ${res.status}`);\n"
         "    if ((res.headers.get('Content-Type') || '').startsWith('application/wasm')) {\n"
         "        return WebAssembly.instantiateStreaming(res, imports);\n"

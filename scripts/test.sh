@@ -131,7 +131,7 @@ trunk_release() {
     scripts/build-release.sh || return
     _banner "dist/ asset sizes"
     local f files=()
-    mapfile -t files < <(find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) \
+    mapfile -t files < <(find dist -type f \( -name '*.wasm' -o -name '*.bin' -o -name '*.js' -o -name '*.css' \) \
         ! -path 'dist/embed/*' | sort)
     printf '%-56s %12s %12s\n' file raw gzip-9
     for f in "${files[@]}"; do
@@ -148,9 +148,10 @@ trunk_release() {
         "$(gz_total dist/agui-widget_bg.wasm dist/agui-widget.js "${lean_snippets[@]}")" \
         "$LEAN_BUDGET_GZIP" || return
     # 2b. What it fetches later, part by part (each module is listed above).
-    local modules=(dist/agui-widget.*.wasm)
-    [ -f "${modules[0]}" ] || { echo "no dist/agui-widget.*.wasm: the lean widget is not split" >&2; return 1; }
-    check_budget "the lean widget's modules (agui-widget.*.wasm, on first use)" \
+    local modules=(dist/agui-widget.*.wasm dist/agui-widget.chunks.bin)
+    [ -f "${modules[0]}" ] && [ -f dist/agui-widget.chunks.bin ] ||
+        { echo "no dist/agui-widget.*.wasm and chunks.bin: the lean widget is not split" >&2; return 1; }
+    check_budget "the lean widget's modules (agui-widget.*.wasm + chunks.bin, on first use)" \
         "$(gz_total "${modules[@]}")" "$LEAN_MODULES_BUDGET_GZIP" || return
     # 3. The app's own page (everything: demo, inspector, German).
     check_budget "the app (agui-leptos_bg.wasm + glue)" \

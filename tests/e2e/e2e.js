@@ -254,6 +254,10 @@ const splitChecks = {
     assert(!(await p.$('[data-testid=message-sending]')), 'the pending bubble gave way to the message');
     await p.waitForSelector(assistantText + ' strong', { timeout: 10000 });
     assert((await p.textContent(assistantText + ' strong')) === 'Real server', 'the answer, as Markdown');
+    // The code the modules share came in one file, once (scripts/link-split.py).
+    const packs = seen.filter((u) => new URL(u).pathname.endsWith('/agui-widget.chunks.bin')).length;
+    assert(packs === 1 && !seen.some((u) => /agui-widget\.chunk_\d+\.wasm/.test(u)),
+      `the shared chunks in one request (${packs}): ` + seen.filter((u) => /chunk/.test(u)).join(', '));
     const rules = await moduleRules(p);
     assert(rules > 10, `the rules of the modules came with the first of them (${rules})`);
     const wrap = await p.$eval(assistantText, (e) => getComputedStyle(e.closest('.agui-markdown') || e).overflowWrap);
