@@ -35,7 +35,7 @@ export LEAN_BUDGET_GZIP
 # part shows (`run` — the conversation: rows, Markdown, tool cards, the run itself — when the
 # person starts typing or something saved shows; an interrupt, state, the settings form, the
 # queue, an activity, an attachment, a warning, an edit).
-LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-536000}
+LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-520000}
 
 # Colours only on a terminal (CI logs stay plain).
 if [ -t 1 ]; then
