@@ -33,11 +33,10 @@ thread_local! {
     static ELEMENTS: std::cell::RefCell<Vec<web_sys::Element>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The text a new shadow root gets: the whole sheet once [`complete`] has run.
-fn text() -> String {
-    WHOLE
-        .with(|w| w.get().cloned())
-        .unwrap_or_else(|| STYLESHEET.to_owned())
+/// `f` of the text a new shadow root gets: the whole sheet once [`complete`] has run (read in
+/// place, never copied).
+fn with_text<R>(f: impl FnOnce(&str) -> R) -> R {
+    WHOLE.with(|w| f(w.get().map_or(STYLESHEET, String::as_str)))
 }
 
 /// Gives `shadow` the chat's styles: the shared constructed stylesheet, which a strict CSP
@@ -48,7 +47,7 @@ pub fn adopt(shadow: &web_sys::ShadowRoot, doc: &web_sys::Document) {
     let sheet = SHEET.with(|s| {
         s.get_or_init(|| {
             let sheet = web_sys::CssStyleSheet::new().ok()?;
-            sheet.replace_sync(&text()).ok()?;
+            with_text(|t| sheet.replace_sync(t)).ok()?;
             Some(sheet)
         })
         .clone()
@@ -59,7 +58,7 @@ pub fn adopt(shadow: &web_sys::ShadowRoot, doc: &web_sys::Document) {
         Some(sheet) => shadow.set_adopted_style_sheets(&js_sys::Array::of1(&sheet)),
         None => {
             if let Ok(style) = doc.create_element("style") {
-                style.set_text_content(Some(&text()));
+                with_text(|t| style.set_text_content(Some(t)));
                 let _ = shadow.append_child(&style);
                 if cfg!(agui_split) && WHOLE.with(|w| w.get().is_none()) {
                     ELEMENTS.with_borrow_mut(|e| {
