@@ -77,6 +77,8 @@ fi
 # The chunks' loader folded into the glue (one per instance), the chunks renamed
 # agui-widget.NAME.wasm.
 python3 scripts/link-split.py "$out/agui-widget.js" "$split/__wasm_split.js" "$split" "$out"
+# Fresh instances without a new import of the glue (the loader's reload after a trap).
+python3 scripts/glue-instance.py "$out/agui-widget.js"
 mv "$out/agui-widget.js" dist/agui-widget.js
 rm -f dist/agui-widget.*.wasm
 opt=(-Oz --strip-producers --strip-target-features --strip-debug)

@@ -2,38 +2,9 @@
 //! tested natively). The browser side — custom element, shadow root, JS API, DOM events — is
 //! `widget` (wasm only).
 //!
-//! | attribute (`<agui-chat>`) | `data-agui-*` form      | JS option    | meaning |
-//! |---------------------------|-------------------------|--------------|---------|
-//! | `endpoint`                | `data-agui-endpoint`    | `endpoint`   | AG-UI endpoint URL (relative works); absent or empty = the built-in demo agent |
-//! | `protocol`                | `data-agui-protocol`    | `protocol`   | `ag-ui` (default) or `ai-sdk`: requests in the AI SDK's `useChat` shape to a route that answers a UI message stream. Responses are read by their own header either way, and an endpoint that answered an AI SDK stream gets that shape from then on |
-//! | `resume`                  | `data-agui-resume`      | `resume`     | with `protocol="ai-sdk"`: a run the visitor left in flight (a reload, not Stop) is asked for again, `GET {endpoint}/{chatId}/stream` (the AI SDK's resumable streams; `204` = nothing in flight) |
-//! | `transport`               | `data-agui-transport`   | `transport`  | `sse` (default) or `protobuf`: admit the AG-UI protobuf binding in `Accept` (spec digest §1.5); the response's content type decides, SSE is always read. Needs a bundle with the `protobuf` feature (the app; `scripts/build-widget.sh protobuf`) |
-//! | `headers`                 | `data-agui-headers`     | `headers`    | extra request headers, a JSON object of strings |
-//! | `mode`                    | `data-agui-mode`        | `mode`       | `inline` (default), `popup`, `sidebar`, `page` |
-//! | `theme`                   | `data-agui-theme`       | `theme`      | `auto` (default: follows `prefers-color-scheme`), `light`, `dark` |
-//! | `inspector`               | `data-agui-inspector`   | `inspector`  | present (or `true`) = the event inspector starts open |
-//! | `thread-key`              | `data-agui-thread-key`  | `threadKey`  | where conversations are saved (`localStorage` prefix); widgets with different keys keep separate threads |
-//! | `lang`                    | `data-agui-lang`        | `lang`       | UI language (`en`, `de`); default: the browser's |
-//! | `open`                    | `data-agui-open`        | `open`       | popup/sidebar start open |
-//! | `title`                   | `data-agui-title`       | `title`      | the launcher's and panel's label |
-//! | `speed`                   | `data-agui-speed`       | `speed`      | demo agent playback speed |
-//! | `demo`                    | `data-agui-demo`        | `demo`       | add the built-in demo's cards and agent (a widget without `endpoint` is the demo anyway) |
-//! | `settings`                | `data-agui-settings`    | `settings`   | show the agent picker (always shown in `page` mode) |
-//! | `url-options`             | `data-agui-url-options` | `urlOptions` | let the page's URL set these options (empty: all of [`URL_OPTIONS`]); absent = the URL sets nothing |
-//! | `persist`                 | `data-agui-persist`     | `persist`    | where conversations are kept: `local` (default: `localStorage`), `session` (`sessionStorage`: until the tab closes), `none` (memory only) |
-//! | `storage-budget`          | `data-agui-storage-budget` | `storageBudget` | bytes of conversations this widget may keep (default 1,000,000; the oldest go first) |
-//! | `credentials`             | `data-agui-credentials` | `credentials` | cookies and HTTP auth on requests: `same-origin` (default), `include` (cross-origin too), `omit` |
-//! | `redirects`               | `data-agui-redirects`   | `redirects`  | `error` (default: a redirect fails the run; the page's headers never follow it) or `follow` |
-//! | `suggestions`             | `data-agui-suggestions` | `suggestions` | follow-up chips: an array (JSON in the attribute) of strings or `{title\|prompt, description\|hint}` |
-//! | `accept`                  | `data-agui-accept`      | `accept`     | what may be attached, like a file input's `accept` (`image/*,.pdf`); default: images, audio, video, PDF, text, Markdown, CSV, JSON |
-//! | `max-file-bytes`          | `data-agui-max-file-bytes` | `maxFileBytes` | the largest file (`10MB`, `500KB` or bytes; default 10 MB) |
-//! | `max-message-bytes`       | `data-agui-max-message-bytes` | `maxMessageBytes` | all files of one message together (default 20 MB) |
-//! | `max-files`               | `data-agui-max-files`   | `maxFiles`   | files per message (default 10) |
-//! | `attachments`             | `data-agui-attachments` | `attachments` | `off` = no attach button, no drop or paste of files |
-//! | `capabilities`            | `data-agui-capabilities` | `capabilities` | the agent's `AgentCapabilities` (JSON; spec digest §6): the UI adapts — attachments to `multimodal.input`, frontend tools offered unless `tools.clientProvided` is `false`, `identity.name` as the title; omitted fields are unknown, never assumed |
-//! | `queue`                   | `data-agui-queue`       | `queue`      | `off` = Send waits while the agent answers; default: what is sent meanwhile waits in a queue (editable, removable) and goes out when the run ends |
-//! | `allowed-endpoints`       | `data-agui-allowed-endpoints` | `allowedEndpoints` | the only endpoints runs may go to (origins or URL prefixes, space-separated, or a JS array), whoever set the endpoint |
-//! | `mcp-apps-proxy`          | `data-agui-mcp-apps-proxy` | `mcpAppsProxy` | MCP Apps run in the site's sandbox proxy at this `https://` URL on another origin (README "Generative UI"); absent = the opaque `srcdoc` frame |
+//! Every option — its attribute, its `data-agui-*` form, its JS key, type, default and
+//! description — is one row of [`OPTION_TABLE`] (`embed/table.rs`), which the element manifest,
+//! the TypeScript declarations and the docs are generated from.
 //!
 //! Where data goes is the page author's choice, never a link's (spec digest §1's client is the
 //! page's): the URL is read only with `url-options`, never for headers, mode, storage, the
@@ -44,6 +15,9 @@ use serde_json::Value;
 
 use crate::i18n::{fill, Locale, Strings};
 use crate::session::{Credentials, FetchPolicy};
+
+mod table;
+pub use table::{EventSpec, OptionSpec, Reader, EVENTS, OPTIONS, OPTION_TABLE};
 
 /// Where conversations are saved in `localStorage` unless a thread key says otherwise.
 pub const DEFAULT_STORAGE_PREFIX: &str = "agui-leptos:v1";
@@ -190,39 +164,6 @@ pub struct WidgetOptions {
     pub focus: bool,
 }
 
-/// The option names, as attributes (kebab-case) and as JS option keys (camelCase).
-pub const OPTIONS: &[(&str, &str)] = &[
-    ("endpoint", "endpoint"),
-    ("protocol", "protocol"),
-    ("resume", "resume"),
-    ("transport", "transport"),
-    ("headers", "headers"),
-    ("mode", "mode"),
-    ("theme", "theme"),
-    ("inspector", "inspector"),
-    ("thread-key", "threadKey"),
-    ("persist", "persist"),
-    ("storage-budget", "storageBudget"),
-    ("lang", "lang"),
-    ("open", "open"),
-    ("title", "title"),
-    ("speed", "speed"),
-    ("demo", "demo"),
-    ("settings", "settings"),
-    ("suggestions", "suggestions"),
-    ("credentials", "credentials"),
-    ("redirects", "redirects"),
-    ("url-options", "urlOptions"),
-    ("allowed-endpoints", "allowedEndpoints"),
-    ("mcp-apps-proxy", "mcpAppsProxy"),
-    ("queue", "queue"),
-    ("accept", "accept"),
-    ("max-file-bytes", "maxFileBytes"),
-    ("max-message-bytes", "maxMessageBytes"),
-    ("max-files", "maxFiles"),
-    ("attachments", "attachments"),
-    ("capabilities", "capabilities"),
-];
 
 /// What a page's URL may set, with `url-options`: never headers, the mode, where
 /// conversations are saved, the allow-list, the MCP Apps proxy or the URL options themselves.
@@ -230,7 +171,11 @@ pub const URL_OPTIONS: &[&str] = &["endpoint", "theme", "lang", "speed", "inspec
 
 /// The `<agui-chat>` attributes a change of which reconfigures a mounted widget.
 pub fn observed_attributes() -> Vec<&'static str> {
-    OPTIONS.iter().map(|(attr, _)| *attr).collect()
+    OPTIONS
+        .iter()
+        .filter(|(_, _, reader)| *reader == Reader::Chat)
+        .map(|(attr, _, _)| *attr)
+        .collect()
 }
 
 /// A boolean attribute: present and not `false`/`0`/`no`/`off`.

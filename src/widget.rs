@@ -104,17 +104,15 @@ export function register_host(host, options, text, action) {
 }
 export function unregister_host(host) { hosts.delete(host); }
 export function is_dead() { return dead; }
-// The chat's folder (this file is its snippets/<crate>/inline1.js): a trap's stack names the
-// chat's wasm by URL, so another wasm on the page (the host's own) is not taken for ours.
-const base = new URL('../../', import.meta.url).href;
+// A trap's stack names the chat's wasm by URL: its folder, which the loader says (`__aguiWasm`;
+// the app's own page, booted without it, has wasm-bindgen's `_bg.wasm`), so another wasm on
+// the page (the host's own, from elsewhere) is not taken for ours. A stopped instance cannot
+// trap again once the page has a fresh one: the loader kills its closures.
+const ours = () => (window.__aguiWasm ? new URL('.', window.__aguiWasm).href : '_bg.wasm');
 const isTrap = (e) => (e instanceof WebAssembly.RuntimeError || e instanceof RangeError)
-  && String(e.stack).includes(base);
+  && String(e.stack).includes(ours());
 function fatal(error) {
   if (dead || !isTrap(error)) return;
-  // After a reload, a late error of the stopped copy (a listener it left on the window) is
-  // not the live copy's: the live glue's URL is in the live copy's stack.
-  const live = window.__aguiInstance;
-  if (live && !String(error.stack).includes('?i=' + live)) return;
   dead = true;
   console.error('agui-chat: the chat stopped after an internal error; each widget offers a reload', error);
   if (sheet === undefined) {
@@ -393,13 +391,13 @@ fn own(obj: &JsValue, key: &str) -> Option<JsValue> {
 fn options_from_js(el: &HtmlElement, obj: &JsValue) -> (WidgetOptions, Vec<String>) {
     WidgetOptions::parse_using(
         |attr| {
-            let key = OPTIONS.iter().find(|(a, _)| *a == attr).map(|(_, k)| *k)?;
+            let key = OPTIONS.iter().find(|(a, _, _)| *a == attr).map(|(_, k, _)| *k)?;
             let v = own(obj, key).unwrap_or(JsValue::UNDEFINED);
             if v.is_undefined() || v.is_null() {
                 el.get_attribute(attr)
             } else if let Some(b) = v.as_bool() {
-                // Booleans map to attribute presence.
-                b.then(|| "true".to_owned())
+                // As an attribute reads them: `false` is `"false"` (a `queue: false` is off).
+                Some(if b { "true" } else { "false" }.to_owned())
             } else if let Some(s) = v.as_string() {
                 Some(s)
             } else {

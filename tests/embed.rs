@@ -490,21 +490,6 @@ fn allowed_endpoints_are_read_from_a_list_or_a_js_array_and_match_by_origin_and_
     );
 }
 
-// The loader defines <agui-chat> and observes its attributes: every option must be in its list,
-// or a change of it (an allow-list, say) would not reach the mounted chat.
-#[test]
-fn the_loader_observes_every_option() {
-    let loader = std::fs::read_to_string("src/loader/agui-chat.js").expect("the loader");
-    let start = loader.find("const OBSERVED = [").expect("OBSERVED") + 18;
-    let list = &loader[start..start + loader[start..].find("];").expect("end")];
-    for name in agui_leptos::embed::observed_attributes() {
-        assert!(
-            list.contains(&format!("'{name}'")),
-            "the loader does not observe {name}"
-        );
-    }
-}
-
 // The sandbox proxy sees every View's HTML and relays its calls: where it is, is the page
 // author's choice, never a link's.
 #[test]

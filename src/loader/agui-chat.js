@@ -1,27 +1,52 @@
-// agui-chat.js — the one script a host page includes:
+// agui-chat.js — the one script a host page includes (dist/cdn/ of the npm package
+// `agui-leptos`; the package's own entries, dist/index.js and dist/full.js, are this file with
+// other bundles: scripts/package.sh):
 //
-//   <script type="module" src="https://your.cdn/agui/agui-chat.js"></script>
+//   <script type="module" src="https://cdn.jsdelivr.net/npm/agui-leptos@VERSION/dist/cdn/agui-chat.js"></script>
 //   <agui-chat endpoint="https://your.agent/api" mode="popup"></agui-chat>
 //
 // It defines <agui-chat> and loads the chat (agui-widget.js + agui-widget_bg.wasm, the lean
-// bundle, or agui-leptos.js + agui-leptos_bg.wasm when a widget is the demo; next to this
-// script: any origin that serves them with CORS) only when a widget needs it. A popup, or a
-// sidebar that starts collapsed, is drawn here as a launcher button (plain DOM, no framework);
-// `preload` says when the chat loads: `intent` (default: pointer over or focus on the
-// launcher, or a click), `idle` (after load, when the browser is idle), `eager` (at once),
-// `none` (on a click). Inline and page widgets, `[data-agui-endpoint]` elements (with
-// `agui-chat.js?scan`) and every API call load at once. A click before the chat is there opens a panel that says it is loading
-// (and offers Retry if it failed); the chat then opens with the keyboard in the composer.
+// bundle, or agui-leptos.js + agui-leptos_bg.wasm, the full one, when a widget is the demo or
+// has the inspector; next to this script: any origin that serves them with CORS) only when a
+// widget needs it. A popup, or a sidebar that starts collapsed, is drawn here as a launcher
+// button (plain DOM, no framework); `preload` says when the chat loads: `intent` (default:
+// pointer over or focus on the launcher, or a click), `idle` (after load, when the browser is
+// idle), `eager` (at once), `none` (on a click). Inline and page widgets,
+// `[data-agui-endpoint]` elements (with `agui-chat.js?scan`) and every API call load at once.
+// A click before the chat is there opens a panel that says it is loading (and offers Retry if
+// it failed); the chat then opens with the keyboard in the composer.
 //
-//   import { ready } from '…/agui-chat.js';
+// Every option is also a property of the element (`el.tools = […]`: React 19 and Vue set a
+// prop as a property only when the element has it), kept when set before the element is
+// defined; properties win over attributes. Two copies of this file on one page (a CDN tag and
+// an npm bundle, even of two versions) never throw: the first defines the element, the second
+// says so once and hands every call to it. Importing it where there is no DOM (server
+// rendering) defines nothing.
+//
+//   import { ready, mount } from '…/agui-chat.js';
 //   const AguiChat = await ready;            // awaiting `ready` loads the chat
-//   window.AguiChat.mount(el, { … });        // works before the load too, and starts it
-const base = import.meta.url;
-const scanning = new URL(base).searchParams.has('scan');
-const OBSERVED = ['endpoint', 'protocol', 'resume', 'transport', 'headers', 'mode', 'theme', 'inspector', 'thread-key', 'persist',
-  'storage-budget', 'lang', 'open', 'title', 'speed', 'demo', 'settings', 'preload', 'url-options',
-  'allowed-endpoints', 'credentials', 'redirects', 'suggestions', 'queue', 'accept',
-  'max-file-bytes', 'max-message-bytes', 'max-files', 'attachments', 'capabilities', 'mcp-apps-proxy'];
+//   mount(el, { … });                        // works before the load too, and starts it
+export const version = '0.1.0';
+const TAG = 'agui-chat';
+const browser = typeof HTMLElement != 'undefined';
+// @bundles — what this entry loads, as [glue module, wasm URL], with static specifiers so that
+// a bundler sees (and emits) them; scripts/package.sh writes the npm entries' own.
+const LEAN = () => [import('./agui-widget.js'), new URL('./agui-widget_bg.wasm', import.meta.url)];
+const FULL = () => [import('./agui-leptos.js'), new URL('./agui-leptos_bg.wasm', import.meta.url)];
+// @end
+const scanning = new URL(import.meta.url).searchParams.has('scan');
+// The options: the attributes, then the JS-only properties.
+// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test manifest)
+const ATTRS = 'endpoint protocol resume transport headers mode theme inspector thread-key persist storage-budget lang open title speed demo settings suggestions credentials redirects url-options allowed-endpoints mcp-apps-proxy queue accept max-file-bytes max-message-bytes max-files attachments capabilities preload'.split(' ');
+const JS_ONLY = 'tools renderers upload'.split(' ');
+// @generated-end
+// The properties (those HTMLElement has — `title`, `lang` — stay its own, reflecting their
+// attribute).
+const PROPS = ATTRS.map((a) => a.replace(/-./g, (m) => m[1].toUpperCase()))
+  .filter((p) => !browser || !(p in HTMLElement.prototype)).concat(JS_ONLY);
+// What a property compares by: its JSON, functions alike (a tool's handler is called through
+// the property, so a new handler needs no remount).
+const key = (v) => JSON.stringify(v, (k, x) => (typeof x == 'function' ? 0 : x));
 const TEXT = {
   en: ['Open chat: ', 'Loading the chat…', 'The chat could not be loaded.', 'Retry', 'Chat'],
   de: ['Chat öffnen: ', 'Der Chat wird geladen…', 'Der Chat konnte nicht geladen werden.',
@@ -71,69 +96,116 @@ const adopt = (root) => {
 };
 
 let loading = null;
-// The chat's API once loaded (window.AguiChat is this stub until then).
+// The chat's API once loaded.
 let api = null;
 
-// Which bundle: the lean widget (agui-widget.js: no demo, no inspector) when every widget on
-// the page talks to its own agent; the app's (agui-leptos.js) when one is the demo (no
-// endpoint, or the `demo` attribute), or where the lean one is not deployed.
-const demoWanted = () => [...document.querySelectorAll(scanning ? 'agui-chat, [data-agui-endpoint]' : 'agui-chat')]
-  .some((el) => el.hasAttribute('demo') || el.hasAttribute('data-agui-demo')
-    || !((el.getAttribute('endpoint') || el.getAttribute('data-agui-endpoint')
-      || (el.options && el.options.endpoint) || '').trim()));
-// The wasm is fetched alongside its glue, not after it (one round trip less; the glue's init
-// takes the response's promise).
-// `instance` > 0: a fresh copy of the chat after the last one stopped on an internal error
-// (its glue imported under another URL is a new module, with a new wasm instance).
-let instance = 0;
-const start = (name) => {
-  const wasm = fetch(new URL(`${name}_bg.wasm`, base));
-  wasm.catch(() => {});
-  return import(`./${name}.js${instance ? '?i=' + instance : ''}`)
-    .then((m) => m.default({ module_or_path: wasm }));
-};
-// The chat's "Reload the chat" (src/widget.rs) asks for that fresh copy here.
-window.__aguiReload = () => {
-  instance += 1;
-  window.__aguiInstance = instance;
-  loading = null;
-  api = null;
-  return load();
+const on = (v) => v != null && v !== false && !/^(false|0|no|off)$/i.test(v);
+// Which bundle: the lean widget (no demo, no inspector) when every widget on the page talks to
+// its own agent; the full one when one is the demo (no endpoint, or `demo`) or has the
+// inspector — or where the lean one is not deployed.
+const wantsFull = () => [...document.querySelectorAll(scanning ? TAG + ', [data-agui-endpoint]' : TAG)]
+  .some((el) => {
+    const v = (n) => (el.props || {})[n] ?? el.getAttribute(n) ?? el.getAttribute('data-agui-' + n);
+    return on(v('demo')) || on(v('inspector')) || !String(v('endpoint') ?? '').trim();
+  });
+// The live copy of the glue (`{default: init, kill}`): after the chat stopped on an internal
+// error, a fresh copy (the glue's `__aguiFresh`, scripts/glue-instance.py) makes a new wasm
+// instance, and the stopped one is killed (its closures no longer call into its wasm).
+let glue = null;
+let fresh = false;
+// The wasm is fetched alongside its glue, not after it (the glue's init takes the response's
+// promise); the trap guard (src/widget.rs) knows the chat's wasm by its URL.
+const boot = (bundle) => {
+  const [mod, url] = bundle();
+  window.__aguiWasm = url.href;
+  const res = fetch(url);
+  res.catch(() => {});
+  return mod.then((m) => {
+    if (fresh || glue?.m !== m) glue = { ...(fresh ? m.__aguiFresh() : { default: m.default, kill: m.__aguiKill }), m };
+    fresh = false;
+    return glue.default({ module_or_path: res });
+  });
 };
 
 /** Load the chat once; a failed load can be tried again. */
-export function load() {
+const load = () => {
   if (!loading) {
-    loading = (demoWanted() ? start('agui-leptos') : start('agui-widget').catch(() => start('agui-leptos')))
+    loading = (!LEAN || (FULL && wantsFull()) ? boot(FULL) : boot(LEAN).catch((e) => (FULL ? boot(FULL) : Promise.reject(e))))
       .then(() => {
         api = window.AguiChat;
+        window.AguiChat = stub;
         window.dispatchEvent(new CustomEvent('agui-chat:ready'));
         return api;
       });
     loading.catch(() => { loading = null; });
   }
   return loading;
-}
-
-/** `await ready` loads the chat and gives its API (a thenable, so importing it loads nothing). */
-export const ready = { then: (ok, fail) => load().then(ok, fail) };
+};
 
 const lang = (el) => ((el.closest('[lang]') || document.documentElement).lang || 'en').slice(0, 2);
 const words = (el) => TEXT[lang(el)] || TEXT.en;
 
-class AguiChatElement extends HTMLElement {
-  static get observedAttributes() { return OBSERVED; }
+class AguiChatElement extends (browser ? HTMLElement : Object) {
+  static get observedAttributes() { return ATTRS; }
 
-  connectedCallback() {
-    if (this.mounted) return;
-    const mode = (this.getAttribute('mode') || '').trim().toLowerCase();
-    const open = this.getAttribute('open');
-    // A boolean attribute is on unless it says false/0/no/off (as src/embed.rs reads it).
-    const off = open !== null && ['false', '0', 'no', 'off'].includes(open.trim().toLowerCase());
+  constructor() {
+    super();
+    this.props = {};
+    // Values a page set before the element was defined shadow the properties: take them.
+    for (const p of PROPS) {
+      if (Object.hasOwn(this, p)) { const v = this[p]; delete this[p]; this[p] = v; }
+    }
+  }
+
+  /** A property set: a changed value reconfigures a mounted chat, once per task — in place
+   *  when only `theme` or `open` changed on a chat mounted with properties. */
+  prop(p, v) {
+    const was = key(this.props[p]);
+    if (v == null) delete this.props[p];
+    else this.props[p] = v;
+    if (was === key(v) || !this.mounted || !api) return;
+    if (this.changed) return this.changed.add(p);
+    this.changed = new Set([p]);
+    queueMicrotask(() => {
+      const c = [...this.changed];
+      this.changed = null;
+      if (!this.mounted || !api) return;
+      const o = this.opts();
+      if (this.live && c.every((n) => n == 'theme' || n == 'open')) c.forEach((n) => api._changed(this, n));
+      else api.mount(this, o);
+    });
+  }
+
+  /** The options the chat is mounted with: one object per element, updated in place (the
+   *  chat reads a theme or open change from it); a tool's handler and `upload` are called
+   *  through the current property. */
+  opts() {
+    const o = this.live ||= {};
+    for (const k in o) delete o[k];
+    Object.assign(o, this.props);
+    if (Array.isArray(o.tools)) {
+      o.tools = o.tools.map((t) => (typeof t?.handler == 'function'
+        ? { ...t, handler: (a) => this.props.tools.find((u) => u?.name === t.name).handler(a) }
+        : t));
+    }
+    if (typeof o.upload == 'function') o.upload = (f) => this.props.upload(f);
+    return o;
+  }
+
+  // A microtask later: a framework sets the properties of the element it just inserted
+  // (React's layout effects) before it decides how to start.
+  connectedCallback() { queueMicrotask(() => this.connect()); }
+
+  connect() {
+    if (this.mounted || !this.isConnected) return;
+    const v = (n) => String(this.props[n] ?? this.getAttribute(n) ?? '').trim().toLowerCase();
+    const mode = v('mode');
+    const open = this.props.open ?? this.getAttribute('open');
+    // A boolean is on unless it says false/0/no/off (as src/embed.rs reads it).
     const collapsed = mode === 'popup' || mode === 'launcher' || mode === 'floating'
-      ? open === null || off
-      : mode === 'sidebar' && off;
-    const preload = (this.getAttribute('preload') || 'intent').trim().toLowerCase();
+      ? !on(open)
+      : mode === 'sidebar' && open != null && !on(open);
+    const preload = v('preload') || 'intent';
     if (api || !collapsed || preload === 'eager') return this.start(false);
     this.drawLauncher();
     if (preload === 'idle') {
@@ -148,7 +220,7 @@ class AguiChatElement extends HTMLElement {
     // Moving an element disconnects and reconnects it: only a removal unmounts.
     queueMicrotask(() => {
       if (this.isConnected) return;
-      if (api && this.mounted) api._disconnect(this);
+      if (api && this.mounted) api.unmount(this);
       this.mounted = false;
     });
   }
@@ -159,20 +231,24 @@ class AguiChatElement extends HTMLElement {
 
   get state() { return api && this.mounted ? api._state(this) : undefined; }
 
-  /** Mount the chat (loading it first); `open`: the visitor already asked for it. */
+  /** Mount the chat (loading it first); `open`: the visitor already asked for it. A widget
+   *  with no property is read from its attributes (and its URL, with `url-options`). */
   start(open) {
     return load().then((a) => {
       if (!this.isConnected) return;
       this.mounted = true;
-      if (this.options) a.mount(this, open ? { ...this.options, open: true, focus: true } : this.options);
-      else a._connect(this, open);
+      if (!Object.keys(this.props).length) { this.live = null; return a._connect(this, open); }
+      const o = this.opts();
+      if (open) Object.assign(o, { open: true, focus: true });
+      a.mount(this, o);
+      delete o.focus;
     }, (e) => { this.failed(e); });
   }
 
   drawLauncher() {
     const root = this.shadowRoot || this.attachShadow({ mode: 'open' });
     const [openText] = words(this);
-    const title = (this.getAttribute('title') || '').trim() || words(this)[4];
+    const title = String(this.props.title ?? this.getAttribute('title') ?? '').trim() || words(this)[4];
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'l';
@@ -253,36 +329,68 @@ class AguiChatElement extends HTMLElement {
   }
 }
 
-// The API before the chat is loaded: every call loads it. A widget mounted from JS with its
-// options before that keeps them (a collapsed popup stays a launcher until it is needed).
+for (const p of PROPS) {
+  Object.defineProperty(AguiChatElement.prototype, p, {
+    get() { return this.props[p]; },
+    set(v) { this.prop(p, v); },
+  });
+}
+
+// The API, before and after the chat is loaded: every call loads it. A widget mounted from JS
+// with its options before that keeps them as its properties (a collapsed popup stays a
+// launcher until it is needed).
 const stub = {
   mount(el, options) {
-    if (el instanceof AguiChatElement && !api) {
-      el.options = options || {};
-      if (el.launcher && !el.mounted) return handle(el);
-      el.start(false);
-      return handle(el);
-    }
-    load().then((a) => a.mount(el, options));
+    if (el instanceof AguiChatElement) {
+      el.props = { ...options };
+      if (el.mounted || !el.launcher) el.start(false);
+    } else load().then((a) => a.mount(el, options));
     return handle(el);
   },
-  unmount(el) { el.options = null; return load().then((a) => a.unmount(el)); },
+  unmount(el) {
+    if (el instanceof AguiChatElement) { el.props = {}; el.mounted = false; }
+    return load().then((a) => a.unmount(el));
+  },
   scan(root) { return load().then((a) => a.scan(root)); },
   load,
+  version,
 };
 const handle = (el) => ({
   element: el,
   unmount: () => stub.unmount(el),
-  state: () => (el instanceof AguiChatElement ? el.state : api ? api._state(el) : undefined),
+  state: () => (api ? api._state(el) : undefined),
 });
+AguiChatElement.api = stub;
+AguiChatElement.version = version;
 
-if (!window.AguiChat) window.AguiChat = stub;
-if (!customElements.get('agui-chat')) customElements.define('agui-chat', AguiChatElement);
-// `[data-agui-endpoint]` elements mount only where the page asked for it on this script's URL
-// (`agui-chat.js?scan`) — or by calling `AguiChat.scan()` — since any element of a page's
-// content can carry data-* attributes; then they start at once.
-const scan = () => {
-  if (scanning && document.querySelector('[data-agui-endpoint]')) stub.scan().catch(() => {});
-};
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan);
-else scan();
+// The copy that defined the element serves every call (one wasm instance per page).
+const owner = () => (browser && customElements.get(TAG)?.api) || stub;
+export const mount = (el, options) => owner().mount(el, options);
+export const unmount = (el) => owner().unmount(el);
+export const scan = (root) => owner().scan(root);
+/** `await ready` loads the chat and gives its API (a thenable, so importing it loads nothing). */
+export const ready = { then: (ok, fail) => owner().load().then(ok, fail) };
+
+if (browser && customElements.get(TAG)) {
+  const other = customElements.get(TAG).version;
+  console.info(`agui-leptos ${version}: <${TAG}> is already defined${other ? ' by agui-leptos ' + other : ''}; this copy hands its calls to it`);
+} else if (browser) {
+  // The chat's "Reload the chat" (src/widget.rs) asks for a fresh copy here.
+  window.__aguiReload = () => {
+    glue?.kill();
+    fresh = true;
+    loading = null;
+    api = null;
+    return load();
+  };
+  window.AguiChat ||= stub;
+  customElements.define(TAG, AguiChatElement);
+  // `[data-agui-endpoint]` elements mount only where the page asked for it on this script's
+  // URL (`agui-chat.js?scan`) — or by calling `scan()` — since any element of a page's
+  // content can carry data-* attributes; then they start at once.
+  const scanNow = () => {
+    if (scanning && document.querySelector('[data-agui-endpoint]')) stub.scan().catch(() => {});
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scanNow);
+  else scanNow();
+}

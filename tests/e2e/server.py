@@ -26,6 +26,10 @@ inline chat pointed at the AI SDK server (ai_sdk_server.mjs) at `URL/api/chat`, 
 like every page here, the endpoint is this server's to set, never the visitor's. `/proto/`
 (proto.html, with `--proto URL`): the same for the protobuf binding's server (proto_server.mjs)
 at `URL/agent`; `?transport=protobuf` (the only value taken) adds `transport="protobuf"`.
+`--hosts DIR` (examples/hosts, built by scripts/hosts.sh): `/hosts/react/`, `/hosts/vue/` and
+`/hosts/webpack/` are those apps' builds (their `dist/`); `--cdn DIR` (the installed package's
+`dist/cdn/`) is served with CORS on another port of 127.0.0.1 (another origin), and
+`/hosts/plain/` is the plain page with its CDN URL pointed there.
 
 Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
@@ -225,9 +229,65 @@ def serve_sandbox(cert: str, key: str, host_origin: str) -> str:
     return f"https://127.0.0.1:{server.server_address[1]}/"
 
 
+CDN_PREFIX = re.compile(r"https://cdn\.jsdelivr\.net/npm/agui-leptos@[^/]+/dist/cdn/")
+
+
+def serve_cdn(folder: str) -> str:
+    """The package's `dist/cdn/` folder as a CDN serves it: on another origin (127.0.0.1, a port
+    of the system's choosing), with CORS, in a daemon thread. Returns its URL."""
+    root = os.path.realpath(folder)
+    kinds = {".js": "text/javascript", ".wasm": "application/wasm", ".bin": "application/octet-stream"}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            LAST_REQUEST["at"] = time.monotonic()
+            path = os.path.realpath(os.path.join(root, self.path.split("?")[0].lstrip("/")))
+            if not path.startswith(root + os.sep) or not os.path.isfile(path):
+                self.send_error(404)
+                return
+            with open(path, "rb") as f:
+                body = f.read()
+            self.send_response(200)
+            self.send_header("content-type", kinds.get(os.path.splitext(path)[1], "application/octet-stream"))
+            self.send_header("content-length", str(len(body)))
+            self.send_header("access-control-allow-origin", "*")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/"
+
+
 def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: str | None = None,
-             proto: str | None = None, sandbox: str | None = None) -> FastAPI:
+             proto: str | None = None, sandbox: str | None = None, hosts: str | None = None,
+             cdn: str | None = None) -> FastAPI:
     app = FastAPI()
+
+    if hosts and cdn:
+        plain = os.path.join(hosts, "plain")
+
+        @app.get("/hosts/plain/")
+        def plain_page():
+            LAST_REQUEST["at"] = time.monotonic()
+            with open(os.path.join(plain, "index.html"), encoding="utf-8") as f:
+                html = f.read()
+            if not CDN_PREFIX.search(html):
+                return Response("examples/hosts/plain/index.html: no CDN script tag", status_code=500)
+            return HTMLResponse(CDN_PREFIX.sub(cdn, html))
+
+        app.mount("/hosts/plain", StaticFiles(directory=plain), name="host-plain")
+    if hosts:
+        for name in ("react", "vue", "webpack"):
+            built = os.path.join(hosts, name, "dist")
+            if os.path.isdir(built):
+                app.mount(f"/hosts/{name}", StaticFiles(directory=built, html=True), name=f"host-{name}")
 
     @app.post("/elsewhere")
     async def elsewhere(req: Request):
@@ -415,6 +475,8 @@ def main():
     ap.add_argument("--proto", default=None, help="the protobuf AG-UI server, http://127.0.0.1:PORT")
     ap.add_argument("--sandbox-cert", default=None, help="PEM certificate for the https sandbox proxy")
     ap.add_argument("--sandbox-key", default=None, help="its PEM key")
+    ap.add_argument("--hosts", default=None, help="examples/hosts, built (scripts/hosts.sh)")
+    ap.add_argument("--cdn", default=None, help="the installed package's dist/cdn/ folder")
     args = ap.parse_args()
     if args.ai_sdk is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.ai_sdk):
         ap.error("--ai-sdk must be http://127.0.0.1:PORT")
@@ -430,7 +492,8 @@ def main():
     sandbox = None
     if args.sandbox_cert and args.sandbox_key:
         sandbox = serve_sandbox(args.sandbox_cert, args.sandbox_key, f"http://127.0.0.1:{args.port}")
-    app = make_app(args.dist, args.example, args.gzip, args.ai_sdk, args.proto, sandbox)
+    cdn = serve_cdn(args.cdn) if args.cdn else None
+    app = make_app(args.dist, args.example, args.gzip, args.ai_sdk, args.proto, sandbox, args.hosts, cdn)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 

@@ -1,0 +1,1 @@
+// Types only: see jsx.d.ts.
