@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Trunk post-build hook: the app page works under a strict Content-Security-Policy
-(`script-src 'self' 'wasm-unsafe-eval'; style-src 'self'`, README "Security").
+(`script-src 'self' 'wasm-unsafe-eval'; style-src 'self'`, docs/security.md).
 
 Trunk writes the code that starts the wasm as an inline `<script type="module">` in
 index.html, which such a policy blocks. This moves it to `boot.js` next to the page and

@@ -2,7 +2,7 @@
 # scripts/build-widget.sh): the standard library is rebuilt for size with the panic strategy
 # `immediate-abort` (a panic is a trap at once: no formatting of its message, no location
 # strings), `Debug` derives that print only the type's name and core's `optimize_for_size`
-# code paths. −41 KB gzip on the lean widget (README "Size").
+# code paths. −41 KB gzip on the lean widget (docs/dev/size.md).
 #
 # These are unstable options of the installed stable toolchain, enabled with RUSTC_BOOTSTRAP
 # (no nightly toolchain is installed here); they need the `rust-src` component

@@ -23,7 +23,7 @@ export TRUNK_SKIP_VERSION_CHECK=true
 # files drive several full demo runs and a loaded CI machine needs more.
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 
-# Size budgets (README "Size"), gzip -9 bytes of what `trunk build --release` ships in dist/:
+# Size budgets (docs/dev/size.md), gzip -9 bytes of what `trunk build --release` ships in dist/:
 # the app bundle (wasm + glue + snippets). The trunk-build-release stage fails above it.
 SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-848000}
 # What a host page loads before its popup is opened: the loader alone (it draws the launcher).

@@ -28,7 +28,7 @@
 //! **Memory bound.** Everything the log holds — buffers (by capacity), entries, checkpoints
 //! (estimated heap size of their threads), diagnostics, metrics — is counted by
 //! [`EventLog::heap_bytes`] and kept at or under [`LogLimits::max_bytes`] (64 MiB by default;
-//! 30–39 MB per 100,000 events, see the README). When the next frame or a run's
+//! 30–39 MB per 100,000 events, see docs/dev/benchmarks.md). When the next frame or a run's
 //! checkpoint would not fit, optional checkpoints are thinned first; if it still does not fit,
 //! **recording stops** (the conversation itself goes on): [`EventLog::stopped`] says why, and
 //! everything recorded until then stays exact and replayable.

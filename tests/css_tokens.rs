@@ -2,7 +2,7 @@
 //! outside it, no literal colour, no absolute length (so no pixel font size), no token
 //! declaration and no physical left/right property (right-to-left layouts mirror through
 //! logical properties). Every `var(--agui-…)` names a declared token, every token is used and
-//! documented in the README's Theming table, and every colour token has a dark value
+//! documented in the token table of `docs/theming.md`, and every colour token has a dark value
 //! (`light-dark(…)`).
 
 use std::collections::BTreeSet;
@@ -287,14 +287,10 @@ fn every_token_is_used_and_documented() {
         .expect("tokens.css")
         .1;
     let all_css: String = sheets.iter().map(|(_, css)| css.as_str()).collect();
-    let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .expect("README.md");
-    let theming = readme
-        .split("## Theming")
-        .nth(1)
-        .and_then(|rest| rest.split("\n## ").next())
-        .expect("a Theming section in the README");
+    let theming = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/theming.md"),
+    )
+    .expect("docs/theming.md");
     for token in declared_tokens(tokens_css) {
         assert!(
             all_css.contains(&format!("var({token})")),
@@ -302,7 +298,7 @@ fn every_token_is_used_and_documented() {
         );
         assert!(
             theming.contains(&format!("| `{token}` |")),
-            "{token} is missing from the README's Theming table"
+            "{token} is missing from the token table of docs/theming.md"
         );
     }
 }

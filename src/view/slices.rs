@@ -1,7 +1,7 @@
 //! Mounting a long transcript in slices: which rows are in the DOM, as plain data.
 //!
 //! A thread of 1,000 messages mounted at once blocks the page for hundreds of milliseconds
-//! (README, "Long threads"). The transcript mounts the newest [`FIRST_ROWS`] rows at once —
+//! (docs/dev/benchmarks.md, "Long threads"). The transcript mounts the newest [`FIRST_ROWS`] rows at once —
 //! what the person sees, at the bottom — and then older rows, a batch per animation frame,
 //! until all are mounted. Mounted rows are always a suffix `rows[start..]` of the current rows,
 //! so a window can never hold rows of another thread.

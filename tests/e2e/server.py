@@ -363,7 +363,7 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
         extra = (" url-options" if optin else "") + (f' allowed-endpoints="{allow}"' if allow else "")
         return HTMLResponse(html.replace("<agui-chat ", "<agui-chat" + extra + " "))
 
-    # The policy README "Security" documents for a host page (the agent on the same origin).
+    # The policy docs/security.md documents for a host page (the agent on the same origin).
     strict_csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'"
 
     @app.get("/strict/")
