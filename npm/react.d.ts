@@ -14,21 +14,21 @@ export type {
 /** One prop per event: each receives the `CustomEvent`. */
 export interface AguiChatEventProps {
   /** `agui:run-started`: A run started. */
-  onRunStarted?: (event: CustomEvent<AguiRunStartedDetail>) => void;
+  onRunStarted?: (event: CustomEvent<import('./index.js').AguiRunStartedDetail>) => void;
   /**
    * `agui:state-changed`: The agent's state changed (at most once per animation frame); read it
    * with `element.state`.
    */
-  onStateChanged?: (event: CustomEvent<AguiStateChangedDetail>) => void;
+  onStateChanged?: (event: CustomEvent<import('./index.js').AguiStateChangedDetail>) => void;
   /** `agui:interrupt`: New interrupts opened (their cards are shown and focused). */
-  onInterrupt?: (event: CustomEvent<AguiInterruptDetail>) => void;
+  onInterrupt?: (event: CustomEvent<import('./index.js').AguiInterruptDetail>) => void;
   /** `agui:run-finished`: A run ended. */
-  onRunFinished?: (event: CustomEvent<AguiRunFinishedDetail>) => void;
+  onRunFinished?: (event: CustomEvent<import('./index.js').AguiRunFinishedDetail>) => void;
   /**
    * `agui:feedback`: The person rated an answer. The chat sends feedback nowhere itself (AG-UI has
    * no event for it).
    */
-  onFeedback?: (event: CustomEvent<AguiFeedbackDetail>) => void;
+  onFeedback?: (event: CustomEvent<import('./index.js').AguiFeedbackDetail>) => void;
 }
 // @generated-end
 

@@ -32,11 +32,13 @@ FULL = """const FULL = () => (assets ? elsewhere('agui-leptos')
   : [import('./cdn/agui-leptos.js'), new URL('./cdn/agui-leptos_bg.wasm', import.meta.url)]);
 """
 
+WORDS = "const WORDS_MODULE = () => import('./cdn/agui-chat.words.js');\n"
+
 ENTRIES = {
     # The lean widget only: the full build is never referenced, so a bundler does not emit it.
-    "index.js": ASSETS + LEAN + "const FULL = null;\n",
+    "index.js": ASSETS + LEAN + "const FULL = null;\n" + WORDS,
     # The full build only (demo, inspector, A2UI, MCP Apps, protobuf).
-    "full.js": ASSETS + "const LEAN = null;\n" + FULL,
+    "full.js": ASSETS + "const LEAN = null;\n" + FULL + WORDS,
 }
 
 

@@ -33,7 +33,7 @@ pkg="$out/package"
 rm -rf "$pkg"
 mkdir -p "$pkg/dist/cdn"
 # The CDN folder: what dist/agui-chat.js loads, next to it (not the app's page or examples).
-cp dist/agui-chat.js dist/agui-widget.js dist/agui-widget_bg.wasm dist/agui-widget.*.wasm \
+cp dist/agui-chat.js dist/agui-chat.words.js dist/agui-widget.js dist/agui-widget_bg.wasm dist/agui-widget.*.wasm \
     dist/agui-widget.chunks.bin dist/agui-leptos.js dist/agui-leptos_bg.wasm "$pkg/dist/cdn/"
 cp -r dist/snippets "$pkg/dist/cdn/"
 # The npm entries: the loader with their own bundles, under ./cdn/.
@@ -43,7 +43,7 @@ cp npm/package.json npm/custom-elements.json README.md CHANGELOG.md LICENSE-MIT 
 
 # The loader's Subresource Integrity hash: the docs' script tag pins the version and carries it.
 sri="sha384-$(openssl dgst -sha384 -binary "$pkg/dist/cdn/agui-chat.js" | openssl base64 -A)"
-tag_files=(README.md docs/getting-started.md)
+tag_files=(README.md docs/getting-started.md examples/hosts/plain/index.html)
 if [ "${1:-}" = --write-sri ]; then
     for f in "${tag_files[@]}"; do
         [ -f "$f" ] && sed -i -E "s#(agui-leptos@)[0-9][^/]*(/dist/cdn/agui-chat\.js\" integrity=\")sha384-[A-Za-z0-9+/=_]+#\1${version}\2${sri}#g" "$f"

@@ -18,15 +18,19 @@
 #   - wasm-split-cli 0.2.4                (cargo install --locked wasm_split_cli_support
 #                                          --features build-binary; Leptos's splitter, what
 #                                          cargo-leptos runs: the lean widget's chunks)
+#   - mdbook 0.5.4                        (cargo install --locked --no-default-features: the docs)
 #   - wasm-opt from binaryen 132          (npm install -g binaryen@132;
 #                                          never Debian's binaryen 108)
 #   - chromium + chromium-driver          (apt) for the browser tests
+#   - terser                              (npm ci from the repository's package-lock.json:
+#                                          minifies the loader)
 set -euo pipefail
 
 TRUNK_VERSION="0.21.14"
 WASM_SPLIT_VERSION="0.2.4"
 WASM_PACK_VERSION="0.15.1"
 BINARYEN_VERSION="132"
+MDBOOK_VERSION="0.5.4"
 
 _setup_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -156,6 +160,17 @@ fi
 wasm-pack --version 2>/dev/null | grep -qx "wasm-pack ${WASM_PACK_VERSION}" ||
     _die "wasm-pack on PATH is '$(wasm-pack --version 2>&1 || true)', want ${WASM_PACK_VERSION}"
 
+# --- mdbook (the docs: `mdbook build docs`; without its server, watcher and search, which the
+# check does not need and which take minutes to compile) ----------------------------------
+if mdbook --version 2>/dev/null | grep -qx "mdbook v${MDBOOK_VERSION}"; then
+    _say "skip: mdbook ${MDBOOK_VERSION} already installed ($(command -v mdbook))"
+else
+    _say "install: mdbook ${MDBOOK_VERSION} (cargo install --locked --no-default-features)"
+    cargo install --locked mdbook --version "${MDBOOK_VERSION}" --no-default-features
+fi
+mdbook --version 2>/dev/null | grep -qx "mdbook v${MDBOOK_VERSION}" ||
+    _die "mdbook on PATH is '$(mdbook --version 2>&1 || true)', want ${MDBOOK_VERSION}"
+
 # --- wasm-opt (binaryen from npm, never Debian's v108) ----------------------
 _wasm_opt_ok() { "$1" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION}\b"; }
 
@@ -214,6 +229,15 @@ fi
 CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 export CHROMEDRIVER
 
+# --- the repository's build tools from npm (package.json: terser minifies the loader) ------
+if (cd "$_setup_root" && [ -f node_modules/terser/package.json ] &&
+    node -e 'const l = require("./package-lock.json"), p = require("./node_modules/terser/package.json"); process.exit(l.packages["node_modules/terser"].version === p.version ? 0 : 1)' 2>/dev/null); then
+    _say "skip: the build's npm tools already installed (terser)"
+else
+    _say "install: the build's npm tools (npm ci: terser)"
+    (cd "$_setup_root" && npm ci --no-audit --no-fund --silent)
+fi
+
 # --- openssl (the e2e suite's throwaway certificate for the MCP Apps sandbox proxy) ----
 if command -v openssl >/dev/null 2>&1; then
     _say "skip: openssl already installed ($(command -v openssl))"
@@ -230,6 +254,7 @@ _say "ready in $((SECONDS - _setup_start))s:" \
     "$(trunk --version)," \
     "$(wasm-bindgen --version)," \
     "$(wasm-pack --version)," \
+    "$(mdbook --version)," \
     "$(wasm-opt --version | head -n1)," \
     "$(chromium --version 2>/dev/null | head -n1)," \
     "$(chromedriver --version 2>/dev/null | awk '{print $1, $2}')"

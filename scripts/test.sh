@@ -191,5 +191,18 @@ stage trunk-build-release trunk_release
 # The built app against a real AG-UI server (the official Python SDK), in Chromium.
 stage e2e-real-server scripts/e2e.sh
 
+# The npm package, packed from dist/ (scripts/package.sh) and installed into the host apps of
+# examples/hosts (React 19 + TypeScript and Vue 3 with Vite, the React app with webpack 5, a
+# plain page loading the CDN folder from another origin), each built with its own tooling and
+# driven in Chromium.
+stage npm-package-hosts scripts/hosts.sh
+
+# The docs: their links and anchors (scripts/check-docs.py), and the book (mdbook).
+docs() {
+    python3 scripts/check-docs.py || return
+    mdbook build docs
+}
+stage docs docs
+
 _print_summary
 printf '\n%sall stages passed%s\n' "$_GREEN" "$_OFF"

@@ -164,7 +164,6 @@ pub struct WidgetOptions {
     pub focus: bool,
 }
 
-
 /// What a page's URL may set, with `url-options`: never headers, the mode, where
 /// conversations are saved, the allow-list, the MCP Apps proxy or the URL options themselves.
 pub const URL_OPTIONS: &[&str] = &["endpoint", "theme", "lang", "speed", "inspector"];

@@ -36,7 +36,6 @@
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 
 use leptos::prelude::*;
 use serde_json::{json, Value};
@@ -189,11 +188,39 @@ thread_local! {
     /// The demo's plug-ins, when the binary ships them ([`start_with_demo`]).
     static DEMO: Cell<Option<fn() -> Plugins>> = const { Cell::new(None) };
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
-    /// JS frontend-tool handlers by (widget id, tool name): looked up at call time, so the
-    /// registry's handlers (which must be `Send`) only hold plain data.
-    static JS_TOOLS: RefCell<HashMap<(u32, String), js_sys::Function>> = RefCell::new(HashMap::new());
-    /// JS `upload(file) → url` hooks by widget id (the same reason).
-    static JS_UPLOADS: RefCell<HashMap<u32, js_sys::Function>> = RefCell::new(HashMap::new());
+}
+
+/// The function the widget `id`'s JS options hold now under `path` (`["upload"]`, or
+/// `["tools", name]`: the `handler` of the tool of that name). Looked up at call time, from
+/// the options object the page mounted with (the element's properties, live): a page that
+/// gives a new handler needs no remount, and the registry's handlers (which must be `Send`)
+/// only hold plain data.
+fn js_function(id: u32, key: &str, tool: Option<&str>) -> Result<js_sys::Function, String> {
+    let options = MOUNTED
+        .with_borrow(|m| {
+            m.iter()
+                .find(|w| w.id == id)
+                .and_then(|w| w.page.options.clone())
+        })
+        .ok_or_else(|| "the widget is gone".to_owned())?;
+    let value = own(&options, key).unwrap_or(JsValue::UNDEFINED);
+    let value = match tool {
+        None => value,
+        Some(name) => value
+            .dyn_ref::<js_sys::Array>()
+            .and_then(|list| {
+                list.iter()
+                    .find(|t| own(t, "name").and_then(|n| n.as_string()).as_deref() == Some(name))
+            })
+            .and_then(|t| own(&t, "handler"))
+            .unwrap_or(JsValue::UNDEFINED),
+    };
+    value.dyn_into::<js_sys::Function>().map_err(|_| {
+        format!(
+            "{} is no longer a function of the page",
+            tool.unwrap_or(key)
+        )
+    })
 }
 
 fn warn(text: &str) {
@@ -391,7 +418,10 @@ fn own(obj: &JsValue, key: &str) -> Option<JsValue> {
 fn options_from_js(el: &HtmlElement, obj: &JsValue) -> (WidgetOptions, Vec<String>) {
     WidgetOptions::parse_using(
         |attr| {
-            let key = OPTIONS.iter().find(|(a, _, _)| *a == attr).map(|(_, k, _)| *k)?;
+            let key = OPTIONS
+                .iter()
+                .find(|(a, _, _)| *a == attr)
+                .map(|(_, k, _)| *k)?;
             let v = own(obj, key).unwrap_or(JsValue::UNDEFINED);
             if v.is_undefined() || v.is_null() {
                 el.get_attribute(attr)
@@ -559,12 +589,7 @@ fn mount(
 
 /// Unmounts the widget in `host`, if any, and forgets its JS tool handlers.
 fn unmount(host: &HtmlElement) -> bool {
-    let Some((id, _)) = detach(host) else {
-        return false;
-    };
-    JS_TOOLS.with_borrow_mut(|t| t.retain(|(owner, _), _| *owner != id));
-    JS_UPLOADS.with_borrow_mut(|u| u.remove(&id));
-    true
+    detach(host).is_some()
 }
 
 /// Takes the widget out of `host`: stops its run, disposes its view and store. Returns its
@@ -734,10 +759,7 @@ fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
     }
     if let Some(upload) = field("upload") {
         match upload.dyn_into::<js_sys::Function>() {
-            Ok(f) => {
-                JS_UPLOADS.with_borrow_mut(|u| u.insert(id, f));
-                plugins = plugins.upload(move |file| call_js_upload(id, file));
-            }
+            Ok(_) => plugins = plugins.upload(move |file| call_js_upload(id, file)),
             Err(_) => problems.push("upload: expected a function (file) → URL".to_owned()),
         }
     }
@@ -746,9 +768,7 @@ fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
 
 /// The page's `upload(file)`: a URL (or a promise of one) for the attached file.
 async fn call_js_upload(widget: u32, file: web_sys::File) -> Result<String, String> {
-    let f = JS_UPLOADS
-        .with_borrow(|u| u.get(&widget).cloned())
-        .ok_or_else(|| "the upload hook is no longer registered".to_owned())?;
+    let f = js_function(widget, "upload", None)?;
     let out = f.call1(&JsValue::NULL, &file).map_err(|e| error_text(&e))?;
     let out = match out.dyn_into::<js_sys::Promise>() {
         Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
@@ -779,10 +799,10 @@ fn tools_from_js(
             problems.push("tools: a tool without a name".to_owned());
             continue;
         };
-        let Ok(handler) = get("handler").dyn_into::<js_sys::Function>() else {
+        if !get("handler").is_function() {
             problems.push(format!("tools: {name} has no handler function"));
             continue;
-        };
+        }
         let parameters = json_of(&get("parameters"));
         let tool = Tool {
             name: name.clone(),
@@ -790,7 +810,6 @@ fn tools_from_js(
             parameters,
             metadata: None,
         };
-        JS_TOOLS.with_borrow_mut(|t| t.insert((id, name.clone()), handler));
         plugins = plugins.frontend_handler(tool, move |args| call_js_tool(id, name.clone(), args));
     }
     plugins
@@ -860,9 +879,7 @@ crate::ui::lazy::split!(run:
 );
 
 async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
-    let f = JS_TOOLS
-        .with_borrow(|t| t.get(&(widget, name.clone())).cloned())
-        .ok_or_else(|| format!("tool {name} is no longer registered"))?;
+    let f = js_function(widget, "tools", Some(&name))?;
     let args = js_sys::JSON::parse(&args.to_string()).map_err(|e| error_text(&e))?;
     let out = f.call1(&JsValue::NULL, &args).map_err(|e| error_text(&e))?;
     let out = match out.dyn_into::<js_sys::Promise>() {
@@ -899,13 +916,18 @@ fn install_api() {
         return;
     };
     let api = js_sys::Object::new();
-    let mount_fn = Closure::<dyn Fn(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
-        |el: JsValue, js_options: JsValue| {
+    // `mount(element, options, open)`: options from a JS object (the element's properties,
+    // for the loader's <agui-chat>; what it leaves out comes from the attributes), or, when
+    // `options` is not an object, from the attributes alone (and the page's URL, with
+    // `url-options`); `open`: the visitor already asked for the chat (a popup's launcher was
+    // clicked before the chat was here): it opens, with the keyboard in the composer.
+    let mount_fn = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+        |el: JsValue, js_options: JsValue, open: JsValue| {
             let el: HtmlElement = el
                 .dyn_into()
                 .map_err(|_| JsValue::from_str("AguiChat.mount: expected an element"))?;
             let id = next_id();
-            let (options, mut problems, page) = if js_options.is_object() {
+            let (mut options, mut problems, page) = if js_options.is_object() {
                 let (mut options, mut problems) = options_from_js(&el, &js_options);
                 options.focus = own(&js_options, "focus")
                     .and_then(|v| v.as_bool())
@@ -921,6 +943,10 @@ fn install_api() {
                 let (options, problems) = options_of(&el, "");
                 (options, problems, PagePlugins::default())
             };
+            if open.is_truthy() {
+                options.open = Some(true);
+                options.focus = true;
+            }
             problems.dedup();
             mount(id, el.clone(), options, problems, page);
             Ok(handle_object(el).into())
@@ -944,25 +970,7 @@ fn install_api() {
     });
     set(&api, "scan", scan_fn.as_ref());
     scan_fn.forget();
-    // The loader's <agui-chat> (src/loader/agui-chat.js) hands its elements over through these.
-    let connect = Closure::<dyn Fn(HtmlElement, bool)>::new(|el: HtmlElement, open: bool| {
-        if is_mounted(&el) {
-            return;
-        }
-        let (mut options, problems) = options_of(&el, "");
-        if open {
-            options.open = Some(true);
-            options.focus = true;
-        }
-        mount(next_id(), el, options, problems, PagePlugins::default());
-    });
-    set(&api, "_connect", connect.as_ref());
-    connect.forget();
-    let disconnect = Closure::<dyn Fn(HtmlElement)>::new(|el: HtmlElement| {
-        unmount(&el);
-    });
-    set(&api, "_disconnect", disconnect.as_ref());
-    disconnect.forget();
+    // The loader's <agui-chat> (src/loader/agui-chat.js) reports through these.
     let changed = Closure::<dyn Fn(HtmlElement, String)>::new(|el: HtmlElement, attr: String| {
         reconfigure(&el, &attr);
     });

@@ -287,10 +287,9 @@ fn every_token_is_used_and_documented() {
         .expect("tokens.css")
         .1;
     let all_css: String = sheets.iter().map(|(_, css)| css.as_str()).collect();
-    let theming = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/theming.md"),
-    )
-    .expect("docs/theming.md");
+    let theming =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/theming.md"))
+            .expect("docs/theming.md");
     for token in declared_tokens(tokens_css) {
         assert!(
             all_css.contains(&format!("var({token})")),

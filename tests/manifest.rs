@@ -38,7 +38,11 @@ fn check(path: &str, body: &str, whole: bool, problems: &mut Vec<String>) {
             problems.push(format!("{path}: no {BEGIN} … {END} lines"));
             return;
         };
-        (lines[..=b].concat(), lines[b + 1..e].concat(), lines[e..].concat())
+        (
+            lines[..=b].concat(),
+            lines[b + 1..e].concat(),
+            lines[e..].concat(),
+        )
     };
     if now == body {
         return;
@@ -108,7 +112,8 @@ fn option_doc(o: &OptionSpec) -> String {
 
 /// The generated part of `npm/index.d.ts`: the options, the events' details and their map.
 fn index_dts() -> String {
-    let mut out = String::from("/** The options of `mount()`, and the properties of `<agui-chat>`. */\n");
+    let mut out =
+        String::from("/** The options of `mount()`, and the properties of `<agui-chat>`. */\n");
     out.push_str("export interface AguiChatOptions {\n");
     for o in OPTION_TABLE {
         doc_comment(&option_doc(o), "  ", &mut out);
@@ -117,7 +122,11 @@ fn index_dts() -> String {
     out.push_str("}\n");
     for e in EVENTS {
         out.push('\n');
-        doc_comment(&format!("The `detail` of `{}`: {}", e.name, e.doc), "", &mut out);
+        doc_comment(
+            &format!("The `detail` of `{}`: {}", e.name, e.doc),
+            "",
+            &mut out,
+        );
         let _ = writeln!(out, "export interface {} {{", e.detail);
         for (name, ts, doc) in e.fields {
             doc_comment(doc, "  ", &mut out);
@@ -125,7 +134,9 @@ fn index_dts() -> String {
         }
         out.push_str("}\n");
     }
-    out.push_str("\n/** The events `<agui-chat>` dispatches (`bubbles`, `composed`), by name. */\n");
+    out.push_str(
+        "\n/** The events `<agui-chat>` dispatches (`bubbles`, `composed`), by name. */\n",
+    );
     out.push_str("export interface AguiChatEventMap {\n");
     for e in EVENTS {
         doc_comment(e.doc, "  ", &mut out);
@@ -143,7 +154,7 @@ fn react_dts() -> String {
         doc_comment(&format!("`{}`: {}", e.name, e.doc), "  ", &mut out);
         let _ = writeln!(
             out,
-            "  {}?: (event: CustomEvent<{}>) => void;",
+            "  {}?: (event: CustomEvent<import('./index.js').{}>) => void;",
             e.handler(),
             e.detail
         );
@@ -379,8 +390,18 @@ fn the_generated_files_agree_with_the_option_table() {
     check("npm/index.d.ts", &index_dts(), false, &mut problems);
     check("npm/react.d.ts", &react_dts(), false, &mut problems);
     check("npm/react.js", &react_js(), false, &mut problems);
-    check("src/loader/agui-chat.js", &loader_js(), false, &mut problems);
-    check("docs/reference/options.md", &docs_md(), false, &mut problems);
+    check(
+        "src/loader/agui-chat.js",
+        &loader_js(),
+        false,
+        &mut problems,
+    );
+    check(
+        "docs/reference/options.md",
+        &docs_md(),
+        false,
+        &mut problems,
+    );
     assert!(
         problems.is_empty(),
         "generated from src/embed/table.rs (AGUI_BLESS=1 cargo test --test manifest writes \
@@ -394,9 +415,17 @@ fn the_table_names_each_option_once_in_both_spellings() {
     let mut seen = std::collections::BTreeSet::new();
     for o in OPTION_TABLE {
         assert!(seen.insert(o.js), "{} twice", o.js);
-        assert!(!o.doc.is_empty() && !o.ts.is_empty(), "{} undocumented", o.js);
+        assert!(
+            !o.doc.is_empty() && !o.ts.is_empty(),
+            "{} undocumented",
+            o.js
+        );
         if o.reader == Reader::Js {
-            assert!(o.attr.is_empty(), "{}: a JS-only option has no attribute", o.js);
+            assert!(
+                o.attr.is_empty(),
+                "{}: a JS-only option has no attribute",
+                o.js
+            );
             continue;
         }
         let camel: String = o
@@ -449,8 +478,18 @@ fn the_manifest_lists_every_attribute_and_event_the_readme_listed() {
         assert!(events.iter().any(|n| n == e), "{e} is not in the manifest");
     }
     let fields = names("members");
-    for js in ["tools", "renderers", "upload", "headers", "suggestions", "state"] {
-        assert!(fields.iter().any(|n| n == js), "the property {js} is not in the manifest");
+    for js in [
+        "tools",
+        "renderers",
+        "upload",
+        "headers",
+        "suggestions",
+        "state",
+    ] {
+        assert!(
+            fields.iter().any(|n| n == js),
+            "the property {js} is not in the manifest"
+        );
     }
     assert!(names("cssProperties").len() > 100, "the theme tokens");
     assert!(

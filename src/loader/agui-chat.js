@@ -1,6 +1,6 @@
 // agui-chat.js — the one script a host page includes (dist/cdn/ of the npm package
 // `agui-leptos`; the package's own entries, dist/index.js and dist/full.js, are this file with
-// other bundles: scripts/package.sh):
+// other bundles: scripts/npm-entries.py):
 //
 //   <script type="module" src="https://cdn.jsdelivr.net/npm/agui-leptos@VERSION/dist/cdn/agui-chat.js"></script>
 //   <agui-chat endpoint="https://your.agent/api" mode="popup"></agui-chat>
@@ -18,10 +18,12 @@
 //
 // Every option is also a property of the element (`el.tools = […]`: React 19 and Vue set a
 // prop as a property only when the element has it), kept when set before the element is
-// defined; properties win over attributes. Two copies of this file on one page (a CDN tag and
-// an npm bundle, even of two versions) never throw: the first defines the element, the second
-// says so once and hands every call to it. Importing it where there is no DOM (server
-// rendering) defines nothing.
+// defined; a property wins over its attribute. The chat reads the element's properties as its
+// options object, live: a tool's handler or `upload` is called as the property has it then,
+// and a new value of the same content (JSON, functions alike) changes nothing. Two copies of
+// this file on one page (a CDN tag and an npm bundle, even of two versions) never throw: the
+// first defines the element, the second says so once and hands every call to it. Importing it
+// where there is no DOM (server rendering) defines nothing.
 //
 //   import { ready, mount } from '…/agui-chat.js';
 //   const AguiChat = await ready;            // awaiting `ready` loads the chat
@@ -30,9 +32,10 @@ export const version = '0.1.0';
 const TAG = 'agui-chat';
 const browser = typeof HTMLElement != 'undefined';
 // @bundles — what this entry loads, as [glue module, wasm URL], with static specifiers so that
-// a bundler sees (and emits) them; scripts/package.sh writes the npm entries' own.
+// a bundler sees (and emits) them; scripts/npm-entries.py writes the npm entries' own.
 const LEAN = () => [import('./agui-widget.js'), new URL('./agui-widget_bg.wasm', import.meta.url)];
 const FULL = () => [import('./agui-leptos.js'), new URL('./agui-leptos_bg.wasm', import.meta.url)];
+const WORDS_MODULE = () => import('./agui-chat.words.js');
 // @end
 const scanning = new URL(import.meta.url).searchParams.has('scan');
 // The options: the attributes, then the JS-only properties.
@@ -40,18 +43,12 @@ const scanning = new URL(import.meta.url).searchParams.has('scan');
 const ATTRS = 'endpoint protocol resume transport headers mode theme inspector thread-key persist storage-budget lang open title speed demo settings suggestions credentials redirects url-options allowed-endpoints mcp-apps-proxy queue accept max-file-bytes max-message-bytes max-files attachments capabilities preload'.split(' ');
 const JS_ONLY = 'tools renderers upload'.split(' ');
 // @generated-end
-// The properties (those HTMLElement has — `title`, `lang` — stay its own, reflecting their
-// attribute).
-const PROPS = ATTRS.map((a) => a.replace(/-./g, (m) => m[1].toUpperCase()))
-  .filter((p) => !browser || !(p in HTMLElement.prototype)).concat(JS_ONLY);
-// What a property compares by: its JSON, functions alike (a tool's handler is called through
-// the property, so a new handler needs no remount).
-const key = (v) => JSON.stringify(v, (k, x) => (typeof x == 'function' ? 0 : x));
-const TEXT = {
-  en: ['Open chat: ', 'Loading the chat…', 'The chat could not be loaded.', 'Retry', 'Chat'],
-  de: ['Chat öffnen: ', 'Der Chat wird geladen…', 'Der Chat konnte nicht geladen werden.',
-    'Erneut versuchen', 'Chat'],
-};
+// The launcher's words: its name ("Open chat: " + the title), the loading text, the failure
+// text, Retry, and the default title. Other languages' are a module of their own
+// (agui-chat.words.js), fetched when a launcher is drawn on a page in one of them.
+const EN = ['Open chat: ', 'Loading the chat…', 'The chat could not be loaded.', 'Retry', 'Chat'];
+let WORDS = {};
+let asked = false;
 // The launcher's own look: the chat's tokens (tests/css_tokens.rs keeps these defaults equal
 // to style/tokens.css), overridable on the element like the chat's.
 const CSS = `:host{display:block;--agui-color-accent:light-dark(#3d5bd9, #7d95f5);
@@ -95,24 +92,28 @@ const adopt = (root) => {
   else root.prepend(Object.assign(document.createElement('style'), { textContent: CSS }));
 };
 
+// A boolean option is on unless it says false/0/no/off (as src/embed.rs reads it).
+const on = (v) => v != null && v !== false && !/^(false|0|no|off)$/i.test(v);
+// What a property compares by: its JSON, functions alike.
+const key = (v) => JSON.stringify(v, (k, x) => (typeof x == 'function' ? 0 : x));
+
 let loading = null;
 // The chat's API once loaded.
 let api = null;
-
-const on = (v) => v != null && v !== false && !/^(false|0|no|off)$/i.test(v);
-// Which bundle: the lean widget (no demo, no inspector) when every widget on the page talks to
-// its own agent; the full one when one is the demo (no endpoint, or `demo`) or has the
-// inspector — or where the lean one is not deployed.
-const wantsFull = () => [...document.querySelectorAll(scanning ? TAG + ', [data-agui-endpoint]' : TAG)]
-  .some((el) => {
-    const v = (n) => (el.props || {})[n] ?? el.getAttribute(n) ?? el.getAttribute('data-agui-' + n);
-    return on(v('demo')) || on(v('inspector')) || !String(v('endpoint') ?? '').trim();
-  });
-// The live copy of the glue (`{default: init, kill}`): after the chat stopped on an internal
-// error, a fresh copy (the glue's `__aguiFresh`, scripts/glue-instance.py) makes a new wasm
+// The live copy of the glue (`{default: init, kill, m}`). After the chat stopped on an internal
+// error a fresh copy (the glue's `__aguiFresh`, scripts/glue-instance.py) makes a new wasm
 // instance, and the stopped one is killed (its closures no longer call into its wasm).
 let glue = null;
 let fresh = false;
+
+// Which bundle: the lean widget (no demo, no inspector) when every widget on the page talks to
+// its own agent; the full one when one is the demo (no endpoint, or `demo`) or has the
+// inspector — or where the lean one is not deployed.
+const wantsFull = () => [...document.querySelectorAll(scanning ? TAG + ',[data-agui-endpoint]' : TAG)]
+  .some((el) => {
+    const v = (n) => el.props?.[n] ?? el.getAttribute(n) ?? el.getAttribute('data-agui-' + n);
+    return on(v('demo')) || on(v('inspector')) || !String(v('endpoint') ?? '').trim();
+  });
 // The wasm is fetched alongside its glue, not after it (the glue's init takes the response's
 // promise); the trap guard (src/widget.rs) knows the chat's wasm by its URL.
 const boot = (bundle) => {
@@ -129,21 +130,19 @@ const boot = (bundle) => {
 
 /** Load the chat once; a failed load can be tried again. */
 const load = () => {
-  if (!loading) {
-    loading = (!LEAN || (FULL && wantsFull()) ? boot(FULL) : boot(LEAN).catch((e) => (FULL ? boot(FULL) : Promise.reject(e))))
-      .then(() => {
-        api = window.AguiChat;
-        window.AguiChat = stub;
-        window.dispatchEvent(new CustomEvent('agui-chat:ready'));
-        return api;
-      });
-    loading.catch(() => { loading = null; });
-  }
+  loading ||= (!LEAN || (FULL && wantsFull()) ? boot(FULL) : boot(LEAN).catch((e) => (FULL ? boot(FULL) : Promise.reject(e))))
+    .then(() => {
+      api = window.AguiChat;
+      window.AguiChat = stub;
+      dispatchEvent(new CustomEvent('agui-chat:ready'));
+      return api;
+    });
+  loading.catch(() => { loading = null; });
   return loading;
 };
 
 const lang = (el) => ((el.closest('[lang]') || document.documentElement).lang || 'en').slice(0, 2);
-const words = (el) => TEXT[lang(el)] || TEXT.en;
+const words = (el) => WORDS[lang(el)] || EN;
 
 class AguiChatElement extends (browser ? HTMLElement : Object) {
   static get observedAttributes() { return ATTRS; }
@@ -157,8 +156,8 @@ class AguiChatElement extends (browser ? HTMLElement : Object) {
     }
   }
 
-  /** A property set: a changed value reconfigures a mounted chat, once per task — in place
-   *  when only `theme` or `open` changed on a chat mounted with properties. */
+  /** A property set. A new value (by content) reconfigures a mounted chat, once per task: in
+   *  place when only `theme` or `open` changed and the chat holds these properties. */
   prop(p, v) {
     const was = key(this.props[p]);
     if (v == null) delete this.props[p];
@@ -170,30 +169,21 @@ class AguiChatElement extends (browser ? HTMLElement : Object) {
       const c = [...this.changed];
       this.changed = null;
       if (!this.mounted || !api) return;
-      const o = this.opts();
       if (this.live && c.every((n) => n == 'theme' || n == 'open')) c.forEach((n) => api._changed(this, n));
-      else api.mount(this, o);
+      else this.mount(api, false);
     });
   }
 
-  /** The options the chat is mounted with: one object per element, updated in place (the
-   *  chat reads a theme or open change from it); a tool's handler and `upload` are called
-   *  through the current property. */
-  opts() {
-    const o = this.live ||= {};
-    for (const k in o) delete o[k];
-    Object.assign(o, this.props);
-    if (Array.isArray(o.tools)) {
-      o.tools = o.tools.map((t) => (typeof t?.handler == 'function'
-        ? { ...t, handler: (a) => this.props.tools.find((u) => u?.name === t.name).handler(a) }
-        : t));
-    }
-    if (typeof o.upload == 'function') o.upload = (f) => this.props.upload(f);
-    return o;
+  /** Mounts the chat with the properties (live), or from the attributes (and the page's URL,
+   *  with `url-options`) when there is none; `open`: the visitor already asked for it. */
+  mount(a, open) {
+    this.mounted = true;
+    this.live = Object.keys(this.props).length > 0;
+    a.mount(this, this.live ? this.props : null, open);
   }
 
   // A microtask later: a framework sets the properties of the element it just inserted
-  // (React's layout effects) before it decides how to start.
+  // (React's layout effects) before the element decides how to start.
   connectedCallback() { queueMicrotask(() => this.connect()); }
 
   connect() {
@@ -201,18 +191,15 @@ class AguiChatElement extends (browser ? HTMLElement : Object) {
     const v = (n) => String(this.props[n] ?? this.getAttribute(n) ?? '').trim().toLowerCase();
     const mode = v('mode');
     const open = this.props.open ?? this.getAttribute('open');
-    // A boolean is on unless it says false/0/no/off (as src/embed.rs reads it).
-    const collapsed = mode === 'popup' || mode === 'launcher' || mode === 'floating'
-      ? !on(open)
+    const collapsed = /^(popup|launcher|floating)$/.test(mode) ? !on(open)
       : mode === 'sidebar' && open != null && !on(open);
     const preload = v('preload') || 'intent';
     if (api || !collapsed || preload === 'eager') return this.start(false);
     this.drawLauncher();
     if (preload === 'idle') {
-      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-      const later = () => idle(() => this.preload(), { timeout: 5000 });
+      const later = () => (window.requestIdleCallback || setTimeout)(() => this.warm(), { timeout: 5000 });
       if (document.readyState === 'complete') later();
-      else window.addEventListener('load', later, { once: true });
+      else addEventListener('load', later, { once: true });
     }
   }
 
@@ -231,32 +218,26 @@ class AguiChatElement extends (browser ? HTMLElement : Object) {
 
   get state() { return api && this.mounted ? api._state(this) : undefined; }
 
-  /** Mount the chat (loading it first); `open`: the visitor already asked for it. A widget
-   *  with no property is read from its attributes (and its URL, with `url-options`). */
+  /** Mount the chat (loading it first); `open`: the visitor already asked for it. */
   start(open) {
-    return load().then((a) => {
-      if (!this.isConnected) return;
-      this.mounted = true;
-      if (!Object.keys(this.props).length) { this.live = null; return a._connect(this, open); }
-      const o = this.opts();
-      if (open) Object.assign(o, { open: true, focus: true });
-      a.mount(this, o);
-      delete o.focus;
-    }, (e) => { this.failed(e); });
+    return load().then((a) => { if (this.isConnected) this.mount(a, open); }, (e) => { this.failed(e); });
+  }
+
+  /** The launcher's name, in the page's language once its words are here. */
+  label() {
+    const [open, , , , chat] = words(this);
+    this.launcher?.setAttribute('aria-label', open + (String(this.props.title ?? this.getAttribute('title') ?? '').trim() || chat));
   }
 
   drawLauncher() {
     const root = this.shadowRoot || this.attachShadow({ mode: 'open' });
-    const [openText] = words(this);
-    const title = String(this.props.title ?? this.getAttribute('title') ?? '').trim() || words(this)[4];
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'l';
     b.dataset.testid = 'widget-launcher';
     b.setAttribute('aria-expanded', 'false');
-    b.setAttribute('aria-label', openText + title);
     b.append(document.createElement('i'));
-    const intent = () => this.preload();
+    const intent = () => this.warm();
     b.addEventListener('pointerenter', intent, { once: true });
     b.addEventListener('focus', intent, { once: true });
     // A press in progress keeps this button (swapping it would swallow the click).
@@ -269,12 +250,20 @@ class AguiChatElement extends (browser ? HTMLElement : Object) {
     root.replaceChildren(b);
     adopt(root);
     this.launcher = b;
+    this.label();
+    if (lang(this) != 'en' && !asked) {
+      asked = true;
+      WORDS_MODULE().then((m) => {
+        WORDS = m.default;
+        for (const el of document.querySelectorAll(TAG)) el.label?.();
+      }, () => { asked = false; });
+    }
   }
 
   /** Load the chat before it is asked for, and mount it closed once loaded, so the click
    *  only opens it — unless a press is under way or the loading panel is already open (its
    *  click mounts it open). The keyboard stays on the launcher. */
-  preload() {
+  warm() {
     load().then(() => {
       if (this.mounted || this.panel || this.pressing || !this.isConnected) return;
       const focused = this.shadowRoot.activeElement === this.launcher;
@@ -329,6 +318,10 @@ class AguiChatElement extends (browser ? HTMLElement : Object) {
   }
 }
 
+// Every option a property: camelCase (those HTMLElement has — `title`, `lang` — stay its own,
+// reflecting their attribute), then the JS-only ones.
+const PROPS = ATTRS.map((a) => a.replace(/-./g, (m) => m[1].toUpperCase()))
+  .filter((p) => !browser || !(p in HTMLElement.prototype)).concat(JS_ONLY);
 for (const p of PROPS) {
   Object.defineProperty(AguiChatElement.prototype, p, {
     get() { return this.props[p]; },
@@ -336,9 +329,14 @@ for (const p of PROPS) {
   });
 }
 
-// The API, before and after the chat is loaded: every call loads it. A widget mounted from JS
-// with its options before that keeps them as its properties (a collapsed popup stays a
-// launcher until it is needed).
+// The API, before and after the chat is loaded: every call loads it. An <agui-chat> mounted
+// from JS takes the options as its properties (a collapsed popup stays a launcher until it is
+// needed).
+const handle = (el) => ({
+  element: el,
+  unmount: () => stub.unmount(el),
+  state: () => (api ? api._state(el) : undefined),
+});
 const stub = {
   mount(el, options) {
     if (el instanceof AguiChatElement) {
@@ -351,15 +349,10 @@ const stub = {
     if (el instanceof AguiChatElement) { el.props = {}; el.mounted = false; }
     return load().then((a) => a.unmount(el));
   },
-  scan(root) { return load().then((a) => a.scan(root)); },
+  scan: (root) => load().then((a) => a.scan(root)),
   load,
   version,
 };
-const handle = (el) => ({
-  element: el,
-  unmount: () => stub.unmount(el),
-  state: () => (api ? api._state(el) : undefined),
-});
 AguiChatElement.api = stub;
 AguiChatElement.version = version;
 
@@ -372,15 +365,13 @@ export const scan = (root) => owner().scan(root);
 export const ready = { then: (ok, fail) => owner().load().then(ok, fail) };
 
 if (browser && customElements.get(TAG)) {
-  const other = customElements.get(TAG).version;
-  console.info(`agui-leptos ${version}: <${TAG}> is already defined${other ? ' by agui-leptos ' + other : ''}; this copy hands its calls to it`);
+  console.info(`agui-leptos ${version}: <${TAG}> is already defined (by agui-leptos ${customElements.get(TAG).version}); this copy hands its calls to it`);
 } else if (browser) {
   // The chat's "Reload the chat" (src/widget.rs) asks for a fresh copy here.
   window.__aguiReload = () => {
     glue?.kill();
     fresh = true;
-    loading = null;
-    api = null;
+    loading = api = null;
     return load();
   };
   window.AguiChat ||= stub;

@@ -947,6 +947,75 @@ const mcpProxyChecks = {
   },
 };
 
+// The host apps (examples/hosts: scripts/hosts.sh builds each with its own tooling against the
+// packed tarball). The page's own code: `host-venue-card` for `search_venues` (it records each
+// distinct `args` it is given), the frontend tool `get_visitor_city`, and the run's end written
+// into `[data-testid=host-finished]` (outside the chat).
+// Captures the chat's main wasm instance (the one exporting `__wbindgen_realloc`) as it is made,
+// so that a check can cause a real trap in a bundler's output.
+const captureWasm = () => {
+  for (const k of ['instantiate', 'instantiateStreaming']) {
+    const f = WebAssembly[k];
+    WebAssembly[k] = async function (...args) {
+      const r = await f.apply(this, args);
+      const e = (r.instance || r).exports;
+      if (e && e.__wbindgen_realloc) window.__testWasm = e;
+      return r;
+    };
+  }
+};
+const hostChecks = ({ remount } = {}) => ({
+  async 'a streamed answer, a renderer element fed streaming arguments, the run\'s end'(p) {
+    const frame = remount && await p.evaluateHandle(() => document.querySelector('agui-chat').shadowRoot.querySelector('.agui-frame'));
+    await send(p, 'plan our offsite');
+    await waitText(p, assistantText, 'Real');
+    await waitStatus(p, 'success');
+    await p.waitForSelector('host-venue-card[data-status=success]', { timeout: 10000 });
+    const seen = await p.$eval('host-venue-card', (el) => el.seen);
+    // The arguments arrived in three pieces: the element saw them grow, not only the end.
+    assert(seen.length >= 2 && seen.some((a) => a.includes('Lisbon') && !a.includes('restaurant')),
+      'the element was not fed the streaming arguments: ' + seen.join(' | '));
+    await waitTextIn(p.locator('[data-testid=host-finished]'), 'success');
+    const req = await lastRequest(p);
+    assert(req.tools.map((t) => t.name).join() === 'get_visitor_city', 'the page\'s tool is offered: ' + JSON.stringify(req.tools));
+    if (remount) {
+      // The app re-rendered (a new `tools` array and `headers` object): the chat was not remounted.
+      const same = await p.evaluate((f) => f === document.querySelector('agui-chat').shadowRoot.querySelector('.agui-frame'), frame);
+      assert(same, 'a re-render with props of the same content remounted the chat');
+    }
+  },
+  async 'a JS frontend tool answers the agent'(p) {
+    if (remount) {
+      await send(p, 'plan our offsite');
+      await waitStatus(p, 'success');
+    }
+    await send(p, 'where am i');
+    await waitText(p, assistantText, 'Got your answer', 15000);
+    await waitText(p, assistantText, 'Lisbon');
+    if (remount) {
+      // The handler called is the latest prop's (rendered after the first run finished).
+      await waitText(p, assistantText, '"renders":');
+      const t = (await texts(p)).join(' ');
+      assert(/"renders":[1-9]/.test(t), 'the first render\'s handler was called: ' + t.slice(-200));
+    }
+  },
+  async 'a trap in the bundled chat leaves the page working, and the chat reloads'(p) {
+    await send(p, 'ask me something');
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+    await p.evaluate(() => setTimeout(() => window.__testWasm.__wbindgen_realloc(0xfffffff0, 64, 128, 8), 0));
+    await p.waitForSelector('[data-testid=widget-crashed]', { timeout: 5000 });
+    await p.click('[data-testid=widget-reload]');
+    await open(p);
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+    await p.fill('[data-testid=interrupt] input[type=number]', '7');
+    await p.click('[data-testid=interrupt-submit]');
+    await waitText(p, '[data-testid=message-text]', '"travellers": 7');
+    await send(p, 'where am i');
+    await waitText(p, assistantText, 'Lisbon', 15000);
+    assert(!(await p.$('[data-testid=widget-crashed]')), 'still crashed');
+  },
+});
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks, ...splitChecks } },
@@ -971,6 +1040,10 @@ const targets = [
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
   { name: 'ai-sdk', url: '/ai-sdk/', checks: aiSdkChecks, needs: aiSdk },
   { name: 'proto', url: '/proto/?transport=protobuf', checks: protoChecks, needs: protoUrl },
+  // Only when named (scripts/hosts.sh builds them first).
+  { name: 'host-react', url: '/hosts/react/', checks: hostChecks({ remount: true }), named: true, init: captureWasm, trapExpected: true },
+  { name: 'host-vue', url: '/hosts/vue/', checks: hostChecks(), named: true, init: captureWasm, trapExpected: true },
+  { name: 'host-plain', url: '/hosts/plain/', checks: hostChecks(), named: true, init: captureWasm, trapExpected: true },
 ];
 
 (async () => {
@@ -981,7 +1054,7 @@ const targets = [
   });
   const only = process.env.E2E_TARGETS ? process.env.E2E_TARGETS.split(',') : null;
   let failed = 0;
-  for (const target of targets.filter((t) => !only || only.includes(t.name))) {
+  for (const target of targets.filter((t) => (only ? only.includes(t.name) : !t.named))) {
     if ('needs' in target && !target.needs) {
       failed++;
       console.log(`FAIL [${target.name}]: no ${target.name === 'proto' ? 'protobuf' : 'AI SDK'} server given (node e2e.js BASE AI_SDK_URL PROTO_URL)`);
@@ -993,6 +1066,7 @@ const targets = [
         colorScheme: target.colorScheme || 'light',
         ignoreHTTPSErrors: !!target.ignoreHTTPSErrors,
       });
+      if (target.init) await ctx.addInitScript(target.init);
       const page = await ctx.newPage();
       const errors = [];
       const seen = [];
