@@ -24,11 +24,6 @@ import re
 import sys
 import urllib.parse
 
-# Images the docs reference before they are committed (another change produces them). A
-# missing one is named in the summary line, not counted as a problem; once the file exists it
-# is checked like any other. Remove an entry when its image is in the repository.
-PENDING_IMAGES = {"docs/images/chat.png"}
-
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -49,13 +44,9 @@ URL_BAD_CHARS = set(' \t\n"<>\\^`{|}')
 class Problems:
     def __init__(self):
         self.items = []
-        self.notes = []
 
     def add(self, path, line, message):
         self.items.append((path, line, message))
-
-    def note(self, path, line, message):
-        self.notes.append((path, line, message))
 
 
 def rel(root, path):
@@ -302,10 +293,7 @@ def check_file(root, path, problems, stats):
             resolved = resolved[: -len(".html")] + ".md"
             shown = rel(root, resolved)
         if not os.path.exists(resolved):
-            if image and shown in PENDING_IMAGES:
-                problems.note(*where, f"image not committed yet: {shown}")
-            else:
-                problems.add(*where, f"link to a missing file: {dest} ({shown})")
+            problems.add(*where, f"link to a missing file: {dest} ({shown})")
             continue
         if os.path.isdir(resolved):
             if in_book:
@@ -372,11 +360,9 @@ def main(argv):
             print(f"{path}:{line}: {message}")
         print(f"check-docs: {len(problems.items)} problem(s)", file=sys.stderr)
         return 1
-    pending = sorted({message.rsplit(": ", 1)[1] for _, _, message in problems.notes})
-    pending_text = f"; pending images: {', '.join(pending)}" if pending else ""
     print(f"check-docs: ok — {stats['files']} files, {stats['links']} links "
           f"({stats['external']} external, not fetched), {stats['anchors']} anchors, "
-          f"{stats['chapters']} chapters in docs/SUMMARY.md{pending_text}")
+          f"{stats['chapters']} chapters in docs/SUMMARY.md")
     return 0
 
 

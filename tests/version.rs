@@ -56,6 +56,7 @@ fn every_pinned_version_in_the_docs_is_this_one() {
     let mut files = vec![
         "README.md".to_owned(),
         "examples/hosts/plain/index.html".to_owned(),
+        "examples/hosts/plain/assets.html".to_owned(),
     ];
     let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs");
     let mut stack = vec![docs];

@@ -965,19 +965,23 @@ const captureWasm = () => {
   }
 };
 const hostChecks = ({ remount } = {}) => ({
-  async 'a streamed answer, a renderer element fed streaming arguments, the run\'s end'(p) {
+  async 'a streamed answer, a renderer element fed streaming arguments, the run\'s end'(p, seen) {
     const frame = remount && await p.evaluateHandle(() => document.querySelector('agui-chat').shadowRoot.querySelector('.agui-frame'));
     await send(p, 'plan our offsite');
     await waitText(p, assistantText, 'Real');
     await waitStatus(p, 'success');
     await p.waitForSelector('host-venue-card[data-status=success]', { timeout: 10000 });
-    const seen = await p.$eval('host-venue-card', (el) => el.seen);
+    const updates = await p.$eval('host-venue-card', (el) => el.seen);
     // The arguments arrived in three pieces: the element saw them grow, not only the end.
-    assert(seen.length >= 2 && seen.some((a) => a.includes('Lisbon') && !a.includes('restaurant')),
-      'the element was not fed the streaming arguments: ' + seen.join(' | '));
+    assert(updates.length >= 2 && updates.some((a) => a.includes('Lisbon') && !a.includes('restaurant')),
+      'the element was not fed the streaming arguments: ' + updates.join(' | '));
     await waitTextIn(p.locator('[data-testid=host-finished]'), 'success');
     const req = await lastRequest(p);
     assert(req.tools.map((t) => t.name).join() === 'get_visitor_city', 'the page\'s tool is offered: ' + JSON.stringify(req.tools));
+    // Nothing but the page's own origin (its assets, the agent) and the CDN's (127.0.0.1 too):
+    // no fonts, no telemetry, no update checks.
+    const elsewhere = seen.filter((u) => /^https?:/.test(u) && new URL(u).hostname !== '127.0.0.1');
+    assert(elsewhere.length === 0, 'requests to third parties: ' + elsewhere.join(', '));
     if (remount) {
       // The app re-rendered (a new `tools` array and `headers` object): the chat was not remounted.
       const same = await p.evaluate((f) => f === document.querySelector('agui-chat').shadowRoot.querySelector('.agui-frame'), frame);
@@ -1016,6 +1020,71 @@ const hostChecks = ({ remount } = {}) => ({
   },
 });
 
+// The plain page loads the CDN folder: what only a page without a bundler meets.
+const plainChecks = {
+  ...hostChecks(),
+  async 'properties set before the element is defined are kept'(p) {
+    await p.evaluate(() => {
+      // An element of a document without a browsing context is not upgraded until it joins
+      // this one: its properties are own properties until then.
+      const el = document.implementation.createHTMLDocument('').createElement('agui-chat');
+      el.setAttribute('endpoint', '/agent');
+      el.setAttribute('mode', 'inline');
+      el.style.cssText = 'display: block; height: 500px';
+      el.tools = [{
+        name: 'get_visitor_city', description: "The visitor's city",
+        parameters: { type: 'object', properties: {} }, handler: async () => ({ city: 'Porto' }),
+      }];
+      if (Object.getOwnPropertyNames(el).indexOf('tools') < 0) throw new Error('the element was upgraded already');
+      document.querySelector('agui-chat').remove();
+      document.body.append(document.adoptNode(el));
+    });
+    await p.waitForSelector('[data-testid=composer-input]');
+    await send(p, 'where am i');
+    await waitText(p, assistantText, 'Porto', 15000);
+  },
+  async 'a second copy of the package, of another version, hands its calls to the first'(p) {
+    const logs = [];
+    p.on('console', (m) => logs.push(m.text()));
+    const other = await p.evaluate(async () => {
+      const src = document.querySelector('script[src*="agui-chat.js"]').src;
+      const text = await (await fetch(src)).text();
+      const ours = /export const version="([^"]+)"/.exec(text)[1];
+      // The same loader as another version of the package would be (its version everywhere).
+      const copy = text.split(JSON.stringify(ours)).join('"0.0.9"');
+      const m = await import(URL.createObjectURL(new Blob([copy], { type: 'text/javascript' })));
+      const el = document.createElement('agui-chat');
+      el.setAttribute('endpoint', '/agent');
+      el.setAttribute('mode', 'inline');
+      el.style.cssText = 'display: block; height: 500px';
+      document.querySelector('agui-chat').replaceWith(el);
+      m.mount(el, { tools: [{
+        name: 'get_visitor_city', description: "The visitor's city",
+        parameters: { type: 'object', properties: {} }, handler: async () => ({ city: 'Braga' }),
+      }] });
+      return { ours, theirs: m.version, defined: customElements.get('agui-chat').version };
+    });
+    assert(other.theirs === '0.0.9' && other.defined === other.ours, 'versions: ' + JSON.stringify(other));
+    const said = logs.filter((l) => l.includes('is already defined'));
+    assert(said.length === 1 && said[0].includes(`agui-leptos 0.0.9: <agui-chat> is already defined (by agui-leptos ${other.ours})`),
+      'the second copy says so once: ' + said.join(' | '));
+    await p.waitForSelector('[data-testid=composer-input]');
+    await send(p, 'where am i');
+    await waitText(p, assistantText, 'Braga', 15000);
+  },
+};
+// The package's npm entry imported from the CDN as an ES module, its files from a mirror.
+const assetChecks = {
+  async 'setAssetPath(): the chat\'s files come from the folder given'(p, seen) {
+    await p.waitForSelector('[data-testid=composer-input]', { timeout: 15000 });
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    const files = seen.filter((u) => /\.wasm|\.bin|agui-widget\.js/.test(u));
+    assert(files.length >= 3 && files.every((u) => u.includes('/mirror/dist/cdn/')),
+      'not from the folder given: ' + files.join(', '));
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks, ...splitChecks } },
@@ -1043,7 +1112,8 @@ const targets = [
   // Only when named (scripts/hosts.sh builds them first).
   { name: 'host-react', url: '/hosts/react/', checks: hostChecks({ remount: true }), named: true, init: captureWasm, trapExpected: true },
   { name: 'host-vue', url: '/hosts/vue/', checks: hostChecks(), named: true, init: captureWasm, trapExpected: true },
-  { name: 'host-plain', url: '/hosts/plain/', checks: hostChecks(), named: true, init: captureWasm, trapExpected: true },
+  { name: 'host-plain', url: '/hosts/plain/', checks: plainChecks, named: true, init: captureWasm, trapExpected: true },
+  { name: 'host-assets', url: '/hosts/plain/assets.html', checks: assetChecks, named: true, noOpen: true },
 ];
 
 (async () => {

@@ -27,9 +27,9 @@ like every page here, the endpoint is this server's to set, never the visitor's.
 (proto.html, with `--proto URL`): the same for the protobuf binding's server (proto_server.mjs)
 at `URL/agent`; `?transport=protobuf` (the only value taken) adds `transport="protobuf"`.
 `--hosts DIR` (examples/hosts, built by scripts/hosts.sh): `/hosts/react/`, `/hosts/vue/` and
-`/hosts/webpack/` are those apps' builds (their `dist/`); `--cdn DIR` (the installed package's
-`dist/cdn/`) is served with CORS on another port of 127.0.0.1 (another origin), and
-`/hosts/plain/` is the plain page with its CDN URL pointed there.
+`/hosts/webpack/` are those apps' builds (their `dist/`); `--cdn DIR` (the installed package)
+is served with CORS on another port of 127.0.0.1 (another origin), and `/hosts/plain/` and
+`/hosts/plain/assets.html` are the plain pages with their CDN URLs pointed there.
 
 Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
@@ -229,19 +229,22 @@ def serve_sandbox(cert: str, key: str, host_origin: str) -> str:
     return f"https://127.0.0.1:{server.server_address[1]}/"
 
 
-CDN_PREFIX = re.compile(r"https://cdn\.jsdelivr\.net/npm/agui-leptos@[^/]+/dist/cdn/")
+CDN_PREFIX = re.compile(r"https://cdn\.jsdelivr\.net/npm/agui-leptos@[^/]+/")
 
 
 def serve_cdn(folder: str) -> str:
-    """The package's `dist/cdn/` folder as a CDN serves it: on another origin (127.0.0.1, a port
-    of the system's choosing), with CORS, in a daemon thread. Returns its URL."""
+    """The installed package's folder as a CDN serves it: on another origin (127.0.0.1, a port
+    of the system's choosing), with CORS, in a daemon thread; the same files under `/mirror/`
+    too (a second place for `setAssetPath()`). Returns its URL."""
     root = os.path.realpath(folder)
     kinds = {".js": "text/javascript", ".wasm": "application/wasm", ".bin": "application/octet-stream"}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             LAST_REQUEST["at"] = time.monotonic()
-            path = os.path.realpath(os.path.join(root, self.path.split("?")[0].lstrip("/")))
+            name = self.path.split("?")[0].lstrip("/")
+            name = name[len("mirror/"):] if name.startswith("mirror/") else name
+            path = os.path.realpath(os.path.join(root, name))
             if not path.startswith(root + os.sep) or not os.path.isfile(path):
                 self.send_error(404)
                 return
@@ -273,14 +276,21 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
     if hosts and cdn:
         plain = os.path.join(hosts, "plain")
 
-        @app.get("/hosts/plain/")
-        def plain_page():
+        def plain_page(name: str) -> Response:
             LAST_REQUEST["at"] = time.monotonic()
-            with open(os.path.join(plain, "index.html"), encoding="utf-8") as f:
+            with open(os.path.join(plain, name), encoding="utf-8") as f:
                 html = f.read()
             if not CDN_PREFIX.search(html):
-                return Response("examples/hosts/plain/index.html: no CDN script tag", status_code=500)
+                return Response(f"examples/hosts/plain/{name}: no CDN URL", status_code=500)
             return HTMLResponse(CDN_PREFIX.sub(cdn, html))
+
+        @app.get("/hosts/plain/")
+        def plain_index():
+            return plain_page("index.html")
+
+        @app.get("/hosts/plain/assets.html")
+        def plain_assets():
+            return plain_page("assets.html")
 
         app.mount("/hosts/plain", StaticFiles(directory=plain), name="host-plain")
     if hosts:
@@ -476,7 +486,7 @@ def main():
     ap.add_argument("--sandbox-cert", default=None, help="PEM certificate for the https sandbox proxy")
     ap.add_argument("--sandbox-key", default=None, help="its PEM key")
     ap.add_argument("--hosts", default=None, help="examples/hosts, built (scripts/hosts.sh)")
-    ap.add_argument("--cdn", default=None, help="the installed package's dist/cdn/ folder")
+    ap.add_argument("--cdn", default=None, help="the installed package's folder")
     args = ap.parse_args()
     if args.ai_sdk is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.ai_sdk):
         ap.error("--ai-sdk must be http://127.0.0.1:PORT")
