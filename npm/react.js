@@ -47,7 +47,10 @@ export const AguiChat = forwardRef(function AguiChat(props, ref) {
     const el = node.current;
     if (!el) return;
     for (const k of OPTIONS) {
-      if (options[k] !== set.current[k]) el[k] = options[k];
+      if (options[k] === set.current[k]) continue;
+      // `title` and `lang` are HTMLElement's own (they reflect their attribute).
+      if (options[k] === undefined && (k === 'title' || k === 'lang')) el.removeAttribute(k);
+      else el[k] = options[k];
     }
     set.current = options;
   });

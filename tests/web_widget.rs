@@ -159,6 +159,19 @@ export function mount_with_tool(el, calls) {
               handler: async (args) => { calls.push(args); return { city: 'Lisbon' }; } }],
   });
 }
+// The options object the chat was mounted with, its handler replaced after the mount (what the
+// loader's element does when a page gives a new handler): the new one answers.
+export function mount_then_swap_handler(el, calls) {
+  const options = {
+    endpoint: '/tool-agent', threadKey: 'swap-' + Math.random(),
+    tools: [{ name: 'get_location', description: 'Where the browser is', parameters: schema(),
+              handler: async () => { calls.push('first'); return { city: 'Porto' }; } }],
+  };
+  const handle = window.AguiChat.mount(el, options);
+  options.tools = [{ ...options.tools[0],
+                     handler: async () => { calls.push('second'); return { city: 'Lisbon' }; } }];
+  return handle;
+}
 // A polluted prototype, then a mount with empty options; the pollution is taken back.
 export function mount_polluted(el) {
   const keys = { mode: 'popup', endpoint: 'https://evil.example/agui', title: 'Evil',
@@ -192,6 +205,7 @@ extern "C" {
     fn restore_fetch();
     fn requests_json() -> String;
     fn mount_with_tool(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
+    fn mount_then_swap_handler(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
     fn schema_json() -> String;
     fn listen(el: &HtmlElement, names: js_sys::Array) -> js_sys::Array;
     fn press(el: &Element, key: &str);
@@ -752,6 +766,29 @@ async fn js_api_mounts_with_a_frontend_tool_whose_answer_goes_back_to_the_agent(
         .unwrap();
     assert_eq!(unmount.call0(&handle).unwrap(), JsValue::TRUE);
     assert_eq!(host.shadow_root().unwrap().child_element_count(), 0);
+    host.remove();
+}
+
+// A tool's handler is looked up when the agent calls it, in the options object the chat was
+// mounted with: a page (or the loader's element) that gives a new handler needs no remount.
+#[wasm_bindgen_test]
+async fn a_tool_handler_given_after_the_mount_is_the_one_called() {
+    start();
+    install_tool_agent();
+    let host = web_support::fresh_container();
+    let calls = js_sys::Array::new();
+    let _handle = mount_then_swap_handler(&host, &calls);
+    leptos::task::tick().await;
+    send(&host, "where am I?").await;
+    until("the follow-up answer", || {
+        q_all(&frame(&host), r#"[data-testid="message-text"]"#)
+            .iter()
+            .any(|m| text_of(m).contains("You are in Lisbon"))
+    })
+    .await;
+    restore_fetch();
+    assert_eq!(calls.length(), 1);
+    assert_eq!(calls.get(0).as_string().as_deref(), Some("second"));
     host.remove();
 }
 
