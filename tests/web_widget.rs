@@ -277,6 +277,16 @@ async fn send(host: &HtmlElement, text: &str) {
         .click();
 }
 
+/// Waits until a message of the widget in `host` says `needle`.
+async fn until_text(host: &HtmlElement, needle: &str) {
+    until("the answer", || {
+        q_all(&frame(host), r#"[data-testid="message-text"]"#)
+            .iter()
+            .any(|m| text_of(m).contains(needle))
+    })
+    .await;
+}
+
 fn status(host: &HtmlElement) -> String {
     web_support::run_status(&frame(host))
 }
@@ -732,12 +742,7 @@ async fn js_api_mounts_with_a_frontend_tool_whose_answer_goes_back_to_the_agent(
     let handle = mount_with_tool(&host, &calls);
     leptos::task::tick().await;
     send(&host, "where am I?").await;
-    until("the follow-up answer", || {
-        q_all(&frame(&host), r#"[data-testid="message-text"]"#)
-            .iter()
-            .any(|m| text_of(m).contains("You are in Lisbon"))
-    })
-    .await;
+    until_text(&host, "You are in Lisbon").await;
     restore_fetch();
     assert_eq!(calls.length(), 1, "the handler ran once");
     let args = js_sys::JSON::stringify(&calls.get(0)).unwrap();
@@ -780,12 +785,7 @@ async fn a_tool_handler_given_after_the_mount_is_the_one_called() {
     let _handle = mount_then_swap_handler(&host, &calls);
     leptos::task::tick().await;
     send(&host, "where am I?").await;
-    until("the follow-up answer", || {
-        q_all(&frame(&host), r#"[data-testid="message-text"]"#)
-            .iter()
-            .any(|m| text_of(m).contains("You are in Lisbon"))
-    })
-    .await;
+    until_text(&host, "You are in Lisbon").await;
     restore_fetch();
     assert_eq!(calls.length(), 1);
     assert_eq!(calls.get(0).as_string().as_deref(), Some("second"));

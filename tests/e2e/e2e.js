@@ -584,33 +584,30 @@ const strictChecks = {
 
 // One wasm instance serves every widget: a trap in it (here a real one: the instance is asked
 // to free memory it never had) leaves each widget a notice and "Reload the chat", the page
-// keeps working, and the reload brings a fresh instance with the page's options back.
-const crashChecks = {
-  async 'a trap in the chat leaves the page working and the chat reloadable'(p) {
-    // An open interrupt: its cards (a chunk of the lean widget) are loaded by this instance.
-    await send(p, 'ask me something');
-    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
-    await p.evaluate(async () => {
-      const exports = await (await import('/agui-widget.js')).default();
-      setTimeout(() => exports.__wbindgen_realloc(0xfffffff0, 64, 128, 8), 0);
-    });
-    await p.waitForSelector('[data-testid=widget-crashed]', { timeout: 5000 });
-    const text = await p.textContent('[data-testid=widget-crashed]');
-    assert(text.includes('internal error'), 'notice: ' + text);
-    const alive = await p.evaluate(() => { document.body.dataset.alive = 'yes'; return document.body.dataset.alive; });
-    assert(alive === 'yes', 'the page stopped working');
-    await p.click('[data-testid=widget-reload]');
-    await open(p);
-    // The fresh instance loads the chunk for itself (not bound to the dead one).
-    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
-    await p.fill('[data-testid=interrupt] input[type=number]', '7');
-    await p.click('[data-testid=interrupt-submit]');
-    await waitText(p, '[data-testid=message-text]', '"travellers": 7');
-    await send(p, 'where am i');
-    await waitText(p, assistantText, 'Got your answer');
-    assert(!(await p.$('[data-testid=widget-crashed]')), 'still crashed');
-  },
-};
+// keeps working, and the reload brings a fresh instance with the page's options back. The
+// instance is the one `captureWasm` (below) saw made: the same in a bundler's output.
+async function trapAndReload(p) {
+  // An open interrupt: its cards (a chunk of the lean widget) are loaded by this instance.
+  await send(p, 'ask me something');
+  await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+  await p.evaluate(() => setTimeout(() => window.__testWasm.__wbindgen_realloc(0xfffffff0, 64, 128, 8), 0));
+  await p.waitForSelector('[data-testid=widget-crashed]', { timeout: 5000 });
+  const text = await p.textContent('[data-testid=widget-crashed]');
+  assert(text.includes('internal error'), 'notice: ' + text);
+  const alive = await p.evaluate(() => { document.body.dataset.alive = 'yes'; return document.body.dataset.alive; });
+  assert(alive === 'yes', 'the page stopped working');
+  await p.click('[data-testid=widget-reload]');
+  await open(p);
+  // The fresh instance loads the chunk for itself (not bound to the dead one).
+  await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+  await p.fill('[data-testid=interrupt] input[type=number]', '7');
+  await p.click('[data-testid=interrupt-submit]');
+  await waitText(p, '[data-testid=message-text]', '"travellers": 7');
+  await send(p, 'where am i');
+  await waitText(p, assistantText, 'Got your answer', 15000);
+  assert(!(await p.$('[data-testid=widget-crashed]')), 'still crashed');
+}
+const crashChecks = { 'a trap in the chat leaves the page working and the chat reloadable': trapAndReload };
 
 // A `[data-agui-endpoint]` element in a page's content (declarative.html): a chat only where the
 // page opted in, and then one that keeps nothing without its own thread key.
@@ -1003,21 +1000,7 @@ const hostChecks = ({ remount } = {}) => ({
       assert(/"renders":[1-9]/.test(t), 'the first render\'s handler was called: ' + t.slice(-200));
     }
   },
-  async 'a trap in the bundled chat leaves the page working, and the chat reloads'(p) {
-    await send(p, 'ask me something');
-    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
-    await p.evaluate(() => setTimeout(() => window.__testWasm.__wbindgen_realloc(0xfffffff0, 64, 128, 8), 0));
-    await p.waitForSelector('[data-testid=widget-crashed]', { timeout: 5000 });
-    await p.click('[data-testid=widget-reload]');
-    await open(p);
-    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
-    await p.fill('[data-testid=interrupt] input[type=number]', '7');
-    await p.click('[data-testid=interrupt-submit]');
-    await waitText(p, '[data-testid=message-text]', '"travellers": 7');
-    await send(p, 'where am i');
-    await waitText(p, assistantText, 'Lisbon', 15000);
-    assert(!(await p.$('[data-testid=widget-crashed]')), 'still crashed');
-  },
+  'a trap in the bundled chat leaves the page working, and the chat reloads': trapAndReload,
 });
 
 // The plain page loads the CDN folder: what only a page without a bundler meets.
@@ -1105,7 +1088,7 @@ const targets = [
   // The sandbox proxy's certificate is this run's own: only this target's contexts accept it.
   { name: 'mcp-proxy', url: '/mcp-proxy/', checks: mcpProxyChecks, ignoreHTTPSErrors: true,
     noConsoleErrors: true },
-  { name: 'crash', url: '/embed/', checks: crashChecks, trapExpected: true },
+  { name: 'crash', url: '/embed/', checks: crashChecks, trapExpected: true, init: captureWasm },
   { name: 'axe-phone', url: '/', checks: auditChecks('phone'), viewport: { width: 390, height: 844 } },
   { name: 'ai-sdk', url: '/ai-sdk/', checks: aiSdkChecks, needs: aiSdk },
   { name: 'proto', url: '/proto/?transport=protobuf', checks: protoChecks, needs: protoUrl },

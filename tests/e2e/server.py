@@ -168,6 +168,36 @@ def script(inp: RunAgentInput, body: dict):
     yield finished
 
 
+class SideHandler(http.server.BaseHTTPRequestHandler):
+    """A handler of the side servers (the sandbox proxy, the CDN): quiet, one call to answer."""
+
+    def send_body(self, body: bytes, kind: str, headers: dict[str, str]):
+        self.send_response(200)
+        self.send_header("content-type", kind)
+        self.send_header("content-length", str(len(body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class SideServer(http.server.ThreadingHTTPServer):
+    """A side server on 127.0.0.1 and a port of the system's choosing, in daemon threads (it
+    stops with this process)."""
+
+    daemon_threads = True
+
+    def __init__(self, handler):
+        super().__init__(("127.0.0.1", 0), handler)
+
+    def start(self) -> int:
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+        return self.server_address[1]
+
+
 SANDBOX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "mcp-sandbox")
 # The reference page's placeholder host origin: what the proxy says before a site edits it.
 SHIPPED_HOST = '<meta name="mcp-host-origin" content="https://www.example.com">'
@@ -193,7 +223,7 @@ def serve_sandbox(cert: str, key: str, host_origin: str) -> str:
         "/unedited/sandbox.js": (script, "text/javascript; charset=utf-8"),
     }
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(SideHandler):
         def do_GET(self):
             LAST_REQUEST["at"] = time.monotonic()
             found = files.get(self.path)
@@ -201,32 +231,23 @@ def serve_sandbox(cert: str, key: str, host_origin: str) -> str:
                 self.send_error(404)
                 return
             body, kind = found
-            self.send_response(200)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(body)))
-            self.send_header("content-security-policy", f"frame-ancestors {host_origin}")
-            self.send_header("cache-control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
+            self.send_body(body, kind, {
+                "content-security-policy": f"frame-ancestors {host_origin}",
+                "cache-control": "no-store",
+            })
 
-        def log_message(self, *args):
-            pass
-
-    class Server(http.server.ThreadingHTTPServer):
-        daemon_threads = True
-
+    class Server(SideServer):
         def handle_error(self, request, client_address):
             # A client that refuses the throwaway certificate (a browser's own background
             # connections do) is no error of the test's.
             pass
 
-    server = Server(("127.0.0.1", 0), Handler)
+    server = Server(Handler)
     tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     tls.load_cert_chain(cert, key)
     # The handshake in each request's thread, not in the one that accepts.
     server.socket = tls.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"https://127.0.0.1:{server.server_address[1]}/"
+    return f"https://127.0.0.1:{server.start()}/"
 
 
 CDN_PREFIX = re.compile(r"https://cdn\.jsdelivr\.net/npm/agui-leptos@[^/]+/")
@@ -239,7 +260,7 @@ def serve_cdn(folder: str) -> str:
     root = os.path.realpath(folder)
     kinds = {".js": "text/javascript", ".wasm": "application/wasm", ".bin": "application/octet-stream"}
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(SideHandler):
         def do_GET(self):
             LAST_REQUEST["at"] = time.monotonic()
             name = self.path.split("?")[0].lstrip("/")
@@ -250,22 +271,10 @@ def serve_cdn(folder: str) -> str:
                 return
             with open(path, "rb") as f:
                 body = f.read()
-            self.send_response(200)
-            self.send_header("content-type", kinds.get(os.path.splitext(path)[1], "application/octet-stream"))
-            self.send_header("content-length", str(len(body)))
-            self.send_header("access-control-allow-origin", "*")
-            self.end_headers()
-            self.wfile.write(body)
+            kind = kinds.get(os.path.splitext(path)[1], "application/octet-stream")
+            self.send_body(body, kind, {"access-control-allow-origin": "*"})
 
-        def log_message(self, *args):
-            pass
-
-    class Server(http.server.ThreadingHTTPServer):
-        daemon_threads = True
-
-    server = Server(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/"
+    return f"http://127.0.0.1:{SideServer(Handler).start()}/"
 
 
 def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: str | None = None,
