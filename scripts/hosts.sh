@@ -85,5 +85,5 @@ export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-220000}"
 . scripts/e2e-env.sh
 port="${HOSTS_PORT:-8131}"
 serve "$port" --idle 300 --hosts examples/hosts --cdn examples/hosts/react/node_modules/agui-leptos
-E2E_TARGETS=host-react,host-vue,host-plain,host-assets node tests/e2e/e2e.js "http://127.0.0.1:${port}"
+E2E_TARGETS=host-react,host-vue,host-plain,host-assets,host-full node tests/e2e/e2e.js "http://127.0.0.1:${port}"
 echo "[hosts] done in $((SECONDS - _t0)) s"

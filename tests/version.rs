@@ -57,6 +57,7 @@ fn every_pinned_version_in_the_docs_is_this_one() {
         "README.md".to_owned(),
         "examples/hosts/plain/index.html".to_owned(),
         "examples/hosts/plain/assets.html".to_owned(),
+        "examples/hosts/plain/full.html".to_owned(),
     ];
     let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs");
     let mut stack = vec![docs];

@@ -1068,6 +1068,19 @@ const assetChecks = {
   },
 };
 
+// The package's full entry imported from the CDN: the demo, the inspector, one bundle.
+const fullChecks = {
+  async 'agui-leptos/full: an element without an endpoint is the demo, with the inspector'(p, seen) {
+    await p.waitForSelector('[data-testid=composer-input]', { timeout: 15000 });
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    await p.waitForSelector('[data-testid=venue-card]', { timeout: 10000 });
+    await p.waitForSelector('[data-testid=inspector]', { timeout: 5000 });
+    const wasm = seen.filter((u) => u.endsWith('.wasm'));
+    assert(wasm.length === 1 && wasm[0].endsWith('/dist/cdn/agui-leptos_bg.wasm'), 'the full bundle alone: ' + wasm.join(', '));
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks, ...splitChecks } },
@@ -1097,6 +1110,7 @@ const targets = [
   { name: 'host-vue', url: '/hosts/vue/', checks: hostChecks(), named: true, init: captureWasm, trapExpected: true },
   { name: 'host-plain', url: '/hosts/plain/', checks: plainChecks, named: true, init: captureWasm, trapExpected: true },
   { name: 'host-assets', url: '/hosts/plain/assets.html', checks: assetChecks, named: true, noOpen: true },
+  { name: 'host-full', url: '/hosts/plain/full.html', checks: fullChecks, named: true, noOpen: true },
 ];
 
 (async () => {

@@ -28,8 +28,9 @@ like every page here, the endpoint is this server's to set, never the visitor's.
 at `URL/agent`; `?transport=protobuf` (the only value taken) adds `transport="protobuf"`.
 `--hosts DIR` (examples/hosts, built by scripts/hosts.sh): `/hosts/react/`, `/hosts/vue/` and
 `/hosts/webpack/` are those apps' builds (their `dist/`); `--cdn DIR` (the installed package)
-is served with CORS on another port of 127.0.0.1 (another origin), and `/hosts/plain/` and
-`/hosts/plain/assets.html` are the plain pages with their CDN URLs pointed there.
+is served with CORS on another port of 127.0.0.1 (another origin), and `/hosts/plain/`,
+`/hosts/plain/assets.html` and `/hosts/plain/full.html` are the plain pages with their CDN
+URLs pointed there.
 
 Scripts, chosen by the last user message (or by what the request answers):
   default      state snapshot, streamed markdown text, a `search_venues` tool call whose args
@@ -297,9 +298,11 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
         def plain_index():
             return plain_page("index.html")
 
-        @app.get("/hosts/plain/assets.html")
-        def plain_assets():
-            return plain_page("assets.html")
+        @app.get("/hosts/plain/{name}.html")
+        def plain_other(name: str):
+            if name not in ("assets", "full"):
+                return Response(status_code=404)
+            return plain_page(name + ".html")
 
         app.mount("/hosts/plain", StaticFiles(directory=plain), name="host-plain")
     if hosts:
