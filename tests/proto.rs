@@ -996,7 +996,6 @@ fn a_frame_decodes_to_no_more_json_than_its_budget() {
 
 #[test]
 fn a_session_admits_protobuf_only_when_asked_and_reads_a_proto_response() {
-    use agui_leptos::protocol::Wire;
     use agui_leptos::session::{AgentConfig, Route, Session, TestEnv};
     let config = |protobuf| AgentConfig {
         endpoint: Some("/agent".into()),
@@ -1019,7 +1018,8 @@ fn a_session_admits_protobuf_only_when_asked_and_reads_a_proto_response() {
         accept,
         "text/event-stream, application/vnd.ag-ui.event+proto"
     );
-    s.open_response(generation, Wire::Proto);
+    // The shell hands the decoder over (the lean widget fetches it as a module of its own).
+    s.open_response_with(generation, Box::new(ProtoDecoder::default()));
     let body = bytes("run.bin");
     for piece in body.chunks(7) {
         s.push(generation, piece);
