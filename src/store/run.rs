@@ -173,7 +173,7 @@ fn transport_of(store: AgentStore, request: RunRequest) {
                     |b| store.push_for(generation, b),
                 )
                 .await;
-                let unloaded = result == Err(TransportError::DecoderUnavailable);
+                let unloaded = matches!(result, Err(TransportError::DecoderUnavailable));
                 store.end_for(generation, result);
                 // The part that could not be loaded is the banner's; its Retry runs again.
                 if unloaded {
