@@ -88,7 +88,8 @@ export interface AguiChatOptions {
    * `protobuf` admits the AG-UI protobuf binding in `Accept` (`text/event-stream,
    * application/vnd.ag-ui.event+proto`); a response whose content type is exactly
    * `application/vnd.ag-ui.event+proto` is read as length-prefixed protobuf frames, anything else
-   * as SSE.
+   * as SSE. The lean widget fetches the protobuf decoder, a module of its own, when such a widget's
+   * run starts.
    * Attribute: `transport`. Default: `sse`.
    */
   transport?: 'sse' | 'protobuf';

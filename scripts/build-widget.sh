@@ -9,19 +9,29 @@
 # tool cards and reasoning, the interrupt cards, the state tree, the settings form, the queue, …):
 # dist/agui-widget.NAME.wasm, and the code they share in dist/agui-widget.chunks.bin.
 #
-# Both wires a site's agent may speak are in it: AG-UI and the AI SDK's UI message stream
-# (feature `ai-sdk`; `no-ai-sdk` leaves it out). Optional parts go in on request: `a2ui`,
-# `mcp-apps`, `protobuf`.
+# Every option a page may set works in it: AG-UI and the AI SDK's UI message stream (feature
+# `ai-sdk`), the protobuf binding (`protobuf`, for `transport="protobuf"`), A2UI surfaces
+# (`a2ui`) and MCP Apps (`mcp-apps`). The optional ones are modules of their own, fetched when
+# first needed (the protobuf decoder by a widget with `transport="protobuf"` when a run starts,
+# A2UI and MCP Apps with the first such activity), so a page that never uses them never loads
+# them. `no-ai-sdk`, `no-protobuf`, `no-a2ui` and `no-mcp-apps` leave one out (a widget that
+# asks for that wire then gets a warning and AG-UI's SSE; such an activity, a generic card).
 #
-#   scripts/build-widget.sh [LANG | a2ui | mcp-apps | protobuf | no-ai-sdk ...]
+#   scripts/build-widget.sh [LANG | no-ai-sdk | no-protobuf | no-a2ui | no-mcp-apps ...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-features=(ai-sdk)
+features=(ai-sdk protobuf a2ui mcp-apps)
 for arg in "$@"; do
     case "$arg" in
-        a2ui | mcp-apps | protobuf | ai-sdk) features+=("$arg") ;;
-        no-ai-sdk) features=("${features[@]/ai-sdk/}") ;;
+        ai-sdk | protobuf | a2ui | mcp-apps) ;;
+        no-ai-sdk | no-protobuf | no-a2ui | no-mcp-apps)
+            kept=()
+            for f in "${features[@]}"; do
+                [ "$f" = "${arg#no-}" ] || kept+=("$f")
+            done
+            features=("${kept[@]}")
+            ;;
         *) features+=("lang-${arg}") ;;
     esac
 done

@@ -17,7 +17,10 @@ needs some fifty of them, and fifty requests are as many round trips on a connec
 HTTP/1.1 host (six at a time) — about a second and a half on a "Fast 4G" network. The pack is
 `u32 count`, `count × u32 length` (little-endian), then the chunks in that order; a chunk's
 loader reads its bytes from it (`__agui_chunk(index)`). The split points' own modules stay
-files of their own (`agui-widget.run.wasm`…).
+files of their own (`agui-widget.run.wasm`…). The chunks' loaders are made from their indexes
+when the split points' loaders are (`__agui_deps([0, 3, …])`), not written out one by one as
+wasm-split-cli does: with a hundred and more chunks those definitions were 1.4 KB gzip of the
+main module's glue.
 
     scripts/link-split.py GLUE LINK_JS CHUNK_DIR OUT_DIR
     scripts/link-split.py --pack PACK CHUNK_LIST DIR   # after wasm-opt: DIR's chunks → PACK
@@ -50,6 +53,57 @@ def pack(dest, chunk_list, folder):
     head = struct.pack(f"<{len(blobs) + 1}I", len(blobs), *map(len, blobs))
     open(dest, "wb").write(head + b"".join(blobs))
     print(f"link-split: {len(blobs)} chunks packed into {dest}")
+
+
+CHUNK_LOADER = re.compile(
+    r"(?:/\*[^*\n]*\*/\n)?"
+    r"const __chunk_([0-9]+) = makeLoad\(\(\) => \{\n"
+    r"    const src = __agui_chunk\(([0-9]+)\);\n"
+    r"    src\.catch\(\(\) => \{\}\);\n"
+    r"    return async \(imports\) => \(__agui_instantiate\(src, imports\)\);\n"
+    r"\}\n, \[\]\);\n"
+)
+CHUNK_DEPS = re.compile(r", \[((?:__chunk_[0-9]+(?:, )?)*)\]\)")
+
+
+def compact_chunk_loaders(link, chunks, link_path):
+    """Replaces the shared chunks' loaders, one `const __chunk_N = makeLoad(…)` each, with one
+    function that makes them on first use from their indexes in the pack."""
+    index = {f"__chunk_{c[len('chunk_'):]}": i for i, c in enumerate(chunks)}
+    found = {}
+
+    def drop(m):
+        found[f"__chunk_{m.group(1)}"] = int(m.group(2))
+        return ""
+
+    link = CHUNK_LOADER.sub(drop, link)
+    if found != index:
+        fail(f"{link_path}: the shared chunks' loaders are not all of the expected shape")
+
+    def deps(m):
+        names = [n for n in m.group(1).split(", ") if n]
+        return ", __agui_deps([" + ", ".join(str(index[n]) for n in names) + "]))"
+
+    link = CHUNK_DEPS.sub(deps, link)
+    if "__chunk_" in link:
+        fail(f"{link_path}: a shared chunk is named where its index was expected")
+    helper = (
+        "// The loaders of the shared chunks `indexes` (in the pack), made once each.\n"
+        "const __agui_chunk_loaders = [];\n"
+        "function __agui_deps(indexes) {\n"
+        "    return indexes.map((i) => {\n"
+        "        if (!__agui_chunk_loaders[i]) {\n"
+        "            __agui_chunk_loaders[i] = makeLoad(() => {\n"
+        "                const src = __agui_chunk(i);\n"
+        "                src.catch(() => {});\n"
+        "                return async (imports) => (__agui_instantiate(src, imports));\n"
+        "            }, []);\n"
+        "        }\n"
+        "        return __agui_chunk_loaders[i];\n"
+        "    });\n"
+        "}\n"
+    )
+    return helper + link
 
 
 def main():
@@ -128,6 +182,8 @@ def main():
         "    return WebAssembly.instantiate(await res.arrayBuffer(), imports);\n"
         "}\n" + link
     )
+
+    link = compact_chunk_loaders(link, chunks, link_path)
 
     # Its exports become the members of the object the glue imported it as.
     exports = re.findall(r"^export const ([A-Za-z0-9_]+) = ", link, flags=re.M)

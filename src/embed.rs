@@ -220,7 +220,7 @@ impl WidgetOptions {
         if let Some(p) = text("protocol") {
             match crate::protocol::Wire::parse(&p) {
                 Some(w) if !w.available() => problems.push(format!(
-                    "protocol: {p} is not in this bundle (scripts/build-widget.sh builds it in); AG-UI is used"
+                    "protocol: {p} is not in this bundle (built with scripts/build-widget.sh no-ai-sdk); AG-UI is used"
                 )),
                 Some(w) => o.wire = w,
                 None => problems.push(format!("protocol: unknown value {p:?} (ag-ui, ai-sdk)")),
@@ -253,7 +253,7 @@ impl WidgetOptions {
                 "sse" => {}
                 "protobuf" | "proto" if cfg!(feature = "protobuf") => o.protobuf = true,
                 "protobuf" | "proto" => problems.push(
-                    "transport: protobuf is not in this bundle (scripts/build-widget.sh protobuf); SSE is used".into(),
+                    "transport: protobuf is not in this bundle (built with scripts/build-widget.sh no-protobuf); SSE is used".into(),
                 ),
                 _ => problems.push(format!("transport: unknown value {t:?} (sse, protobuf)")),
             }

@@ -124,6 +124,10 @@ pub struct HttpRequest<'a> {
 /// POST `body` (`None`: GET) to `endpoint`, tell `on_open` the response's wire (from its headers), and feed
 /// the response body to `on_chunk` as it streams in.
 ///
+/// `on_open` is awaited before the first byte is read: the decoder a response needs may have
+/// to be fetched first (the lean widget's protobuf module). When it fails, the body is not
+/// read and its error is the run's.
+///
 /// The request is built with gloo-net (method, headers, abort signal, body) and its response
 /// read through gloo-net's `Response` (status, content type); the body is read with web-sys's
 /// `ReadableStream` reader, chunk by chunk. The fetch call itself is made here, not with
@@ -133,12 +137,15 @@ pub struct HttpRequest<'a> {
 /// gloo-net's `Headers::set` (which throws on a value the Fetch API refuses). (gloo-net
 /// rebuilds the URL with its query parameters: an endpoint with a query string gets a
 /// trailing `&`, which servers ignore.)
-pub async fn run_http(
+pub async fn run_http<Opened>(
     request: HttpRequest<'_>,
     abort: &AbortHandle,
-    on_open: impl FnOnce(Wire),
+    on_open: impl FnOnce(Wire) -> Opened,
     mut on_chunk: impl FnMut(&[u8]),
-) -> Result<(), TransportError> {
+) -> Result<(), TransportError>
+where
+    Opened: std::future::Future<Output = Result<(), TransportError>>,
+{
     let HttpRequest {
         endpoint,
         headers,
@@ -249,8 +256,11 @@ pub async fn run_http(
     {
         return Err(TransportError::NotSse(content_type));
     }
-    on_open(wire);
     let stream = response.body().ok_or(TransportError::NoBody)?;
+    if let Err(e) = on_open(wire).await {
+        let _ = stream.cancel();
+        return Err(e);
+    }
     let reader: ReadableStreamDefaultReader = stream
         .get_reader()
         .dyn_into()

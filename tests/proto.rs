@@ -996,7 +996,6 @@ fn a_frame_decodes_to_no_more_json_than_its_budget() {
 
 #[test]
 fn a_session_admits_protobuf_only_when_asked_and_reads_a_proto_response() {
-    use agui_leptos::protocol::Wire;
     use agui_leptos::session::{AgentConfig, Route, Session, TestEnv};
     let config = |protobuf| AgentConfig {
         endpoint: Some("/agent".into()),
@@ -1019,7 +1018,8 @@ fn a_session_admits_protobuf_only_when_asked_and_reads_a_proto_response() {
         accept,
         "text/event-stream, application/vnd.ag-ui.event+proto"
     );
-    s.open_response(generation, Wire::Proto);
+    // The shell hands the decoder over (the lean widget fetches it as a module of its own).
+    s.open_response_with(generation, Box::new(ProtoDecoder::default()));
     let body = bytes("run.bin");
     for piece in body.chunks(7) {
         s.push(generation, piece);
@@ -1037,4 +1037,31 @@ fn a_session_admits_protobuf_only_when_asked_and_reads_a_proto_response() {
     };
     assert!(!texts(&p.thread.messages).is_empty());
     assert_eq!(texts(&s.thread().messages), texts(&p.thread.messages));
+}
+
+// A protobuf response whose decoder (the lean widget's `proto` module) could not be loaded:
+// the run fails with that reason, worded as a part that could not be loaded, and Retry sends
+// the request again.
+#[test]
+fn a_response_whose_decoder_could_not_be_loaded_fails_the_run_and_retry_sends_again() {
+    use agui_leptos::i18n::EN;
+    use agui_leptos::session::{AgentConfig, RunFailure, Session, TestEnv, TransportError};
+    use agui_leptos::view::wording::run_failure;
+    let config = AgentConfig {
+        endpoint: Some("/agent".into()),
+        protobuf: true,
+        ..AgentConfig::default()
+    };
+    let mut s = Session::new(config, std::rc::Rc::new(TestEnv::default()));
+    let first = s.send("Hi").expect("a request");
+    s.end_run(first.generation, Err(TransportError::DecoderUnavailable));
+    let failure = s.run_view().error.expect("the run failed");
+    assert_eq!(
+        failure,
+        RunFailure::Transport(TransportError::DecoderUnavailable)
+    );
+    assert_eq!(run_failure(&EN, &failure), EN.lazy_failed);
+    let again = s.retry().expect("Retry sends the request again");
+    assert_ne!(again.run_id, first.run_id);
+    assert_eq!(again.body["messages"], first.body["messages"]);
 }

@@ -89,7 +89,7 @@ options! {
     "resume" "resume" Chat: "boolean", "boolean", "false",
         "With `protocol=\"ai-sdk\"`: a run the visitor left in flight (a reload; Stop is not leaving) is asked for again with `GET {endpoint}/{chatId}/stream` (the AI SDK's resumable streams; `204` = nothing in flight).";
     "transport" "transport" Chat: "'sse' | 'protobuf'", "`sse`, `protobuf`", "sse",
-        "`protobuf` admits the AG-UI protobuf binding in `Accept` (`text/event-stream, application/vnd.ag-ui.event+proto`); a response whose content type is exactly `application/vnd.ag-ui.event+proto` is read as length-prefixed protobuf frames, anything else as SSE.";
+        "`protobuf` admits the AG-UI protobuf binding in `Accept` (`text/event-stream, application/vnd.ag-ui.event+proto`); a response whose content type is exactly `application/vnd.ag-ui.event+proto` is read as length-prefixed protobuf frames, anything else as SSE. The lean widget fetches the protobuf decoder, a module of its own, when such a widget's run starts.";
     "headers" "headers" Chat: "Record<string, string>", "JSON object of strings", "",
         "Extra request headers (authentication). A bad value is shown as a warning and ignored; an endpoint that came from the page's URL is sent none.";
     "mode" "mode" Chat: "'inline' | 'popup' | 'sidebar' | 'page'", "`inline`, `popup`, `sidebar`, `page`", "inline",

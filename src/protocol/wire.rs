@@ -6,6 +6,10 @@
 //! response marked as an AI SDK UI message stream ([`ai_sdk::HEADER`]) is read as one whatever
 //! was asked for, anything else as AG-UI SSE (spec digest §1.4: clients must always be ready
 //! for SSE).
+//!
+//! A protobuf response is read by a decoder the core does not make itself: the caller hands
+//! it over ([`Decoder::with_front`], a [`WireFront`]), so the lean widget can keep the protobuf
+//! binding ([`super::proto`]) in a module of its own, fetched when such a response comes.
 
 #[cfg(feature = "ai-sdk")]
 use super::ai_sdk::{self, AiSdkFront};
@@ -26,7 +30,8 @@ pub enum Wire {
     /// The AI SDK's UI message stream (`useChat`'s request, `x-vercel-ai-ui-message-stream`).
     AiSdk,
     /// AG-UI events as protobuf frames (a response only: the request is AG-UI's; spec digest
-    /// §1.5). Read only in a bundle with the `protobuf` feature.
+    /// §1.5). Read only in a bundle with the `protobuf` feature, by the decoder handed over
+    /// for it ([`Decoder::with_front`]).
     Proto,
 }
 
@@ -77,6 +82,18 @@ impl Wire {
     }
 }
 
+/// A bytes → events stage the core does not make itself, handed over with
+/// [`Decoder::with_front`]: the protobuf binding's decoder
+/// ([`super::proto::ProtoDecoder`]), which the lean widget fetches as a module of its own.
+pub trait WireFront: std::fmt::Debug {
+    /// The wire it reads.
+    fn wire(&self) -> Wire;
+    /// Fold response bytes (any split) into `pipeline`.
+    fn push_bytes(&mut self, pipeline: &mut Pipeline, bytes: &[u8]) -> Vec<Delivered>;
+    /// The response ended (the truncation rule applies).
+    fn finish(&mut self, pipeline: &mut Pipeline) -> Vec<Delivered>;
+}
+
 /// The bytes → events stage of one run's response.
 #[derive(Debug, Default)]
 pub struct Decoder(Front);
@@ -88,31 +105,34 @@ enum Front {
     AgUi,
     #[cfg(feature = "ai-sdk")]
     AiSdk(Box<AiSdkFront>),
-    #[cfg(feature = "protobuf")]
-    Proto(Box<super::proto::ProtoDecoder>),
+    /// One handed over (protobuf's).
+    Other(Box<dyn WireFront>),
 }
 
 impl Decoder {
-    /// The decoder for `wire`; the AI SDK's runs are named `thread_id`/`run_id` (its stream
-    /// carries neither).
+    /// The decoder the core has for `wire`: the AI SDK's (its runs are named
+    /// `thread_id`/`run_id`: its stream carries neither), else AG-UI SSE — also for
+    /// [`Wire::Proto`], whose decoder is handed over ([`Decoder::with_front`]).
     pub fn new(wire: Wire, options: &PipelineOptions, thread_id: &str, run_id: &str) -> Self {
         let _ = (options, thread_id, run_id);
         Decoder(match wire {
             #[cfg(feature = "ai-sdk")]
             Wire::AiSdk => Front::AiSdk(Box::new(AiSdkFront::new(options, thread_id, run_id))),
-            #[cfg(feature = "protobuf")]
-            Wire::Proto => Front::Proto(Box::new(super::proto::ProtoDecoder::new(options))),
             _ => Front::AgUi,
         })
     }
 
+    /// A decoder made outside the core (protobuf's).
+    pub fn with_front(front: Box<dyn WireFront>) -> Self {
+        Decoder(Front::Other(front))
+    }
+
     pub fn wire(&self) -> Wire {
-        match self.0 {
+        match &self.0 {
             Front::AgUi => Wire::AgUi,
             #[cfg(feature = "ai-sdk")]
             Front::AiSdk(_) => Wire::AiSdk,
-            #[cfg(feature = "protobuf")]
-            Front::Proto(_) => Wire::Proto,
+            Front::Other(f) => f.wire(),
         }
     }
 
@@ -122,8 +142,7 @@ impl Decoder {
             Front::AgUi => pipeline.push_bytes(bytes),
             #[cfg(feature = "ai-sdk")]
             Front::AiSdk(f) => f.push_bytes(pipeline, bytes),
-            #[cfg(feature = "protobuf")]
-            Front::Proto(f) => f.push_bytes(pipeline, bytes),
+            Front::Other(f) => f.push_bytes(pipeline, bytes),
         }
     }
 
@@ -133,8 +152,7 @@ impl Decoder {
             Front::AgUi => pipeline.finish(),
             #[cfg(feature = "ai-sdk")]
             Front::AiSdk(f) => f.finish(pipeline),
-            #[cfg(feature = "protobuf")]
-            Front::Proto(f) => f.finish(pipeline),
+            Front::Other(f) => f.finish(pipeline),
         }
     }
 }

@@ -24,6 +24,10 @@ pub enum TransportError {
     /// (`redirects="follow"`): the page's headers would go wherever it points.
     #[error("the endpoint redirected the request; redirects are not followed")]
     Redirected,
+    /// The decoder the response needs could not be loaded (the lean widget fetches the
+    /// protobuf binding's as a module of its own): the response was not read.
+    #[error("the decoder of the response could not be loaded")]
+    DecoderUnavailable,
     /// The endpoint is not one the page allows: not http(s), or outside `allowed-endpoints`.
     #[error("the endpoint {endpoint:?} is refused: {reason:?}")]
     Refused {

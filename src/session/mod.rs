@@ -39,6 +39,7 @@ use crate::protocol::event::EventKind;
 use crate::protocol::input::{history_for_request, prepare_request};
 use crate::protocol::resume::CompleteResume;
 use crate::protocol::types::{Context, Message, Role, RunAgentInput, Tool};
+use crate::protocol::wire::WireFront;
 use crate::protocol::{
     Change, Decoder, Delivered, Pipeline, PipelineOptions, Rows, RunStatus, Thread, Wire,
 };
@@ -841,7 +842,8 @@ impl Session {
 
     /// Run `generation`'s response arrived in `wire` (its headers, before any byte): its
     /// bytes are read that way, and an endpoint that answers an AI SDK stream gets AI SDK
-    /// requests from now on.
+    /// requests from now on. The core reads AG-UI's SSE and the AI SDK's stream; a protobuf
+    /// response is read by the decoder made for it ([`Session::open_response_with`]).
     pub fn open_response(&mut self, generation: u64, wire: Wire) {
         if !self.is_current(generation) {
             return;
@@ -854,6 +856,24 @@ impl Session {
                 &self.run_id,
             );
         }
+        self.detected_by(wire);
+    }
+
+    /// Run `generation`'s response is read by `front`, a decoder the core does not make
+    /// itself: protobuf's ([`crate::protocol::proto::ProtoDecoder`]), which the lean widget
+    /// fetches as a module of its own when such a response comes.
+    pub fn open_response_with(&mut self, generation: u64, front: Box<dyn WireFront>) {
+        if !self.is_current(generation) {
+            return;
+        }
+        let wire = front.wire();
+        self.decoder = Decoder::with_front(front);
+        self.detected_by(wire);
+    }
+
+    /// The endpoint answered in `wire`: an AI SDK stream makes its next requests the AI
+    /// SDK's.
+    fn detected_by(&mut self, wire: Wire) {
         self.detected = match wire {
             Wire::AiSdk => self.config.endpoint.clone(),
             Wire::AgUi | Wire::Proto => None,

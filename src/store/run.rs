@@ -5,11 +5,18 @@
 //! after the first), else once it arrives. A page fetches the module when the person starts
 //! typing (the composer), when something is saved to show, or at the first action that needs
 //! it; a chat nobody writes in never does. Without the split build each is a plain call.
+//!
+//! The protobuf binding's decoder is a module of its own (`proto`): a widget with
+//! `transport="protobuf"` prefetches it when a run starts, and the transport awaits it before
+//! it reads a protobuf response ([`proto_decoder`]). One that cannot be loaded fails the run,
+//! and the error banner's Retry ([`AgentStore::part_failed`]) runs it again.
 
 use std::rc::Rc;
 
 use super::*;
 use crate::protocol::types::ContentPart;
+use crate::protocol::wire::WireFront;
+use crate::protocol::Wire;
 use crate::transport;
 use crate::ui::lazy::{split, Handoff};
 
@@ -72,6 +79,38 @@ split!(run:
     }
 );
 
+#[cfg(feature = "protobuf")]
+split!(proto, preload fetch_proto:
+    /// The protobuf binding's decoder (the lean widget fetches it when a response needs it,
+    /// or ahead, when a run that admits it starts).
+    pub fn proto_decoder() -> Box<dyn WireFront> {
+        Box::new(crate::protocol::proto::ProtoDecoder::default())
+    }
+);
+
+/// The decoder a response in `wire` needs beyond the core's: protobuf's, once its module is
+/// here (`Err` when it could not be loaded); `None` for the wires the core reads itself.
+async fn front_for(wire: Wire) -> Result<Option<Box<dyn WireFront>>, TransportError> {
+    #[cfg(feature = "protobuf")]
+    if wire == Wire::Proto {
+        return crate::ui::lazy::from_module(proto_decoder())
+            .await
+            .map(Some)
+            .map_err(|_| TransportError::DecoderUnavailable);
+    }
+    let _ = wire;
+    Ok(None)
+}
+
+/// Starts fetching what a run with this `Accept` may need to read its response.
+fn warm_decoders(accept: &str) {
+    #[cfg(feature = "protobuf")]
+    if accept == crate::protocol::proto::ACCEPT {
+        crate::ui::lazy::prefetch(fetch_proto());
+    }
+    let _ = accept;
+}
+
 /// Runs the transport `request` names; its bytes and its end go back to the session with its
 /// generation.
 fn transport_of(store: AgentStore, request: RunRequest) {
@@ -112,6 +151,7 @@ fn transport_of(store: AgentStore, request: RunRequest) {
                 .shell
                 .try_update_value(|s| s.abort = Some(handle.clone()));
             let text = (!get).then(|| request.body.to_string());
+            warm_decoders(accept);
             leptos::task::spawn_local(async move {
                 let result = transport::run_http(
                     transport::HttpRequest {
@@ -122,13 +162,23 @@ fn transport_of(store: AgentStore, request: RunRequest) {
                         body: text.as_deref(),
                     },
                     &handle,
-                    |wire| {
-                        store.update(|s| s.open_response(generation, wire));
+                    |wire| async move {
+                        let front = front_for(wire).await?;
+                        store.update(|s| match front {
+                            Some(front) => s.open_response_with(generation, front),
+                            None => s.open_response(generation, wire),
+                        });
+                        Ok(())
                     },
                     |b| store.push_for(generation, b),
                 )
                 .await;
+                let unloaded = matches!(result, Err(TransportError::DecoderUnavailable));
                 store.end_for(generation, result);
+                // The part that could not be loaded is the banner's; its Retry runs again.
+                if unloaded {
+                    store.part_failed(Rc::new(move || store.retry()));
+                }
             });
         }
     }

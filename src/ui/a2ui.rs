@@ -9,6 +9,10 @@
 //! text, validation messages) are reactive leaves, so typing never replaces the input under
 //! the cursor. A Button's action goes back to the agent as the next run's `forwardedProps`
 //! (`{"a2uiAction": {"userAction": …}}`, the AG-UI binding); `openUrl` opens the (checked) link.
+//!
+//! The lean widget keeps the card, the model and everything only a surface uses (its
+//! actions, what the renderer owes the agent) in its `a2ui` module, fetched with the first
+//! surface ([`a2ui_card`]).
 
 use std::hash::{Hash, Hasher};
 
@@ -19,6 +23,7 @@ use crate::a2ui::{ActionPayload, Intent, Lifecycle, Node, NodeKind, Scope, Surfa
 use crate::i18n::fill;
 use crate::protocol::types::Content;
 use crate::store::{AgentStore, Row};
+use crate::ui::lazy::split;
 use crate::ui::tr;
 
 /// How one surface's nodes reach their current values.
@@ -519,6 +524,14 @@ fn surface_view(
         </div>
     }
 }
+
+split!(a2ui:
+    /// The card of an `a2ui-surface` activity message (the lean widget fetches it with the
+    /// first one).
+    pub fn a2ui_card(row: Row) -> AnyView {
+        view! { <A2uiCard row /> }.into_any()
+    }
+);
 
 /// The card of an `a2ui-surface` activity message.
 #[component]

@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::store::{AgentStore, RunFailure};
+use crate::store::AgentStore;
 use crate::ui::lazy::{lazy_or, split};
 use crate::ui::tr;
 use crate::view::wording;
@@ -15,7 +15,10 @@ use crate::view::wording;
 #[component]
 pub fn ErrorBanner() -> impl IntoView {
     let store = AgentStore::expect();
-    let error = Memo::new(move |_| store.run.with(|r| r.error.clone()));
+    // Whether the last run failed; what the failure was is read by the banner, in the lean
+    // widget's `run` module (its words, and comparing failures, are nothing the main module
+    // needs).
+    let failed = Memo::new(move |_| store.run.with(|r| r.error.is_some()));
     move || {
         if store.part_error.get() {
             // A part of the chat that an action needed could not be loaded (the lean
@@ -27,20 +30,25 @@ pub fn ErrorBanner() -> impl IntoView {
                 move || store.retry_part(),
             ));
         }
-        error
+        failed
             .get()
-            .map(|failure| lazy_or(move || failure_banner(store, failure), || ()).into_any())
+            .then(|| lazy_or(move || failure_banner(store), || ()).into_any())
     }
 }
 
 split!(run:
     /// The banner of a failed run, worded (a run failed: the lean widget's `run` module is
     /// here).
-    fn failure_banner(store: AgentStore, failure: RunFailure) -> AnyView {
+    fn failure_banner(store: AgentStore) -> AnyView {
         banner(
             store,
             "error-banner",
-            move || wording::run_failure(tr(store), &failure),
+            move || {
+                store
+                    .run
+                    .with(|r| r.error.as_ref().map(|f| wording::run_failure(tr(store), f)))
+                    .unwrap_or_default()
+            },
             move || store.retry(),
         )
     }

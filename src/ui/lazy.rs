@@ -8,7 +8,8 @@
 //! ([`crate::ui::message::warm_run`]), when something saved is to be shown, or by the first
 //! action that needs it ([`in_module`]). Others: the interrupt cards when a run first asks, the
 //! state tree when there is state, the settings form, the queue, activity cards, attachments,
-//! the warnings badge, the editor of a sent message. Without the cfg (the app's bundle, every
+//! the warnings badge, the editor of a sent message, A2UI surfaces and MCP Apps with the first
+//! of each, and the protobuf decoder when a response needs it. Without the cfg (the app's bundle, every
 //! test) a split function is a plain call, so the DOM is the same either way and the app pays
 //! nothing for it.
 //!
@@ -134,6 +135,22 @@ where
 #[cfg(not(agui_split))]
 pub fn in_module(_store: AgentStore, call: impl FnOnce()) {
     call();
+}
+
+/// What a [`split!`] function that gives a value (not a view, not an action) gives, once its
+/// module is here; `Err` when it could not be loaded. (The protobuf decoder: the transport
+/// awaits it before it reads the response.)
+#[cfg(agui_split)]
+pub async fn from_module<T>(
+    call: impl Future<Output = Result<T, LoadFailed>>,
+) -> Result<T, LoadFailed> {
+    call.await
+}
+
+/// What a [`split!`] function gives: without the split build the call was a plain one.
+#[cfg(not(agui_split))]
+pub async fn from_module<T>(value: T) -> Result<T, LoadFailed> {
+    Ok(value)
 }
 
 /// Starts fetching a chunk (a `preload` of [`split!`]) without waiting for it; a failure is

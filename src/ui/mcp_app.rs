@@ -22,6 +22,9 @@
 //! bridge, which stops the View on any other origin than the proxy's; posts go to the proxy's
 //! origin only. A refused proxy URL (not https, the page's own origin) shows a notice and no
 //! View: never the opaque frame instead, which the page author did not choose.
+//!
+//! The lean widget keeps the card, the policy, the bridge and the proxied requests in its
+//! `mcp_apps` module, fetched with the first MCP App ([`mcp_app_card`]).
 
 use leptos::html::Iframe;
 use leptos::prelude::*;
@@ -36,6 +39,7 @@ use crate::mcp_apps::{
 };
 use crate::protocol::types::{Content, Context};
 use crate::store::{AgentStore, Row};
+use crate::ui::lazy::split;
 use crate::ui::{tr, tr_now};
 
 fn now() -> f64 {
@@ -55,6 +59,14 @@ enum Status {
     Running,
     Stopped(StopReason),
 }
+
+split!(mcp_apps:
+    /// The card of an `mcp-apps` activity message (the lean widget fetches it with the first
+    /// one).
+    pub fn mcp_app_card(row: Row) -> AnyView {
+        view! { <McpAppCard row /> }.into_any()
+    }
+);
 
 /// The card of an `mcp-apps` activity message.
 #[component]

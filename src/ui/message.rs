@@ -43,36 +43,32 @@ pub fn MessageRow(
             let row = row.clone();
             lazy(store, move || reasoning(row.clone())).into_any()
         }
-        #[cfg(feature = "a2ui")]
-        Role::Activity
-            if store
-                .with_message(&row.key, |m| {
-                    m.activity_type.as_deref() == Some(crate::a2ui::ACTIVITY_TYPE)
-                })
-                .unwrap_or(false) =>
-        {
-            view! { <crate::ui::a2ui::A2uiCard row=row.clone() /> }.into_any()
-        }
-        #[cfg(feature = "mcp-apps")]
-        Role::Activity
-            if store
-                .with_message(&row.key, |m| {
-                    m.activity_type.as_deref() == Some(crate::mcp_apps::ACTIVITY_TYPE)
-                })
-                .unwrap_or(false) =>
-        {
-            view! { <crate::ui::mcp_app::McpAppCard row=row.clone() /> }.into_any()
-        }
-        Role::Activity => {
-            let row = row.clone();
-            lazy(store, move || activity_card(row.clone())).into_any()
-        }
+        Role::Activity => activity_body(store, row.clone()),
         Role::System | Role::Developer => system_body(store, row.key.clone()),
         // A tool result shows inside its tool card; only an orphan gets a row of its own.
         Role::Tool => return tool_row(store, row).into_any(),
     };
     let footer = message_footer(store, &row, editing);
     wrap(&row, view! { {body} {footer} }.into_any()).into_any()
+}
+
+/// An activity row: an A2UI surface or an MCP App as itself (each a module of the lean widget,
+/// fetched with the first one), any other activity as a progress or plan card.
+fn activity_body(store: AgentStore, row: Row) -> AnyView {
+    let kind = store
+        .with_message(&row.key, |m| m.activity_type.clone())
+        .flatten();
+    match kind.as_deref() {
+        #[cfg(feature = "a2ui")]
+        Some(crate::a2ui::ACTIVITY_TYPE) => {
+            lazy(store, move || crate::ui::a2ui::a2ui_card(row.clone())).into_any()
+        }
+        #[cfg(feature = "mcp-apps")]
+        Some(crate::mcp_apps::ACTIVITY_TYPE) => {
+            lazy(store, move || crate::ui::mcp_app::mcp_app_card(row.clone())).into_any()
+        }
+        _ => lazy(store, move || activity_card(row.clone())).into_any(),
+    }
 }
 
 split!(run, preload fetch_run:

@@ -48,6 +48,7 @@ pub fn transport_error(t: &Strings, e: &TransportError) -> String {
         TransportError::NoBody => t.error_no_body.to_owned(),
         TransportError::Aborted => t.error_stopped.to_owned(),
         TransportError::Redirected => t.error_redirected.to_owned(),
+        TransportError::DecoderUnavailable => t.lazy_failed.to_owned(),
         TransportError::Refused { endpoint, reason } => fill(
             match reason {
                 EndpointRefusal::Scheme => t.error_endpoint_scheme,

@@ -8,10 +8,12 @@
 // independent; a failing check saves a screenshot under target/e2e/ and makes the process exit
 // non-zero. The `ai-sdk` target (ai-sdk.html) runs the chat against the AI SDK chat route
 // (ai_sdk_server.mjs, the npm `ai` package) given as the second argument; the `proto` target
-// (proto.html) runs it against the AG-UI server on `@ag-ui/encoder` (proto_server.mjs), given as
-// the third, once over protobuf and once over SSE. The `mcp-proxy` target runs an MCP App
-// through the reference sandbox proxy (examples/mcp-sandbox) that server.py serves over https
-// on a second port, with this run's throwaway certificate (that target's contexts accept it).
+// (proto.html) runs the lean widget against the AG-UI server on `@ag-ui/encoder`
+// (proto_server.mjs), given as the third, once over protobuf and once over SSE. The `mcp-proxy`
+// target runs an MCP App in the lean widget through the reference sandbox proxy
+// (examples/mcp-sandbox) that server.py serves over https on a second port, with this run's
+// throwaway certificate (that target's contexts accept it); the `generative-ui` target an A2UI
+// surface and an MCP App in its own frame, each a module of the lean widget.
 //
 //   node e2e.js http://127.0.0.1:8111 [http://127.0.0.1:AI_SDK_PORT] [http://127.0.0.1:PROTO_PORT]
 const { chromium } = require('playwright-core');
@@ -216,6 +218,9 @@ const splitChecks = {
     assert(seen.some(chunk('run')), 'the first run fetched the tool cards');
     assert(!seen.some(chunk('hitl')), 'the interrupt cards were fetched before any interrupt');
     assert(!seen.some(chunk('settings')), 'a widget without `settings` fetched the settings form');
+    for (const part of ['a2ui', 'mcp_apps', 'proto']) {
+      assert(!seen.some(chunk(part)), `a chat that never needed it fetched the ${part} module`);
+    }
     let fail = true;
     await p.route('**/agui-widget.hitl.wasm', (r) => (fail ? r.abort() : r.continue()));
     await send(p, 'ask me something');
@@ -787,10 +792,11 @@ const aiSdkChecks = {
   },
 };
 
-// The protobuf binding (proto.html: `demo`, so the app bundle with the `protobuf` feature;
-// `?transport=protobuf` from server.py): proto_server.mjs sends the same events through
-// `@ag-ui/encoder` both ways, protobuf frames when the Accept admits them and SSE otherwise.
-// Each mode in its own browser context; the last check compares what each showed.
+// The protobuf binding (proto.html, a widget with an endpoint: the lean widget, whose protobuf
+// decoder is a module of its own; `?transport=protobuf` from server.py): proto_server.mjs sends
+// the same events through `@ag-ui/encoder` both ways, protobuf frames when the Accept admits
+// them and SSE otherwise. Each mode in its own browser context; the last check compares what
+// each showed.
 const PROTO_MEDIA = 'application/vnd.ag-ui.event+proto';
 const protoViews = {};
 async function protoRun(p, seen, mode) {
@@ -807,13 +813,16 @@ async function protoRun(p, seen, mode) {
   const last = await r.json();
   assert(last.runId === run.runId, `the run the server answered is the widget's: ${last.runId} vs ${run.runId}`);
   assert(seen.includes(protoUrl + '/agent'), 'the request went to the protobuf server');
-  assert(seen.some((u) => u.endsWith('/agui-leptos_bg.wasm')), 'the app bundle (with protobuf) loaded');
+  assert(seen.some((u) => u.endsWith('/agui-widget_bg.wasm')) && !seen.some((u) => u.endsWith('/agui-leptos_bg.wasm')),
+    'the lean widget, not the app bundle: ' + seen.filter(heavy));
   if (mode === 'protobuf') {
     assert(last.accept.split(',').map((x) => x.trim()).includes(PROTO_MEDIA), 'the request admits protobuf: ' + last.accept);
     assert(last.contentType === PROTO_MEDIA, 'the answer was protobuf: ' + last.contentType);
+    assert(seen.some(chunk('proto')), 'the protobuf module was fetched');
   } else {
     assert(!last.accept.includes(PROTO_MEDIA), 'the SSE request does not ask for protobuf: ' + last.accept);
     assert(last.contentType === 'text/event-stream', 'the answer was SSE: ' + last.contentType);
+    assert(!seen.some(chunk('proto')), 'a widget without transport="protobuf" fetched the protobuf module');
   }
   // What the person sees: the answer (with its markdown), the tool card, the state panel.
   const answer = await p.$(assistantText);
@@ -860,6 +869,21 @@ const protoChecks = {
     await open(p);
     await protoRun(p, seen, 'sse');
   },
+  async 'a protobuf module that cannot be loaded fails the run, and Retry runs it again'(p, seen) {
+    let fail = true;
+    await p.route('**/agui-widget.proto.wasm', (r) => (fail ? r.abort() : r.continue()));
+    await send(p, 'plan a day in Zürich');
+    await p.waitForSelector('[data-testid=part-failed]', { timeout: 15000 });
+    await waitStatus(p, 'error');
+    assert(!(await p.$(assistantText)), 'something of the answer was shown');
+    fail = false;
+    await p.click('[data-testid=part-failed] [data-testid=retry]');
+    await waitStatus(p, 'success');
+    await waitText(p, assistantText, 'Grüße! Here is the plan for Zürich');
+    assert(seen.filter(chunk('proto')).length >= 2, 'Retry fetched the module again');
+    assert(!(await p.$('[data-testid=part-failed]')), 'the notice is gone');
+    assert((await p.$$('[data-testid=message][data-role=user]')).length === 1, 'the message was sent once');
+  },
   async 'both ways: the same transcript, tool card and state'() {
     const { protobuf, sse } = protoViews;
     assert(protobuf && sse, 'both runs were seen: ' + Object.keys(protoViews));
@@ -870,15 +894,19 @@ const protoChecks = {
   },
 };
 
-// MCP Apps through the site's sandbox proxy (server.py's /mcp-proxy/: the app page, the demo
-// agent, `mcp-apps-proxy` naming the reference proxy examples/mcp-sandbox/ served over https
-// on another port of 127.0.0.1 with a throwaway certificate, `frame-ancestors` the chat's
-// origin): the chat frames the proxy, the proxy frames the View, messages go through both.
+// MCP Apps through the site's sandbox proxy (server.py's /mcp-proxy/: a host page, so the lean
+// widget, on server.py's agent, `mcp-apps-proxy` naming the reference proxy
+// examples/mcp-sandbox/ served over https on another port of 127.0.0.1 with a throwaway
+// certificate, `frame-ancestors` the chat's origin): the chat frames the proxy, the proxy
+// frames the View, messages go through both; the View's resource and its tool calls are
+// proxied requests to the agent (server.py answers them as an MCP middleware does).
 const MCP_PROXY_SANDBOX = 'allow-scripts allow-same-origin';
 const mcpProxyOf = (p) => p.$eval('agui-chat', (e) => e.getAttribute('mcp-apps-proxy'));
 const mcpProxyChecks = {
-  async 'the View runs in the proxy on its own origin, shakes hands and gets its tools/call answered'(p) {
+  async 'the View runs in the proxy on its own origin, shakes hands and gets its tools/call answered'(p, seen) {
     const proxy = await mcpProxyOf(p);
+    assert(seen.some((u) => u.endsWith('/agui-widget_bg.wasm')) && !seen.some((u) => u.endsWith('/agui-leptos_bg.wasm')),
+      'the lean widget, not the app bundle: ' + seen.filter(heavy));
     const origin = new URL(proxy).origin;
     assert(/^https:\/\/127\.0\.0\.1:\d+\/$/.test(proxy) && origin !== new URL(base).origin, 'another origin, https: ' + proxy);
     await send(p, 'show the map');
@@ -916,6 +944,10 @@ const mcpProxyChecks = {
     const detail = await view.locator('#detail').textContent();
     assert(detail.includes('up to') && detail.includes('rated'), 'the venue\'s details: ' + detail);
     assert((await p.getAttribute('[data-testid=mcp-app]', 'data-status')) === 'running', 'still running');
+    assert(seen.some(chunk('mcp_apps')), 'the MCP Apps module was fetched');
+    const proxied = (await (await p.request.get(base + '/requests')).json())
+      .map((r) => (r.forwardedProps || {}).__proxiedMCPRequest).filter(Boolean).map((q) => q.method);
+    assert(proxied.includes('resources/read') && proxied.includes('tools/call'), 'the proxied requests: ' + proxied);
   },
   async 'the proxy as shipped (not set up for this host) never starts the View'(p) {
     await p.goto(base + '/mcp-proxy/?proxy=unedited');
@@ -1081,6 +1113,42 @@ const fullChecks = {
   },
 };
 
+// A2UI surfaces and MCP Apps on a host page (inline.html: the lean widget on server.py's agent):
+// each renders as itself, not as a generic activity card, from a module fetched with the first
+// one; a surface's button and an App's requests go back to the agent.
+const activityParts = ['a2ui', 'mcp_apps'];
+const generativeChecks = {
+  async 'an A2UI surface renders from its module, fetched with the first one; its button reaches the agent'(p, seen) {
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    for (const part of activityParts) assert(!seen.some(chunk(part)), `the ${part} module came before any such activity`);
+    await send(p, 'reserve a table');
+    await p.waitForSelector('[data-testid=a2ui-surface][data-surface-id=reservation]', { timeout: 10000 });
+    assert(seen.filter(chunk('a2ui')).length === 1, 'the A2UI module came with the surface, once');
+    assert(!seen.some(chunk('mcp_apps')), 'a surface fetched the MCP Apps module');
+    assert(!(await p.$('[data-testid=activity]')), 'the surface also shows as a generic activity card');
+    await waitText(p, '.agui-a2ui__text', 'Dinner at Tasca do Miradouro');
+    await p.fill('[data-testid=a2ui-input]', 'Ada');
+    await p.click('[data-testid=a2ui-button]');
+    await waitText(p, assistantText, 'Reserved: a table for 8 on 2026-06-04 under the name Ada.');
+    const action = ((await lastRequest(p)).forwardedProps || {}).a2uiAction;
+    assert(action && action.userAction && action.userAction.name === 'reserve', 'the action: ' + JSON.stringify(action));
+  },
+  async 'an MCP App renders in its opaque frame from its module, fetched with the first one'(p, seen) {
+    await send(p, 'show the map');
+    await p.waitForSelector('[data-testid=mcp-app][data-status=running]', { timeout: 15000 });
+    assert(seen.filter(chunk('mcp_apps')).length === 1, 'the MCP Apps module came with the App, once');
+    assert(!seen.some(chunk('a2ui')), 'an App fetched the A2UI module');
+    assert(!(await p.$('[data-testid=activity]')), 'the App also shows as a generic activity card');
+    const frame = await p.$('[data-testid=mcp-app-frame]');
+    assert((await frame.getAttribute('sandbox')) === 'allow-scripts', 'the opaque frame: ' + await frame.getAttribute('sandbox'));
+    const view = p.frameLocator('[data-testid=mcp-app-frame]');
+    await view.locator('#list li').nth(2).waitFor({ timeout: 10000 });
+    await view.locator('#list li').first().click();
+    await waitTextIn(view.locator('#detail'), 'Tasca do Miradouro (Alfama', 10000);
+  },
+};
+
 const targets = [
   { name: 'app', url: '/?endpoint=/agent', checks: { ...demoCards, ...checks, ...attachChecks } },
   { name: 'embed', url: '/embed/', checks: { ...pageCards, ...checks, ...widgetChecks, ...splitChecks } },
@@ -1111,6 +1179,7 @@ const targets = [
   { name: 'host-plain', url: '/hosts/plain/', checks: plainChecks, named: true, init: captureWasm, trapExpected: true },
   { name: 'host-assets', url: '/hosts/plain/assets.html', checks: assetChecks, named: true, noOpen: true },
   { name: 'host-full', url: '/hosts/plain/full.html', checks: fullChecks, named: true, noOpen: true },
+  { name: 'generative-ui', url: '/inline/', checks: generativeChecks },
 ];
 
 (async () => {

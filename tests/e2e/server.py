@@ -13,7 +13,8 @@ URL-configuration checks (`?optin=1` adds `url-options`, `?allow=…` `allowed-e
 `POST /moved` redirects there (307), `POST /huge-error` answers 500 with a 20 MB body.
 `/strict/` (strict.html, a popup) and `/strict-app/` (the app page) are served with a strict
 Content-Security-Policy header.
-`/mcp-proxy/` is the app page (the demo agent, no endpoint) with `mcp-apps-proxy` set to the
+`/mcp-proxy/` is the inline host page (inline.html, the lean widget on this server's agent)
+with `mcp-apps-proxy` set to the
 reference sandbox proxy (examples/mcp-sandbox/) that `--sandbox-cert/--sandbox-key` serve over
 https on another port of 127.0.0.1 (another origin), its `mcp-host-origin` set to this server's
 origin; `?proxy=unedited` points it at the same proxy as shipped (`https://www.example.com` as
@@ -40,6 +41,12 @@ Scripts, chosen by the last user message (or by what the request answers):
   "ask"        finishes with an interrupt outcome (a responseSchema form)
   "error"      some text, then RUN_ERROR
   "drop"       some text, then the body just ends (no terminal event)
+  "reserve"    a booking form as an A2UI surface (an `a2ui-surface` activity); its button comes
+               back as `forwardedProps.a2uiAction` → "Reserved: …"
+  "map"        three venues as an MCP App (an `mcp-apps` activity naming its `ui://` resource,
+               no HTML); `forwardedProps.__proxiedMCPRequest` (`resources/read`, `tools/call
+               venue_details`) is answered in `RUN_FINISHED.result`, as `@ag-ui/mcp-apps-middleware`
+               does: the View (mcp_view.html), a venue's details
   a tool message or `resume` in the request → "Got your answer: …"
   media parts on the last user message → "Received image data image/png." (as the SDK parsed them)
 """
@@ -58,6 +65,7 @@ import time
 
 import uvicorn
 from ag_ui.core import (
+    ActivitySnapshotEvent,
     EventType,
     Interrupt,
     RunAgentInput,
@@ -107,7 +115,20 @@ def script(inp: RunAgentInput, body: dict):
         getattr(p, "text", "") for p in parts if getattr(p, "type", "") == "text")
     media = [p for p in parts if getattr(p, "type", "") in ("image", "audio", "video", "document")]
     resume = body.get("resume")
+    forwarded = body.get("forwardedProps") or {}
     yield started
+    if isinstance(forwarded, dict) and isinstance(forwarded.get("__proxiedMCPRequest"), dict):
+        result = mcp_proxied(forwarded["__proxiedMCPRequest"])
+        yield RunFinishedEvent(type=EventType.RUN_FINISHED, thread_id=t, run_id=r, result=result)
+        return
+    action = forwarded.get("a2uiAction", {}).get("userAction") if isinstance(forwarded, dict) else None
+    if isinstance(action, dict):
+        ctx = action.get("context") or {}
+        said = lambda k: ", ".join(ctx[k]) if isinstance(ctx.get(k), list) else str(ctx.get(k, "—"))
+        yield from text_events("m-" + r, f"Reserved: a table for {said('guests')} on {said('date')} "
+                               f"under the name {said('name')}.", 0.0)
+        yield finished
+        return
     if media:
         # The parts as the official SDK parsed them (its ImageInputContent & co.).
         seen = ", ".join(f"{p.type} {p.source.type} {p.source.mime_type}" for p in media)
@@ -150,6 +171,21 @@ def script(inp: RunAgentInput, body: dict):
     if "error" in text:
         yield from text_events("m-" + r, "Looking that up", 0.05)
         yield RunErrorEvent(type=EventType.RUN_ERROR, message="venue service unavailable (e2e)", code="e2e_error")
+        return
+    if "reserve" in text:
+        yield from text_events("m-" + r, "Here is the reservation form:", 0.0)
+        yield ActivitySnapshotEvent(type=EventType.ACTIVITY_SNAPSHOT, message_id="a2ui-" + r,
+                                    activity_type="a2ui-surface", content={"a2ui_operations": RESERVATION})
+        yield finished
+        return
+    if "map" in text:
+        yield from text_events("m-" + r, "Here are the three venues on a map:", 0.0)
+        yield ActivitySnapshotEvent(type=EventType.ACTIVITY_SNAPSHOT, message_id="app-" + r, activity_type="mcp-apps", content={
+            "resourceUri": MAP_URI, "serverId": "lisbon-e2e",
+            "toolInput": {"venues": [{"name": v["name"], "area": v["area"]} for v in VENUES]},
+            "result": {"content": [{"type": "text", "text": "3 venues"}]},
+        })
+        yield finished
         return
     if "drop" in text:
         yield from text_events("m-" + r, "This answer will be cut off", 0.05)
@@ -197,6 +233,54 @@ class SideServer(http.server.ThreadingHTTPServer):
     def start(self) -> int:
         threading.Thread(target=self.serve_forever, daemon=True).start()
         return self.server_address[1]
+# The demo agent's A2UI booking form (src/demo/scripts.rs, `reserve`), one surface.
+RESERVATION = [{"version": "v1.0", "createSurface": {
+    "surfaceId": "reservation", "catalogId": "basic",
+    "components": [
+        {"id": "root", "component": "Card", "child": "form"},
+        {"id": "form", "component": "Column", "children": ["title", "name", "guests", "send"]},
+        {"id": "title", "component": "Text", "variant": "h2", "text": "Dinner at Tasca do Miradouro"},
+        {"id": "name", "component": "TextField", "label": "Name for the booking", "value": {"path": "/name"},
+         "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}},
+                     "message": "Whose name should the table be under?"}]},
+        {"id": "guests", "component": "Slider", "label": "Guests", "min": 2, "max": 20, "value": {"path": "/guests"}},
+        {"id": "send", "component": "Button", "child": "send-label", "variant": "primary",
+         "action": {"event": {"name": "reserve", "context": {
+             "name": {"path": "/name"}, "guests": {"path": "/guests"}, "date": {"path": "/date"}}}},
+         "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "Add a name first."}]},
+        {"id": "send-label", "component": "Text", "text": "Reserve"},
+    ],
+    "dataModel": {"name": "", "guests": 8, "date": "2026-06-04"},
+}}]
+
+# The demo agent's MCP App (src/demo/scripts.rs, `map_app`): its View and three venues.
+MAP_URI = "ui://lisbon/venue-map"
+VENUES = [
+    {"name": "Tasca do Miradouro", "area": "Alfama", "price": "€€", "capacity": 14, "rating": 4.7,
+     "note": "private room, river view, fado on Thursdays"},
+    {"name": "Pátio da Graça", "area": "Graça", "price": "€€€", "capacity": 16, "rating": 4.6,
+     "note": "courtyard garden, tasting menu"},
+    {"name": "Casa das Sardinhas", "area": "Alfama", "price": "€€", "capacity": 20, "rating": 4.5,
+     "note": "grilled fish, long shared tables"},
+]
+
+
+def mcp_proxied(req: dict) -> dict:
+    """What an MCP middleware answers a proxied request with: the View for `resources/read`, a
+    venue's details for `tools/call venue_details`, an `{error}` for anything else."""
+    method, params = req.get("method"), req.get("params") or {}
+    if method == "resources/read" and params.get("uri") == MAP_URI:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_view.html"), encoding="utf-8") as f:
+            view = f.read()
+        return {"contents": [{"uri": MAP_URI, "mimeType": "text/html;profile=mcp-app", "text": view}]}
+    if method == "tools/call" and params.get("name") == "venue_details":
+        name = (params.get("arguments") or {}).get("name")
+        for v in VENUES:
+            if v["name"] == name:
+                text = f"{v['name']} ({v['area']}, {v['price']}): {v['note']}, up to {v['capacity']} people, rated {v['rating']}."
+                return {"content": [{"type": "text", "text": text}]}
+        return {"error": "no such venue"}
+    return {"error": f"{method} is not offered"}
 
 
 SANDBOX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "mcp-sandbox")
@@ -405,17 +489,14 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
 
     @app.get("/mcp-proxy/")
     def mcp_proxy(proxy: str = ""):
-        # The app's page (the demo agent) with the site's sandbox proxy (`--sandbox-cert`):
-        # the edited reference proxy, or (`?proxy=unedited`) the page as shipped, or
-        # (`?proxy=http`) the proxy's address over plain http. The page's to set, never the URL's.
-        LAST_REQUEST["at"] = time.monotonic()
+        # The inline host page (the lean widget on this server's agent) with the site's sandbox
+        # proxy (`--sandbox-cert`): the edited reference proxy, or (`?proxy=unedited`) the page
+        # as shipped, or (`?proxy=http`) the proxy's address over plain http. The page's to set,
+        # never the URL's.
         if not sandbox:
             return Response("no --sandbox-cert", status_code=404, media_type="text/plain")
         url = {"unedited": sandbox + "unedited/", "http": "http" + sandbox[len("https"):]}.get(proxy, sandbox)
-        with open(os.path.join(dist, "index.html"), encoding="utf-8") as f:
-            html = f.read()
-        if "<agui-chat " not in html:
-            return Response("dist/index.html has no <agui-chat>", status_code=500, media_type="text/plain")
+        html = page(os.path.join(here, "inline.html")).body.decode()
         return HTMLResponse(html.replace("<agui-chat ", f'<agui-chat mcp-apps-proxy="{url}" '))
 
     @app.get("/declarative/")

@@ -70,6 +70,7 @@ use super::error::{ProtocolError, Warning};
 use super::event::Event;
 use super::pipeline::{Delivered, Pipeline, PipelineOptions};
 use super::sse::DEFAULT_MAX_FRAME_BYTES;
+use super::wire::{Wire, WireFront};
 
 /// The response media type of the protobuf binding.
 pub const CONTENT_TYPE: &str = "application/vnd.ag-ui.event+proto";
@@ -338,7 +339,9 @@ pub fn decode_event(
 /// A protobuf response body folded into the caller's [`Pipeline`]: frames →
 /// [`decode_frame`] → [`Pipeline::push_value`], with the same [`Delivered`] values, errors and
 /// truncation rule as an SSE body. A frame that does not decode fails the stream through the
-/// pipeline's own path ([`ProtocolError::Proto`]); nothing is delivered after it.
+/// pipeline's own path ([`ProtocolError::Proto`]); nothing is delivered after it. A session
+/// reads a response with it once it is handed over as a [`WireFront`]
+/// ([`super::wire::Decoder::with_front`]).
 ///
 /// ```ignore
 /// let mut decoder = ProtoDecoder::new(&options);
@@ -405,6 +408,20 @@ impl ProtoDecoder {
             }
         }
         pipeline.finish()
+    }
+}
+
+impl WireFront for ProtoDecoder {
+    fn wire(&self) -> Wire {
+        Wire::Proto
+    }
+
+    fn push_bytes(&mut self, pipeline: &mut Pipeline, bytes: &[u8]) -> Vec<Delivered> {
+        ProtoDecoder::push_bytes(self, pipeline, bytes)
+    }
+
+    fn finish(&mut self, pipeline: &mut Pipeline) -> Vec<Delivered> {
+        ProtoDecoder::finish(self, pipeline)
     }
 }
 
