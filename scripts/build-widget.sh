@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The lean widget bundle: what a host page fetches when its chat opens, for a widget pointed at
-# its own agent — no demo agent or cards, no event inspector, English (plus the languages
-# given: `scripts/build-widget.sh de`). Writes dist/agui-widget.js and dist/agui-widget_bg.wasm
-# next to the app's bundle (run after `trunk build --release`, which empties dist/); the
-# loader (agui-chat.js) picks it for pages whose widgets all have an endpoint.
+# its own agent — no demo agent or cards, no event inspector. Writes dist/agui-widget.js and
+# dist/agui-widget_bg.wasm next to the app's bundle (run after `trunk build --release`, which
+# empties dist/); the loader (agui-chat.js) picks it for pages whose widgets all have an
+# endpoint.
 #
 # The parts a chat may never show are modules of their own, fetched on first use (src/ui/lazy.rs:
 # tool cards and reasoning, the interrupt cards, the state tree, the settings form, the queue, …):
@@ -13,7 +13,7 @@
 # (feature `ai-sdk`; `no-ai-sdk` leaves it out). Optional parts go in on request: `a2ui`,
 # `mcp-apps`, `protobuf`.
 #
-#   scripts/build-widget.sh [LANG | a2ui | mcp-apps | protobuf | no-ai-sdk ...]
+#   scripts/build-widget.sh [a2ui | mcp-apps | protobuf | no-ai-sdk ...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -22,7 +22,11 @@ for arg in "$@"; do
     case "$arg" in
         a2ui | mcp-apps | protobuf | ai-sdk) features+=("$arg") ;;
         no-ai-sdk) features=("${features[@]/ai-sdk/}") ;;
-        *) features+=("lang-${arg}") ;;
+        *)
+            echo "[build-widget] unknown argument: $arg (a2ui, mcp-apps, protobuf, no-ai-sdk;" \
+                "every language is in every bundle)" >&2
+            exit 2
+            ;;
     esac
 done
 read -r -a features <<<"${features[*]}"

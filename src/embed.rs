@@ -280,7 +280,7 @@ impl WidgetOptions {
         o.lang = text("lang");
         if let Some(l) = o.lang.as_deref().filter(|l| Locale::from_tag(l).is_none()) {
             problems.push(format!(
-                "lang: {l:?} is not shipped ({}); the browser's language is used",
+                "lang: {l:?} is not one of the chat's languages ({}); the browser's language is used",
                 Locale::ALL
                     .iter()
                     .map(|l| l.tag())

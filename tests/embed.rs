@@ -123,6 +123,25 @@ fn bad_values_fall_back_and_are_reported() {
 }
 
 #[test]
+fn every_language_is_known_and_another_tag_is_reported() {
+    for tag in ["en", "de", "fr-CA", "es", "pt-BR", "ja", "zh-Hans", "ar"] {
+        let (o, problems) = parse(&[("lang", tag)]);
+        assert_eq!(
+            (o.lang.as_deref(), problems.len()),
+            (Some(tag), 0),
+            "{problems:?}"
+        );
+    }
+    let (_, problems) = parse(&[("lang", "zh-TW")]);
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].starts_with("lang: \"zh-TW\""), "{problems:?}");
+    assert!(
+        problems[0].contains("en, de, fr, es, pt, ja, zh, ar"),
+        "{problems:?}"
+    );
+}
+
+#[test]
 fn headers_must_be_an_object_of_safe_strings() {
     assert_eq!(parse_headers("  "), Ok(Vec::new()));
     assert!(parse_headers("{bad").is_err());
