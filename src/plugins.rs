@@ -77,6 +77,14 @@ pub struct Plugins {
     upload: Option<UploadHook>,
 }
 
+/// In context once a chat's plug-ins are installed ([`Plugins::install`]): its store, and
+/// whether its strings are in place.
+#[derive(Clone, Copy)]
+struct Installed {
+    store: AgentStore,
+    ready: ReadSignal<bool>,
+}
+
 impl std::fmt::Debug for Plugins {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plugins")
@@ -233,16 +241,26 @@ impl Plugins {
     }
 
     /// Hand the store what it needs at run time: the local agent, unless its configuration
-    /// names one. (The frontend tools are advertised by the transcript's driver.)
-    pub fn install(&self, store: AgentStore) {
-        let Some(agent) = self.local_agent.clone() else {
-            return;
-        };
-        if store.config.with_untracked(|c| c.local_agent.is_none()) {
-            let mut config = store.config.get_untracked();
-            config.local_agent = Some(agent);
-            store.set_config(config);
+    /// names one, and the UI strings — the language's catalog, following the language
+    /// ([`crate::ui::catalog::follow`]). The signal turns true once
+    /// the strings are in place: at once, but in the lean widget for a language whose module
+    /// is not here yet. Once per chat: below a call for the same store this does nothing (the
+    /// widget installs before its frame renders, the chat installs again). (The frontend tools
+    /// are advertised by the transcript's driver.)
+    pub fn install(&self, store: AgentStore) -> ReadSignal<bool> {
+        if let Some(done) = use_context::<Installed>().filter(|i| i.store.config == store.config) {
+            return done.ready;
         }
+        if let Some(agent) = self.local_agent.clone() {
+            if store.config.with_untracked(|c| c.local_agent.is_none()) {
+                let mut config = store.config.get_untracked();
+                config.local_agent = Some(agent);
+                store.set_config(config);
+            }
+        }
+        let ready = crate::ui::catalog::follow(store);
+        provide_context(Installed { store, ready });
+        ready
     }
 
     // ---- what the chat reads ---------------------------------------------------------------

@@ -52,6 +52,7 @@ use crate::protocol::types::Tool;
 use crate::store::{browser_locale, AgentConfig, AgentStore, BrowserStorage, Notice};
 use crate::ui::tool::call::ToolCallView;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
+use crate::ui::{tr, tr_now};
 
 /// The custom element's name.
 pub const ELEMENT: &str = "agui-chat";
@@ -460,6 +461,8 @@ fn mount(
     };
     container.set_class_name("agui-frame");
 
+    let crash_options = page.options.clone().unwrap_or(JsValue::NULL);
+    let options_for_crash = crash_options.clone();
     let slot: std::rc::Rc<Cell<Option<(AgentStore, ShellControls)>>> = Default::default();
     let made = slot.clone();
     let event_host = host.clone();
@@ -513,6 +516,9 @@ fn mount(
         store.provide();
         store.inspector_open.set(options.inspector);
         plugins.clone().provide();
+        // The strings first: in the lean widget a language but English is a module of its own
+        // (a few KB, fetched now), and the frame waits for it rather than show English first.
+        let ready = plugins.install(store);
         for p in &problems {
             store.notice(Notice::WidgetOption(p.clone()));
         }
@@ -522,29 +528,37 @@ fn mount(
         };
         made.set(Some((store, controls)));
         bridge_events(store, event_host.clone());
-        view! {
-            <WidgetShell
-                mode=options.mode
-                controls
-                title=options
-                    .title
-                    .clone()
-                    .or_else(|| options.capabilities.as_ref().and_then(|c| c.name.clone()))
-                    .unwrap_or_default()
-                focus_on_start=options.focus
-            />
+        // The crash notice in the chat's language, once its strings are here.
+        let (crash_host, crash_options) = (event_host.clone(), options_for_crash.clone());
+        Effect::watch(
+            move || tr(store),
+            move |t, _, _| {
+                register_host(
+                    &crash_host,
+                    &crash_options,
+                    t.crashed_text,
+                    t.crashed_reload,
+                )
+            },
+            false,
+        );
+        let title = options
+            .title
+            .clone()
+            .or_else(|| options.capabilities.as_ref().and_then(|c| c.name.clone()))
+            .unwrap_or_default();
+        let (mode, focus) = (options.mode, options.focus);
+        move || {
+            ready.get().then(|| {
+                view! { <WidgetShell mode controls title=title.clone() focus_on_start=focus /> }
+            })
         }
     });
     let Some((store, controls)) = slot.take() else {
         return;
     };
-    let t = store.config.with_untracked(|c| c.locale).strings();
-    register_host(
-        &host,
-        page.options.as_ref().unwrap_or(&JsValue::NULL),
-        t.crashed_text,
-        t.crashed_reload,
-    );
+    let t = tr_now(store);
+    register_host(&host, &crash_options, t.crashed_text, t.crashed_reload);
     MOUNTED.with_borrow_mut(|m| {
         m.push(Mounted {
             id,

@@ -9,7 +9,10 @@
 //! sentence) the view splits the template with [`split_placeholder`]. Plurals are separate
 //! keys (`_one` / `_other`).
 //!
-//! English is the reference and the fallback. Agent output, tool names and the demo agent's
+//! English is the reference and the fallback, and the only catalog the lean widget's main
+//! module holds: in its split build (`--cfg agui_split`) every other catalog is a module of
+//! its own, fetched the first time a chat speaks it (`crate::ui::catalog`), so
+//! [`Locale::strings`] does not exist there. Agent output, tool names and the demo agent's
 //! trigger phrases are never translated.
 
 mod strings;
@@ -51,7 +54,8 @@ pub enum Locale {
 }
 
 impl Locale {
-    /// Every language the chat speaks (every bundle has them all).
+    /// Every language the chat speaks (every bundle has them all; the lean widget fetches
+    /// each but English when first used).
     pub const ALL: &'static [Locale] = &[
         Locale::En,
         Locale::De,
@@ -109,7 +113,9 @@ impl Locale {
             .unwrap_or_default()
     }
 
-    /// The catalog of this language.
+    /// The catalog of this language (not in the lean widget's split build: see the module's
+    /// docs and [`Locale::compiled`]).
+    #[cfg(not(agui_split))]
     pub fn strings(self) -> &'static Strings {
         match self {
             Locale::En => &EN,
@@ -121,6 +127,20 @@ impl Locale {
             Locale::Zh => &ZH,
             Locale::Ar => &AR,
         }
+    }
+
+    /// The catalog of this language when this module holds it: always, but in the lean
+    /// widget's split build only English's.
+    #[cfg(not(agui_split))]
+    pub fn compiled(self) -> Option<&'static Strings> {
+        Some(self.strings())
+    }
+
+    /// The catalog of this language when this module holds it: English only, in the lean
+    /// widget's split build.
+    #[cfg(agui_split)]
+    pub fn compiled(self) -> Option<&'static Strings> {
+        (self == Locale::En).then_some(&EN)
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod a2ui;
 pub mod activity;
 pub mod attach;
+pub mod catalog;
 pub mod chat;
 pub mod composer;
 pub mod error_banner;
@@ -47,7 +48,7 @@ pub(crate) fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
 /// The UI strings of the store's locale. Tracked: called inside a view closure, the text
 /// follows a locale change.
 pub fn tr(store: AgentStore) -> &'static Strings {
-    store.config.with(|c| c.locale.strings())
+    store.config.with(|c| c.ui_strings())
 }
 
 /// [`tr`] for helpers that may render outside a chat (markdown): English without a store.
@@ -57,7 +58,7 @@ pub fn tr_ctx() -> &'static Strings {
 
 /// [`tr`] without subscribing (event handlers, one-off messages).
 pub fn tr_now(store: AgentStore) -> &'static Strings {
-    store.config.with_untracked(|c| c.locale.strings())
+    store.config.with_untracked(|c| c.ui_strings())
 }
 
 /// Moves the keyboard to the first element under `root` that matches `selector`, on the next
