@@ -9,7 +9,8 @@
 # tool cards and reasoning, the interrupt cards, the state tree, the settings form, the queue, …):
 # dist/agui-widget.NAME.wasm, and the code they share in dist/agui-widget.chunks.bin. So are the
 # languages: the main module speaks English, every other catalog is a module of its own
-# (dist/agui-widget.lang_fr.wasm, …, src/ui/catalog.rs).
+# (dist/agui-widget.lang_fr.wasm, …, src/ui/catalog.rs), and so is the checking of a page's own
+# texts (dist/agui-widget.strings.wasm).
 #
 # Both wires a site's agent may speak are in it: AG-UI and the AI SDK's UI message stream
 # (feature `ai-sdk`; `no-ai-sdk` leaves it out). Optional parts go in on request: `a2ui`,

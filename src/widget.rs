@@ -478,6 +478,7 @@ fn mount(
     if options.attachments_off {
         own = own.no_attachments();
     }
+    own = own.strings(options.strings.clone());
     let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
         Some(demo) => demo().merge(own),
         None => own,

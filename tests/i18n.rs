@@ -1,7 +1,9 @@
 //! The UI string catalog (`src/i18n/`): every language has every key (the struct literal
 //! enforces presence; this checks content), no text is empty, translations keep the English
-//! placeholders so `fill` never drops or invents a parameter, and are really translated.
+//! placeholders so `fill` never drops or invents a parameter, and are really translated; the
+//! page's own texts (`i18n::overrides`) are checked and laid over a catalog.
 
+use agui_leptos::i18n::overrides::{OverrideError, Overrides, MAX_CHARS, MAX_KEYS, MAX_SETS};
 use agui_leptos::i18n::{fill, placeholder_count, split_placeholder, Locale, Strings, EN};
 
 #[test]
@@ -268,4 +270,155 @@ fn every_key_has_its_doc_in_declaration_order() {
         .find(|(k, _)| *k == "widget_open")
         .expect("widget_open");
     assert!(doc.contains("`{}` is the widget's title"), "{doc:?}");
+}
+
+// ---- the page's own texts ----------------------------------------------------------------
+
+#[test]
+fn a_page_text_replaces_its_key_and_the_rest_stays_the_catalog_s() {
+    let (o, problems) = Overrides::check([("composer_placeholder", "Ask Acme…"), ("send", "Go")]);
+    assert_eq!(problems, vec![]);
+    assert_eq!(o.len(), 2);
+    let fr = Locale::Fr.strings();
+    let t = o.apply(Locale::Fr, fr).expect("within the budget");
+    assert_eq!(t.composer_placeholder, "Ask Acme…");
+    assert_eq!(t.send, "Go");
+    assert_eq!(t.stop, fr.stop, "a key left out keeps the language's text");
+    assert_eq!(t.thread_untitled, "Nouvelle conversation");
+    // The same texts again: the same catalog, not another copy.
+    let again = o.apply(Locale::Fr, fr).expect("kept");
+    assert!(std::ptr::eq(t, again));
+    // Another language: its own merged catalog.
+    let de = o
+        .apply(Locale::De, Locale::De.strings())
+        .expect("within the budget");
+    assert_eq!((de.send, de.stop), ("Go", "Stopp"));
+    // No texts: the catalog itself.
+    assert!(std::ptr::eq(
+        Overrides::default()
+            .apply(Locale::Fr, fr)
+            .expect("nothing to merge"),
+        fr
+    ));
+}
+
+#[test]
+fn an_unknown_key_is_reported_and_ignored() {
+    let (o, problems) = Overrides::check([("sned", "Go"), ("send", "Go")]);
+    assert_eq!(o.get("send"), Some("Go"));
+    assert_eq!(o.len(), 1);
+    assert_eq!(
+        problems,
+        vec![OverrideError::UnknownKey { key: "sned".into() }]
+    );
+    assert!(problems[0].to_string().contains("\"sned\""));
+    // Keys are the field names exactly.
+    let (o, problems) = Overrides::check([("Send", "Go")]);
+    assert!(o.is_empty());
+    assert_eq!(problems.len(), 1);
+}
+
+#[test]
+fn a_text_must_keep_the_english_placeholders() {
+    let (o, problems) = Overrides::check([
+        ("widget_open", "Open"),               // drops the title
+        ("send", "Send {}"),                   // invents one
+        ("interrupts_progress", "{}/{} done"), // keeps both
+        ("error_http", "HTTP {}"),             // drops the body
+    ]);
+    assert_eq!(
+        o.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+        ["interrupts_progress"]
+    );
+    assert_eq!(
+        problems,
+        vec![
+            OverrideError::Placeholders {
+                key: "widget_open",
+                expected: 1,
+                found: 0
+            },
+            OverrideError::Placeholders {
+                key: "send",
+                expected: 0,
+                found: 1
+            },
+            OverrideError::Placeholders {
+                key: "error_http",
+                expected: 2,
+                found: 1
+            },
+        ]
+    );
+}
+
+#[test]
+fn the_page_s_texts_have_budgets() {
+    // Each text: at most MAX_CHARS characters (characters, not bytes), never empty.
+    let long = "é".repeat(MAX_CHARS);
+    let (o, problems) = Overrides::check([("send", long.as_str())]);
+    assert_eq!(
+        (o.len(), problems.len()),
+        (1, 0),
+        "exactly the limit is fine"
+    );
+    let longer = "x".repeat(MAX_CHARS + 1);
+    let (o, problems) = Overrides::check([("send", longer.as_str()), ("stop", "  ")]);
+    assert!(o.is_empty());
+    assert_eq!(
+        problems,
+        vec![
+            OverrideError::TooLong {
+                key: "send",
+                chars: MAX_CHARS + 1
+            },
+            OverrideError::Empty { key: "stop" },
+        ]
+    );
+    // At most MAX_KEYS texts are looked at.
+    let many: Vec<(String, String)> = (0..MAX_KEYS + 5)
+        .map(|i| {
+            (
+                Strings::KEYS[i % Strings::KEYS.len()].to_owned(),
+                format!("t{i}"),
+            )
+        })
+        .map(|(k, t)| {
+            let n = placeholder_count(EN.get(&k).unwrap_or_default());
+            (k, format!("{t}{}", " {}".repeat(n)))
+        })
+        .collect();
+    let (o, problems) = Overrides::check(many.iter().map(|(k, t)| (k, t)));
+    assert_eq!(problems, vec![OverrideError::TooMany { extra: 5 }]);
+    assert_eq!(
+        o.len(),
+        Strings::KEYS.len(),
+        "a key given twice keeps one text"
+    );
+    let last = MAX_KEYS - 1;
+    let key = Strings::KEYS[last % Strings::KEYS.len()];
+    assert!(
+        o.get(key)
+            .is_some_and(|t| t.starts_with(&format!("t{last}"))),
+        "the last one wins"
+    );
+}
+
+#[test]
+fn a_page_makes_at_most_so_many_merged_catalogs() {
+    // Each distinct set is kept for the page's life: past the budget the catalog is used.
+    let made: Vec<_> = (0..MAX_SETS + 1)
+        .map(|i| {
+            let (o, _) = Overrides::check([("send", format!("Send #{i}"))]);
+            o.apply(Locale::Es, Locale::Es.strings())
+        })
+        .collect();
+    assert!(made[..MAX_SETS].iter().all(Result::is_ok));
+    assert_eq!(made[MAX_SETS], Err(OverrideError::Budget));
+    // One made before is still found.
+    let (o, _) = Overrides::check([("send", "Send #0")]);
+    assert_eq!(
+        o.apply(Locale::Es, Locale::Es.strings()).map(|t| t.send),
+        Ok("Send #0")
+    );
 }

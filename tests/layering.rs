@@ -227,6 +227,7 @@ fn the_session_and_view_layers_are_pure_too() {
         "session/mod.rs",
         "demo/model.rs",
         "mcp_apps/bridge.rs",
+        "i18n/overrides.rs",
         "i18n/ar.rs",
     ] {
         assert!(

@@ -7,7 +7,7 @@
 //! translation keeps the English placeholders. Parameters are positional `{}` placeholders
 //! filled by [`fill`]; where a placeholder sits between elements (a `<code>` in the middle of a
 //! sentence) the view splits the template with [`split_placeholder`]. Plurals are separate
-//! keys (`_one` / `_other`).
+//! keys (`_one` / `_other`). A page may replace any text ([`overrides`]).
 //!
 //! English is the reference and the fallback, and the only catalog the lean widget's main
 //! module holds: in its split build (`--cfg agui_split`) every other catalog is a module of
@@ -17,6 +17,8 @@
 
 mod strings;
 pub use strings::Strings;
+
+pub mod overrides;
 
 pub mod ar;
 pub mod de;
