@@ -1,7 +1,8 @@
 //! Browser tests of the embeddable widget (headless Chromium): `<agui-chat>` in a shadow root,
 //! isolation from host CSS both ways, the JS API (`window.AguiChat`) with a JS frontend tool,
 //! DOM events out, several independent widgets, the popup mode's keyboard behaviour,
-//! declarative `[data-agui-endpoint]` mounting, and the page's own strings.
+//! declarative `[data-agui-endpoint]` mounting, and the language: right to left, the page's
+//! own strings.
 #![cfg(target_arch = "wasm32")]
 
 mod web_support;
@@ -1049,6 +1050,79 @@ fn send_label(host: &HtmlElement) -> String {
     text_of(&testid(&frame(host), "composer-send").expect("send"))
         .trim()
         .to_owned()
+}
+
+#[wasm_bindgen_test]
+async fn an_arabic_widget_is_right_to_left_unless_the_page_says_otherwise() {
+    let key = format!("ar{}", (js_sys::Math::random() * 1e9) as u64);
+    let el = mounted_with(&format!(
+        r#"{{"endpoint": "/not-called", "lang": "ar", "threadKey": "{key}"}}"#
+    ));
+    until("the Arabic chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    leptos::task::tick().await;
+    let widget = testid(&frame(&el), "widget").expect("the frame");
+    assert_eq!(widget.get_attribute("dir").as_deref(), Some("rtl"));
+    assert_eq!(widget.get_attribute("lang").as_deref(), Some("ar"));
+    let root = testid(&frame(&el), "app-root").expect("the chat");
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("ar"));
+    assert_eq!(
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(&root)
+            .unwrap()
+            .unwrap()
+            .get_property_value("direction")
+            .unwrap(),
+        "rtl",
+        "the chat inherits the frame's direction"
+    );
+    assert_eq!(composer_placeholder(&el), "اكتب رسالة إلى الوكيل…");
+    assert_eq!(send_label(&el), "إرسال");
+    el.remove();
+
+    // A page that set its own direction keeps it: an ancestor's `dir` above the host.
+    let page = web_support::fresh_container();
+    page.set_attribute("dir", "ltr").unwrap();
+    let el: HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    page.append_child(&el).unwrap();
+    mount_json(
+        &el,
+        r#"{"endpoint": "/not-called", "lang": "ar", "persist": "none"}"#,
+    );
+    until("the Arabic chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    leptos::task::tick().await;
+    let widget = testid(&frame(&el), "widget").expect("the frame");
+    assert_eq!(widget.get_attribute("dir"), None, "the page's dir wins");
+    assert_eq!(
+        testid(&frame(&el), "app-root")
+            .unwrap()
+            .get_attribute("dir"),
+        None
+    );
+    assert_eq!(send_label(&el), "إرسال", "still in Arabic");
+    page.remove();
+
+    // A left-to-right language sets no direction.
+    let el = mounted_with(r#"{"endpoint": "/not-called", "lang": "fr", "persist": "none"}"#);
+    until("the French chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    let widget = testid(&frame(&el), "widget").expect("the frame");
+    assert_eq!(widget.get_attribute("dir"), None);
+    assert_eq!(widget.get_attribute("lang").as_deref(), Some("fr"));
+    assert_eq!(send_label(&el), "Envoyer");
+    el.remove();
 }
 
 #[wasm_bindgen_test]
