@@ -72,9 +72,13 @@ pub fn mount_with(
     store: AgentStore,
     plugins: Plugins,
 ) -> UnmountHandle<impl Mountable> {
+    let page_dir = crate::ui::page_sets_dir(&el);
     leptos::mount::mount_to(el, move || {
         store.provide();
         plugins.clone().provide();
+        if page_dir {
+            provide_context(crate::ui::PageDirection);
+        }
         view! { <Chat /> }
     })
 }

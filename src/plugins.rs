@@ -80,14 +80,6 @@ pub struct Plugins {
     strings: Vec<(String, String)>,
 }
 
-/// In context once a chat's plug-ins are installed ([`Plugins::install`]): its store, and
-/// whether its strings are in place.
-#[derive(Clone, Copy)]
-struct Installed {
-    store: AgentStore,
-    ready: ReadSignal<bool>,
-}
-
 impl std::fmt::Debug for Plugins {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plugins")
@@ -264,15 +256,10 @@ impl Plugins {
 
     /// Hand the store what it needs at run time: the local agent, unless its configuration
     /// names one, and the UI strings — the language's catalog with [`Plugins::strings`] over
-    /// it, following the language ([`crate::ui::catalog::follow`]). The signal turns true once
-    /// the strings are in place: at once, but in the lean widget for a language whose module
-    /// is not here yet. Once per chat: below a call for the same store this does nothing (the
-    /// widget installs before its frame renders, the chat installs again). (The frontend tools
-    /// are advertised by the transcript's driver.)
-    pub fn install(&self, store: AgentStore) -> ReadSignal<bool> {
-        if let Some(done) = use_context::<Installed>().filter(|i| i.store.config == store.config) {
-            return done.ready;
-        }
+    /// it, following the language ([`crate::ui::catalog::follow`]; in the lean widget a
+    /// catalog but English comes a moment later, as a module). (The frontend tools are
+    /// advertised by the transcript's driver.)
+    pub fn install(&self, store: AgentStore) {
         if let Some(agent) = self.local_agent.clone() {
             if store.config.with_untracked(|c| c.local_agent.is_none()) {
                 let mut config = store.config.get_untracked();
@@ -280,9 +267,7 @@ impl Plugins {
                 store.set_config(config);
             }
         }
-        let ready = crate::ui::catalog::follow(store, self.strings.clone().into());
-        provide_context(Installed { store, ready });
-        ready
+        crate::ui::catalog::follow(store, self.strings.clone().into());
     }
 
     // ---- what the chat reads ---------------------------------------------------------------

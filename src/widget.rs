@@ -51,8 +51,8 @@ use crate::plugins::Plugins;
 use crate::protocol::types::Tool;
 use crate::store::{browser_locale, AgentConfig, AgentStore, BrowserStorage, Notice};
 use crate::ui::tool::call::ToolCallView;
+use crate::ui::tr_now;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
-use crate::ui::{tr, tr_now};
 
 /// The custom element's name.
 pub const ELEMENT: &str = "agui-chat";
@@ -463,6 +463,9 @@ fn mount(
 
     let crash_options = page.options.clone().unwrap_or(JsValue::NULL);
     let options_for_crash = crash_options.clone();
+    // Hidden until the chat's strings are in place ([`show_when_worded`]).
+    let frame = container.clone();
+    let _ = frame.style().set_property("visibility", "hidden");
     let slot: std::rc::Rc<Cell<Option<(AgentStore, ShellControls)>>> = Default::default();
     let made = slot.clone();
     let event_host = host.clone();
@@ -517,9 +520,9 @@ fn mount(
         store.provide();
         store.inspector_open.set(options.inspector);
         plugins.clone().provide();
-        // The strings first: in the lean widget a language but English is a module of its own
-        // (a few KB, fetched now), and the frame waits for it rather than show English first.
-        let ready = plugins.install(store);
+        if crate::ui::page_sets_dir(&event_host) {
+            provide_context(crate::ui::PageDirection);
+        }
         for p in &problems {
             store.notice(Notice::WidgetOption(p.clone()));
         }
@@ -529,30 +532,24 @@ fn mount(
         };
         made.set(Some((store, controls)));
         bridge_events(store, event_host.clone());
-        // The crash notice in the chat's language, once its strings are here.
-        let (crash_host, crash_options) = (event_host.clone(), options_for_crash.clone());
-        Effect::watch(
-            move || tr(store),
-            move |t, _, _| {
-                register_host(
-                    &crash_host,
-                    &crash_options,
-                    t.crashed_text,
-                    t.crashed_reload,
-                )
-            },
-            false,
+        show_when_worded(
+            store,
+            frame.clone(),
+            options.focus,
+            event_host.clone(),
+            options_for_crash.clone(),
         );
-        let title = options
-            .title
-            .clone()
-            .or_else(|| options.capabilities.as_ref().and_then(|c| c.name.clone()))
-            .unwrap_or_default();
-        let (mode, focus) = (options.mode, options.focus);
-        move || {
-            ready.get().then(|| {
-                view! { <WidgetShell mode controls title=title.clone() focus_on_start=focus /> }
-            })
+        view! {
+            <WidgetShell
+                mode=options.mode
+                controls
+                title=options
+                    .title
+                    .clone()
+                    .or_else(|| options.capabilities.as_ref().and_then(|c| c.name.clone()))
+                    .unwrap_or_default()
+                focus_on_start=options.focus
+            />
         }
     });
     let Some((store, controls)) = slot.take() else {
@@ -569,6 +566,37 @@ fn mount(
             page,
             handle: Box::new(handle),
         })
+    });
+}
+
+/// Shows `frame` once the chat's strings are in place: in the lean widget a language but
+/// English is a module of its own (a few KB, fetched at once), and nothing shows in English
+/// first (the texts are worded before the next paint). Then the keyboard goes to the composer
+/// when the visitor opened the chat before it had loaded (`focus`: a hidden composer cannot
+/// take it). The crash notice follows the language.
+fn show_when_worded(
+    store: AgentStore,
+    frame: HtmlElement,
+    focus: bool,
+    host: HtmlElement,
+    options: JsValue,
+) {
+    Effect::new(move |shown: Option<bool>| {
+        let worded = store
+            .config
+            .with(|c| c.strings.filter(|(l, _)| *l == c.locale));
+        let Some((_, t)) = worded else {
+            return shown.unwrap_or(false);
+        };
+        register_host(&host, &options, t.crashed_text, t.crashed_reload);
+        if shown != Some(true) {
+            let _ = frame.style().remove_property("visibility");
+            let composer = frame.query_selector(r#"[data-testid="composer-input"]"#);
+            if let Some(el) = composer.ok().flatten().filter(|_| focus) {
+                let _ = el.unchecked_into::<HtmlElement>().focus();
+            }
+        }
+        true
     });
 }
 

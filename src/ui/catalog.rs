@@ -29,16 +29,18 @@ split_data!(lang_zh: fn catalog_zh() -> &'static Strings { &crate::i18n::zh::ZH 
 split_data!(lang_ar: fn catalog_ar() -> &'static Strings { &crate::i18n::ar::AR });
 
 split_data!(strings:
-    /// `base`, the catalog of `locale`, with the usable ones of `texts` over it, and what is
-    /// wrong with the others (for the person: technical, English).
-    fn with_texts(locale: Locale, base: &'static Strings, texts: Texts) -> (&'static Strings, Vec<String>) {
-        let (overrides, problems) = Overrides::check(texts.iter().map(|(k, t)| (k, t)));
-        let mut problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    /// Puts in the store `base`, the catalog of `locale`, with the usable ones of `texts`
+    /// over it; what is wrong with the others is a notice when `report`.
+    fn with_texts(store: AgentStore, locale: Locale, base: &'static Strings, texts: Texts, report: bool) -> () {
+        let (overrides, mut problems) = Overrides::check(texts.iter().map(|(k, t)| (k, t)));
         let strings = overrides.apply(locale, base).unwrap_or_else(|e| {
-            problems.push(e.to_string());
+            problems.push(e);
             base
         });
-        (strings, problems)
+        store.set_strings(locale, strings);
+        for p in problems.iter().filter(|_| report) {
+            store.notice(Notice::WidgetOption(format!("strings: {p}")));
+        }
     }
 );
 
@@ -57,55 +59,50 @@ pub async fn catalog(locale: Locale) -> Result<&'static Strings, LoadFailed> {
     }
 }
 
-/// The strings of `locale` with `texts` over them, and what is wrong with `texts`.
-pub async fn strings_of(
-    locale: Locale,
-    texts: Texts,
-) -> Result<(&'static Strings, Vec<String>), LoadFailed> {
-    let base = catalog(locale).await?;
-    if texts.is_empty() {
-        return Ok((base, Vec::new()));
-    }
-    with_texts(locale, base, texts).await
-}
-
-/// Keeps the store's strings those of its language with `texts` over them: now when they are
-/// here (always without the split build), else once their modules are, and again whenever
-/// the language changes. What is wrong with `texts` is a notice (once). The signal turns true
-/// once the first strings are in place — or could not be fetched: English then, with a
-/// notice — so a widget can wait for it rather than flash English.
-pub fn follow(store: AgentStore, texts: Texts) -> ReadSignal<bool> {
-    let ready = RwSignal::new(false);
-    let Some(locale) = store.config.try_with_untracked(|c| c.locale) else {
-        return ready.read_only();
+/// Keeps the store's strings ([`AgentConfig::strings`](crate::session::AgentConfig)) those of
+/// its language with `texts` over them: now when they are here (always without the split
+/// build), else once their modules are, and again whenever the language changes. What is
+/// wrong with `texts` is a notice (once); a catalog that could not be fetched is a notice too,
+/// and English is shown.
+pub fn follow(store: AgentStore, texts: Texts) {
+    let Some(first) = store.config.try_with_untracked(|c| c.locale) else {
+        return;
     };
-    apply(store, locale, texts.clone(), Some(ready));
-    let current = Memo::new(move |_| store.config.with(|c| c.locale));
-    Effect::watch(
-        move || current.get(),
-        move |locale, _, _| apply(store, *locale, texts.clone(), None),
-        false,
-    );
-    ready.read_only()
+    apply(store, first, texts.clone(), true);
+    // The lean widget's language changes only by a remount (its `lang` attribute).
+    #[cfg(not(agui_split))]
+    Effect::new(move |before: Option<Locale>| {
+        let now = store.config.with(|c| c.locale);
+        if before.unwrap_or(first) != now {
+            apply(store, now, texts.clone(), false);
+        }
+        now
+    });
 }
 
-/// Puts the strings of `locale` in the store; the first time (`ready`), with the notices.
-fn apply(store: AgentStore, locale: Locale, texts: Texts, ready: Option<RwSignal<bool>>) {
-    drive(strings_of(locale, texts), move |got| {
-        match got {
-            Ok((strings, problems)) => {
-                store.set_strings(locale, strings);
-                for p in problems.into_iter().filter(|_| ready.is_some()) {
-                    store.notice(Notice::WidgetOption(format!("strings: {p}")));
-                }
-            }
-            Err(LoadFailed) => store.notice(Notice::WidgetOption(format!(
+/// Puts the strings of `locale` in the store: its catalog (English, with a notice, when that
+/// cannot be fetched) with `texts` over it (their problems noticed when `report`).
+fn apply(store: AgentStore, locale: Locale, texts: Texts, report: bool) {
+    drive(catalog(locale), move |got| {
+        let base = got.unwrap_or_else(|LoadFailed| {
+            store.notice(Notice::WidgetOption(format!(
                 "lang: the {} catalog could not be loaded; English is shown",
                 locale.tag()
-            ))),
+            )));
+            &EN
+        });
+        if texts.is_empty() {
+            store.set_strings(locale, base);
+            return;
         }
-        if let Some(ready) = ready {
-            ready.try_set(true);
-        }
+        drive(
+            with_texts(store, locale, base, texts, report),
+            move |done| {
+                // The texts' module could not be fetched: the catalog's own words.
+                if done.is_err() {
+                    store.set_strings(locale, base);
+                }
+            },
+        );
     });
 }

@@ -58,8 +58,7 @@ pub fn Chat() -> impl IntoView {
         .shows_agent_picker()
         .then(|| lazy(store, endpoint_settings));
     let lang = move || store.config.with(|c| c.locale.tag());
-    let root = NodeRef::<leptos::html::Div>::new();
-    let dir = direction(store, root);
+    let dir = direction(store);
     let (toggle, inspector) = inspector_parts(store);
     // The compact layout (containers under 560px, style/app.css) folds the header's actions
     // into a menu and shows the thread list and the side column as drawers.
@@ -82,6 +81,7 @@ pub fn Chat() -> impl IntoView {
     });
     // Opening moves the keyboard into what opened; Escape closes it and returns the keyboard
     // to the button that opens it again.
+    let root = NodeRef::<leptos::html::Div>::new();
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let (m, t, s) = (
             menu.get_untracked(),

@@ -61,28 +61,25 @@ pub fn tr_now(store: AgentStore) -> &'static Strings {
     store.config.with_untracked(|c| c.ui_strings())
 }
 
-/// The `dir` of a chat's root element (`root`): `rtl` in a right-to-left language, unless the
-/// page set a direction on an element above it (across shadow roots: the widget's host and
-/// its ancestors) — the page's layout wins. `None` (inherited) otherwise. The stylesheets use
-/// logical properties only, so this is all a language needs.
-pub(crate) fn direction(
-    store: AgentStore,
-    root: NodeRef<leptos::html::Div>,
-) -> impl Fn() -> Option<&'static str> + Copy {
-    let page_dir = RwSignal::new(false);
-    // Once mounted: the page's own attributes are read after the chat's are written.
-    Effect::new(move |_| {
-        if let Some(el) = root.get() {
-            page_dir.set(dir_above(&el));
-        }
-    });
-    move || (store.config.with(|c| c.locale.rtl()) && !page_dir.get()).then_some("rtl")
+/// In context where the page set a direction (`dir`) on the element the chat is mounted in or
+/// above it: the widget and [`crate::app::mount_with`] look before they mount
+/// ([`page_sets_dir`]).
+#[derive(Clone, Copy)]
+pub struct PageDirection;
+
+/// The `dir` of a chat's root element: `rtl` in a right-to-left language, unless the page set
+/// a direction where the chat is ([`PageDirection`]): the page's layout wins. `None`
+/// (inherited) otherwise. The stylesheets use logical properties only, so this is all a
+/// language needs.
+pub(crate) fn direction(store: AgentStore) -> impl Fn() -> Option<&'static str> + Copy {
+    let page = use_context::<PageDirection>().is_some();
+    move || (!page && store.config.with(|c| c.locale.rtl())).then_some("rtl")
 }
 
-/// Whether an element above `el` carries `dir`, through shadow roots up to the document.
-fn dir_above(el: &web_sys::Element) -> bool {
+/// Whether `el` or an element above it carries `dir`, through shadow roots up to the document.
+pub fn page_sets_dir(el: &web_sys::Element) -> bool {
     use wasm_bindgen::JsCast;
-    let mut at = el.parent_element();
+    let mut at = Some(el.clone());
     while let Some(e) = at {
         if e.closest("[dir]").ok().flatten().is_some() {
             return true;

@@ -93,9 +93,8 @@ pub fn WidgetShell(
         let label = label.clone();
         move || fill(tr(store).widget_close, &[&label()])
     };
-    let root = NodeRef::<Div>::new();
     let lang = move || store.config.with(|c| c.locale.tag());
-    let dir = direction(store, root);
+    let dir = direction(store);
     let role = match mode {
         Mode::Popup => Some("dialog"),
         Mode::Sidebar => Some("complementary"),
@@ -110,7 +109,6 @@ pub fn WidgetShell(
             data-theme=move || theme.get().attr()
             lang=lang
             dir=dir
-            node_ref=root
         >
             {collapsible
                 .then(|| {
