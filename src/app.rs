@@ -72,13 +72,12 @@ pub fn mount_with(
     store: AgentStore,
     plugins: Plugins,
 ) -> UnmountHandle<impl Mountable> {
-    let page_dir = crate::ui::page_sets_dir(&el);
+    if crate::ui::page_sets_dir(&el) {
+        store.config.update(|c| c.page_dir = true);
+    }
     leptos::mount::mount_to(el, move || {
         store.provide();
         plugins.clone().provide();
-        if page_dir {
-            provide_context(crate::ui::PageDirection);
-        }
         view! { <Chat /> }
     })
 }

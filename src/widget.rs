@@ -506,6 +506,7 @@ fn mount(
                 .as_deref()
                 .and_then(Locale::from_tag)
                 .unwrap_or_else(browser_locale),
+            page_dir: crate::ui::page_sets_dir(&event_host),
             ..AgentConfig::default()
         };
         let store = match options.persist {
@@ -520,9 +521,6 @@ fn mount(
         store.provide();
         store.inspector_open.set(options.inspector);
         plugins.clone().provide();
-        if crate::ui::page_sets_dir(&event_host) {
-            provide_context(crate::ui::PageDirection);
-        }
         for p in &problems {
             store.notice(Notice::WidgetOption(p.clone()));
         }

@@ -272,6 +272,17 @@ fn every_key_has_its_doc_in_declaration_order() {
     assert!(doc.contains("`{}` is the widget's title"), "{doc:?}");
 }
 
+#[test]
+fn a_text_is_found_and_replaced_by_its_key() {
+    assert_eq!(EN.get("send"), Some("Send"));
+    assert_eq!(EN.get("inspector_replay_refused"), Some(EN.inspector_replay_refused));
+    assert_eq!(EN.get("Send"), None);
+    let mut t = *Locale::Ja.strings();
+    assert!(t.set("stop", "止める"));
+    assert!(!t.set("nope", "x"));
+    assert_eq!((t.stop, t.send), ("止める", "送信"));
+}
+
 // ---- the page's own texts ----------------------------------------------------------------
 
 #[test]

@@ -156,7 +156,7 @@ impl Overrides {
             if made.len() >= MAX_SETS || kept + self.bytes() > MAX_BYTES {
                 return Err(OverrideError::Budget);
             }
-            let mut merged = base.clone();
+            let mut merged = *base;
             for (key, text) in &self.0 {
                 // Kept for the page's life, like the catalogs: within the budget above.
                 let text: &'static str = Box::leak(text.clone());

@@ -8,10 +8,21 @@
 macro_rules! catalog {
     ($($(#[doc = $doc:literal])* $key:ident,)*) => {
         /// Every UI string of one language.
-        #[derive(Debug, Clone, PartialEq, Eq)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub struct Strings {
             $($(#[doc = $doc])* pub $key: &'static str,)*
         }
+
+        /// A key, for the by-name access: a match on it is a jump table, where a match on the
+        /// names would compare hundreds of strings.
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy)]
+        enum Key {
+            $($key,)*
+        }
+
+        /// Every key, in the order of [`Strings::KEYS`].
+        const ALL: &[Key] = &[$(Key::$key),*];
 
         impl Strings {
             /// Every key, in declaration order.
@@ -19,7 +30,7 @@ macro_rules! catalog {
 
             /// Every `(key, text)` pair, in declaration order.
             pub fn entries(&self) -> Vec<(&'static str, &'static str)> {
-                vec![$((stringify!($key), self.$key)),*]
+                Self::KEYS.iter().zip(ALL).map(|(name, key)| (*name, self.text(*key))).collect()
             }
 
             /// Every key with its doc comment (its lines joined with `\n`; empty when it has
@@ -31,19 +42,33 @@ macro_rules! catalog {
 
             /// The text of `key` (`None`: no such key).
             pub fn get(&self, key: &str) -> Option<&'static str> {
-                match key {
-                    $(stringify!($key) => Some(self.$key),)*
-                    _ => None,
-                }
+                Self::key(key).map(|k| self.text(k))
             }
 
             /// Replaces the text of `key`; false when there is no such key.
             pub fn set(&mut self, key: &str, text: &'static str) -> bool {
-                match key {
-                    $(stringify!($key) => self.$key = text,)*
-                    _ => return false,
-                }
+                let Some(key) = Self::key(key) else {
+                    return false;
+                };
+                *self.slot(key) = text;
                 true
+            }
+
+            fn key(name: &str) -> Option<Key> {
+                let i = Self::KEYS.iter().position(|k| *k == name)?;
+                ALL.get(i).copied()
+            }
+
+            fn text(&self, key: Key) -> &'static str {
+                match key {
+                    $(Key::$key => self.$key,)*
+                }
+            }
+
+            fn slot(&mut self, key: Key) -> &mut &'static str {
+                match key {
+                    $(Key::$key => &mut self.$key,)*
+                }
             }
         }
     };

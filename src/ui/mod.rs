@@ -61,19 +61,17 @@ pub fn tr_now(store: AgentStore) -> &'static Strings {
     store.config.with_untracked(|c| c.ui_strings())
 }
 
-/// In context where the page set a direction (`dir`) on the element the chat is mounted in or
-/// above it: the widget and [`crate::app::mount_with`] look before they mount
-/// ([`page_sets_dir`]).
-#[derive(Clone, Copy)]
-pub struct PageDirection;
-
 /// The `dir` of a chat's root element: `rtl` in a right-to-left language, unless the page set
-/// a direction where the chat is ([`PageDirection`]): the page's layout wins. `None`
-/// (inherited) otherwise. The stylesheets use logical properties only, so this is all a
-/// language needs.
+/// a direction where the chat is ([`AgentConfig::page_dir`](crate::session::AgentConfig)): the
+/// page's layout wins. `None` (inherited) otherwise. The stylesheets use logical properties
+/// only, so this is all a language needs.
 pub(crate) fn direction(store: AgentStore) -> impl Fn() -> Option<&'static str> + Copy {
-    let page = use_context::<PageDirection>().is_some();
-    move || (!page && store.config.with(|c| c.locale.rtl())).then_some("rtl")
+    move || {
+        store
+            .config
+            .with(|c| c.locale.rtl() && !c.page_dir)
+            .then_some("rtl")
+    }
 }
 
 /// Whether `el` or an element above it carries `dir`, through shadow roots up to the document.
