@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The release bundles a site ships, into dist/: the app's page (`trunk build --release`) and
 # the lean widget next to it (scripts/build-widget.sh, which takes the same arguments as
-# there: languages, a2ui, mcp-apps, protobuf, no-ai-sdk). Both with the standard library
+# there: a2ui, mcp-apps, protobuf, no-ai-sdk). Both with the standard library
 # rebuilt for size (scripts/release-env.sh); a plain `trunk build --release` works too, only
 # bigger.
 #
