@@ -2,8 +2,1203 @@
 // The options and the events are generated from the option table (src/embed/table.rs) by
 // tests/manifest.rs; the rest is written here.
 
-/** A language the chat ships a catalog for; any other tag falls back to the browser's. */
-export type AguiLang = 'en' | 'de' | (string & {});
+/**
+ * A language the chat speaks (`zh` is simplified Chinese; `ar` is written right to left). A
+ * regional tag picks its language (`fr-CA` is `fr`); any other tag falls back to the browser's.
+ */
+export type AguiLang = 'en' | 'de' | 'fr' | 'es' | 'pt' | 'ja' | 'zh' | 'ar' | (string & {});
+
+// @strings-begin from src/i18n/strings.rs (AGUI_BLESS=1 cargo test --test manifest)
+/**
+ * Every UI string of the chat, by key: the `strings` option gives the page's own text for any
+ * of them (`Partial<AguiStrings>`). A text keeps the English text's `{}` placeholders (filled in
+ * order); it is shown as text, never as HTML.
+ */
+export interface AguiStrings {
+  /**
+   * The launcher's name when the panel is closed; `{}` is the widget's title.
+   * English: “Open chat: {}”.
+   */
+  widget_open: string;
+  /**
+   * The launcher's name when the panel is open and the close button's; `{}` is the title.
+   * English: “Close chat: {}”.
+   */
+  widget_close: string;
+  /**
+   * The widget's title when the page gives none.
+   * English: “Chat”.
+   */
+  widget_default_title: string;
+  /**
+   * `aria-label` of the side column.
+   * English: “Details and shared state”.
+   */
+  side_label: string;
+  /**
+   * `aria-label` of the transcript log.
+   * English: “Conversation”.
+   */
+  transcript_label: string;
+  /**
+   * The empty state's title.
+   * English: “How can I help?”.
+   */
+  hero_title: string;
+  /**
+   * The demo plug-in's welcome text (the empty state).
+   * English: “You are talking to the built-in demo agent: it runs offline, in your browser, and
+   * streams real AG-UI events — reasoning, tools, shared state and all.”.
+   */
+  hero_demo: string;
+  /**
+   * The empty state on a remote agent, where the agent picker is shown; `{}` is the endpoint (shown
+   * as code).
+   * English: “Connected to {}. Send a message to start a run.”.
+   */
+  hero_connected: string;
+  /**
+   * The typing indicator's accessible name.
+   * English: “The agent is thinking”.
+   */
+  typing_label: string;
+  /**
+   * The "jump to the newest message" button.
+   * English: “↓ Latest”.
+   */
+  jump_latest: string;
+  /**
+   * Before the suggestion chips.
+   * English: “Try:”.
+   */
+  try_label: string;
+  /**
+   * The composer textarea's label.
+   * English: “Message”.
+   */
+  message_label: string;
+  /** English: “Message the agent…”. */
+  composer_placeholder: string;
+  /**
+   * Placeholder while interrupts lock the composer.
+   * English: “Answer the agent's request above first…”.
+   */
+  composer_placeholder_locked: string;
+  /** English: “Send”. */
+  send: string;
+  /** English: “Stop”. */
+  stop: string;
+  /** English: “Enter to send · Shift+Enter for a new line”. */
+  composer_hint: string;
+  /**
+   * English: “The agent is waiting for your answer above. Answer it, or cancel to move on.”.
+   */
+  composer_locked: string;
+  /** English: “Cancel all”. */
+  cancel_all: string;
+  /** English: “Ready”. */
+  status_ready: string;
+  /** English: “Thinking…”. */
+  status_thinking: string;
+  /** English: “Streaming…”. */
+  status_streaming: string;
+  /** English: “Working…”. */
+  status_working: string;
+  /** English: “Waiting for you”. */
+  status_waiting: string;
+  /** English: “Done”. */
+  status_done: string;
+  /** English: “Needs your input”. */
+  status_interrupted: string;
+  /** English: “Stopped”. */
+  status_stopped: string;
+  /** English: “Error”. */
+  status_error: string;
+  /** English: “Connection lost”. */
+  status_connection_lost: string;
+  /**
+   * `{}` = a token count.
+   * English: “{} tokens”.
+   */
+  usage_tokens: string;
+  /** English: “{} in”. */
+  usage_in: string;
+  /** English: “{} out”. */
+  usage_out: string;
+  /** English: “{} reasoning”. */
+  usage_reasoning: string;
+  /**
+   * Digit group separator of numbers.
+   * English: “,”.
+   */
+  thousands_separator: string;
+  /**
+   * Separator between the whole and the fractional digits.
+   * English: “.”.
+   */
+  decimal_separator: string;
+  /**
+   * An amount with a currency symbol: `{}` is the number, `¤` the symbol (`¤{}` → `€6,000`).
+   * English: “¤{}”.
+   */
+  money_symbol: string;
+  /** English: “Retry”. */
+  retry: string;
+  /**
+   * A part of the chat fetched on first use (a wasm chunk) could not be loaded.
+   * English: “This part of the chat could not be loaded.”.
+   */
+  lazy_failed: string;
+  /** English: “Protocol warnings”. */
+  warnings_title: string;
+  /** English: “warning”. */
+  warnings_one: string;
+  /** English: “warnings”. */
+  warnings_other: string;
+  /**
+   * Banner: the agent's `RUN_ERROR`; `{}` is its message (as sent).
+   * English: “The agent reported an error: {}”.
+   */
+  error_agent: string;
+  /**
+   * Banner: the agent's `RUN_ERROR` with a code; `{}` message, `{}` code.
+   * English: “The agent reported an error: {} ({})”.
+   */
+  error_agent_code: string;
+  /**
+   * Banner: a protocol violation; `{}` is the (English, technical) diagnostic.
+   * English: “The stream broke the AG-UI protocol: {}”.
+   */
+  error_protocol: string;
+  /**
+   * Banner: the stream ended before the run finished.
+   * English: “Connection lost: the stream ended before the run finished. What arrived is
+   * kept.”.
+   */
+  error_connection_lost: string;
+  /**
+   * A run with neither an endpoint nor a local agent.
+   * English: “No agent is configured: this chat has no endpoint.”.
+   */
+  error_no_agent: string;
+  /**
+   * A run that failed before the page was loaded; `{}` is the saved reason.
+   * English: “The last run failed: {}”.
+   */
+  error_earlier: string;
+  /**
+   * Banner: the request could not be built; `{}` is the (technical) reason.
+   * English: “could not build the request: {}”.
+   */
+  error_request: string;
+  /**
+   * Banner: a non-2xx answer; `{}` status, `{}` the body the agent sent.
+   * English: “HTTP {}: {}”.
+   */
+  error_http: string;
+  /**
+   * Banner: not an SSE answer; `{}` is the content type (quoted).
+   * English: “the agent answered with content type {}, not text/event-stream”.
+   */
+  error_not_sse: string;
+  /**
+   * Banner: the network failed; `{}` is the browser's message.
+   * English: “network error: {}”.
+   */
+  error_network: string;
+  /**
+   * Banner: the answer had no body to stream.
+   * English: “network error: response has no body”.
+   */
+  error_no_body: string;
+  /**
+   * The endpoint answered with a redirect, which the chat does not follow.
+   * English: “The agent’s address redirected the chat elsewhere; redirects are not
+   * followed.”.
+   */
+  error_redirected: string;
+  /**
+   * Banner: the endpoint is not http(s); `{}` is the endpoint.
+   * English: “Not sent: {} is not an http(s) address.”.
+   */
+  error_endpoint_scheme: string;
+  /**
+   * Banner: the endpoint is outside the page's `allowed-endpoints`; `{}` is the endpoint.
+   * English: “Not sent: this page does not allow the endpoint {}.”.
+   */
+  error_endpoint_not_allowed: string;
+  /**
+   * A transport stopped by the person.
+   * English: “stopped”.
+   */
+  error_stopped: string;
+  /**
+   * Warning: no browser storage; `{}` is the browser's reason.
+   * English: “Conversations will not survive a reload: browser storage is unavailable ({}).”.
+   */
+  notice_storage_unavailable: string;
+  /**
+   * Warning: a saved conversation could not be read; `{}` storage key, `{}` reason.
+   * English: “A saved conversation could not be read ({}): {}”.
+   */
+  notice_record_unreadable: string;
+  /**
+   * Warning: a saved conversation was skipped; `{}` is the (technical) reason.
+   * English: “A saved conversation was skipped: it is unreadable ({}).”.
+   */
+  notice_record_skipped: string;
+  /**
+   * Appended to `notice_record_skipped` when its data was moved; `{}` is the storage key.
+   * English: “ Its data was kept under {}.”.
+   */
+  notice_record_kept: string;
+  /**
+   * Warning: the saved list was unreadable and rebuilt; `{}` is the reason.
+   * English: “The saved list of conversations was unreadable ({}); it was rebuilt.”.
+   */
+  notice_index_unreadable: string;
+  /**
+   * Warning: the saved list could not be read; `{}` is the browser's reason.
+   * English: “The saved list of conversations could not be read: {}”.
+   */
+  notice_index_read_failed: string;
+  /**
+   * Warning: a conversation could not be saved; `{}` title, `{}` the browser's reason.
+   * English: “Could not save “{}”: {}. Deleting old conversations makes room.”.
+   */
+  notice_save_failed: string;
+  /**
+   * Warning: the list of conversations could not be saved; `{}` is the reason.
+   * English: “Could not save the list of conversations: {}.”.
+   */
+  notice_index_save_failed: string;
+  /**
+   * Warning: a saved conversation could not be deleted; `{}` is the reason.
+   * English: “Could not delete a saved conversation: {}.”.
+   */
+  notice_delete_failed: string;
+  /**
+   * Warning: a conversation is larger than the widget's storage budget; `{}` title, `{}` the budget
+   * (a size).
+   * English: ““{}” is larger than this chat may keep in the browser ({}): its latest part was
+   * not saved.”.
+   */
+  notice_too_large_to_save: string;
+  /**
+   * Warning: an old conversation was removed to stay within the budget; `{}` its title.
+   * English: “The oldest conversation, “{}”, was removed from this browser to make room.”.
+   */
+  notice_evicted: string;
+  /**
+   * Warning: a widget option could not be used; `{}` says which and why (technical).
+   * English: “Widget option ignored: {}”.
+   */
+  notice_widget_option: string;
+  /**
+   * Warning: more warnings than are kept; `{}` how many more (a count).
+   * English: “…and {} more warnings (not kept).”.
+   */
+  notice_omitted: string;
+  /**
+   * The group of an answer's actions (copy, rate).
+   * English: “Answer actions”.
+   */
+  answer_actions: string;
+  /**
+   * Title of the button that copies a whole answer (its markdown).
+   * English: “Copy the answer (markdown)”.
+   */
+  copy_answer: string;
+  /**
+   * Accessible names of the thumbs.
+   * English: “Good answer”.
+   */
+  rate_up: string;
+  /** English: “Bad answer”. */
+  rate_down: string;
+  /**
+   * The optional comment after a thumb.
+   * English: “Tell us more (optional)”.
+   */
+  feedback_comment_label: string;
+  /** English: “Send feedback”. */
+  feedback_send: string;
+  /** English: “Skip”. */
+  feedback_skip: string;
+  /**
+   * Shown once feedback was passed on.
+   * English: “Thanks for your feedback”.
+   */
+  feedback_thanks: string;
+  /**
+   * The chat stopped after an internal error (the page keeps working).
+   * English: “The chat stopped after an internal error. The page itself is fine.”.
+   */
+  crashed_text: string;
+  /**
+   * The button that starts the chat again.
+   * English: “Reload the chat”.
+   */
+  crashed_reload: string;
+  /**
+   * The agent kept calling browser tools by itself: the next run waits for the person.
+   * English: “The agent has used this page’s tools several times in a row on its own.
+   * Continue?”.
+   */
+  held_run_text: string;
+  /**
+   * The button that lets that run go.
+   * English: “Continue”.
+   */
+  held_run_continue: string;
+  /**
+   * Send's label while a run is live: the message waits in the queue.
+   * English: “Queue”.
+   */
+  queue_button: string;
+  /**
+   * The list of messages waiting for the agent.
+   * English: “Waiting to send”.
+   */
+  queue_label: string;
+  /**
+   * Under it: when they go out.
+   * English: “Sent one by one when the agent is done.”.
+   */
+  queue_hint: string;
+  /**
+   * Under it when an answer (an interrupt, a tool call) must come first.
+   * English: “Sent once the agent has your answer above.”.
+   */
+  queue_blocked: string;
+  /**
+   * Under it when the last run stopped or failed: nothing goes out by itself.
+   * English: “Not sent: the last run did not finish. Send now or remove.”.
+   */
+  queue_held: string;
+  /**
+   * The actions on one queued message.
+   * English: “Send now”.
+   */
+  queue_send_now: string;
+  /** English: “Edit”. */
+  queue_edit: string;
+  /** English: “Save”. */
+  queue_save: string;
+  /** English: “Cancel”. */
+  queue_cancel_edit: string;
+  /** English: “Remove”. */
+  queue_remove: string;
+  /**
+   * The toggles of a long code block.
+   * English: “Line numbers”.
+   */
+  code_line_numbers: string;
+  /** English: “Wrap”. */
+  code_wrap: string;
+  /**
+   * An agent-drawn (A2UI) component this chat does not render; `{}` its type.
+   * English: “Unsupported component: {}”.
+   */
+  a2ui_unsupported: string;
+  /**
+   * A catalogue component whose properties break the catalogue's rules; `{}` its type, `{}` the
+   * reason (technical).
+   * English: “Invalid component {}: {}”.
+   */
+  a2ui_invalid: string;
+  /**
+   * The agent answered a function call of the interface with an error; `{}` its code, `{}` its
+   * message (the agent's words).
+   * English: “The agent could not do that ({}): {}”.
+   */
+  a2ui_call_failed: string;
+  /**
+   * The agent is still building its interface.
+   * English: “Building the interface…”.
+   */
+  a2ui_building: string;
+  /**
+   * It could not; `{}` the agent's reason.
+   * English: “The interface could not be built: {}”.
+   */
+  a2ui_failed: string;
+  /**
+   * An MCP App activity that cannot be shown; `{}` why (technical).
+   * English: “This app cannot be shown: {}”.
+   */
+  mcp_app_unusable: string;
+  /**
+   * An MCP App whose HTML must be fetched through the agent's MCP proxy.
+   * English: “This app’s interface is fetched from the agent, which a replayed conversation
+   * does not do.”.
+   */
+  mcp_app_not_inline: string;
+  /**
+   * The app's View is being fetched through the agent.
+   * English: “Loading the app…”.
+   */
+  mcp_app_loading: string;
+  /**
+   * The app was stopped (no handshake, a flood, misbehaviour).
+   * English: “The app was stopped: it did not follow the MCP Apps protocol.”.
+   */
+  mcp_app_stopped: string;
+  /**
+   * A link the app asks to open; `{}` its host.
+   * English: “The app suggests a link: open {}”.
+   */
+  mcp_app_link: string;
+  /**
+   * The page's `mcp-apps-proxy` is refused, so no View is shown; `{}` why (technical).
+   * English: “This app is not shown: the page’s MCP Apps sandbox proxy is refused ({}).”.
+   */
+  mcp_app_proxy_refused: string;
+  /**
+   * A message the app suggests the person send (`ui/message`): the label above its text, and the
+   * buttons that send it or dismiss it.
+   * English: “The app suggests sending this message:”.
+   */
+  mcp_app_message: string;
+  /** English: “Send”. */
+  mcp_app_message_send: string;
+  /** English: “Dismiss”. */
+  mcp_app_message_dismiss: string;
+  /**
+   * The composer's attach button (accessible name) and the attachments list.
+   * English: “Attach files”.
+   */
+  attach_button: string;
+  /** English: “Attachments”. */
+  attach_list_label: string;
+  /**
+   * Accessible name of an attachment's remove button; `{}` the file name.
+   * English: “Remove {}”.
+   */
+  attach_remove: string;
+  /**
+   * Shown while files are dragged over the composer.
+   * English: “Drop files to attach them”.
+   */
+  attach_drop_hint: string;
+  /**
+   * An attachment is being uploaded by the page's hook.
+   * English: “Uploading…”.
+   */
+  attach_uploading: string;
+  /**
+   * Refusals: `{}` the file name (and sizes where named).
+   * English: “{}: this type of file can’t be attached”.
+   */
+  attach_not_accepted: string;
+  /**
+   * `{}` name, `{}` its size, `{}` the limit.
+   * English: “{} is too large ({}; at most {})”.
+   */
+  attach_file_too_large: string;
+  /**
+   * `{}` the total, `{}` the limit.
+   * English: “The attachments are too large together ({}; at most {} per message)”.
+   */
+  attach_message_too_large: string;
+  /**
+   * `{}` the most files.
+   * English: “At most {} files per message”.
+   */
+  attach_too_many: string;
+  /** English: “{} is empty”. */
+  attach_empty: string;
+  /** English: “{} could not be read”. */
+  attach_read_failed: string;
+  /**
+   * `{}` name, `{}` the hook's reason.
+   * English: “{} could not be uploaded: {}”.
+   */
+  attach_upload_failed: string;
+  /**
+   * On a sent attachment whose bytes were not kept when the conversation was saved.
+   * English: “not kept in this browser”.
+   */
+  attach_not_saved: string;
+  /**
+   * A refusal: a run is in flight.
+   * English: “a run is in progress”.
+   */
+  err_running: string;
+  /**
+   * A refusal (conversations): a run is in flight.
+   * English: “a run is in progress: stop it first”.
+   */
+  err_running_stop: string;
+  /**
+   * A refusal: the chat was closed.
+   * English: “the chat has been closed”.
+   */
+  err_closed: string;
+  /**
+   * `{}` is a conversation id.
+   * English: “there is no conversation '{}'”.
+   */
+  err_unknown_thread: string;
+  /**
+   * Only user messages can be edited.
+   * English: “only your own messages can be edited”.
+   */
+  err_not_editable: string;
+  /**
+   * An edit left the message empty.
+   * English: “the message is empty”.
+   */
+  err_empty_text: string;
+  /**
+   * No answer to regenerate.
+   * English: “there is no answer to regenerate yet”.
+   */
+  err_nothing_to_regenerate: string;
+  /**
+   * `{}` is a count.
+   * English: “{} open interrupt(s) must be answered first”.
+   */
+  err_interrupts_open: string;
+  /**
+   * `{}` is a count.
+   * English: “{} tool call(s) are still waiting for a result”.
+   */
+  err_tool_calls_waiting: string;
+  /**
+   * `{}` is a message id.
+   * English: “message '{}' is not in the conversation”.
+   */
+  err_unknown_message: string;
+  /**
+   * Nothing after the fork point.
+   * English: “there is nothing after the fork point to keep”.
+   */
+  err_empty_tail: string;
+  /**
+   * No branches at the start.
+   * English: “no branches after the start”.
+   */
+  err_no_fork_start: string;
+  /**
+   * `{}` is a message id.
+   * English: “no branches after message '{}'”.
+   */
+  err_no_fork_after: string;
+  /**
+   * `{}` index, `{}` count.
+   * English: “there is no variant {} (of {})”.
+   */
+  err_no_variant: string;
+  /**
+   * `{}` is an interrupt id.
+   * English: “interrupt '{}' is not open”.
+   */
+  err_interrupt_unknown: string;
+  /**
+   * `{}` is an interrupt id.
+   * English: “interrupt '{}' has expired: it can only be cancelled”.
+   */
+  err_interrupt_expired: string;
+  /**
+   * `{}` is an interrupt id.
+   * English: “interrupt '{}' is not answered yet (answer it or cancel it)”.
+   */
+  err_interrupt_missing: string;
+  /**
+   * `{}` is an interrupt id.
+   * English: “interrupt '{}' answered twice”.
+   */
+  err_interrupt_duplicate: string;
+  /**
+   * No open interrupt.
+   * English: “there is no open interrupt to resume”.
+   */
+  err_nothing_open: string;
+  /**
+   * `{}` is a tool call id.
+   * English: “tool call '{}' is not waiting for an answer”.
+   */
+  err_tool_not_pending: string;
+  /**
+   * `{}` lists tool call ids.
+   * English: “answer the pending tool call(s) first: {}”.
+   */
+  err_answer_tool_calls_first: string;
+  /** English: “Conversations”. */
+  threads_label: string;
+  /**
+   * The compact layout's menu button (conversations, inspector, settings).
+   * English: “Menu”.
+   */
+  menu_label: string;
+  /**
+   * The compact layout's button that shows the side panels (trip, state).
+   * English: “State”.
+   */
+  state_toggle: string;
+  /** English: “+ New”. */
+  thread_new: string;
+  /** English: “Start a new conversation”. */
+  thread_new_title: string;
+  /**
+   * A conversation without a user message or a name.
+   * English: “New conversation”.
+   */
+  thread_untitled: string;
+  /** English: “Rename”. */
+  rename: string;
+  /** English: “Delete”. */
+  delete: string;
+  /** English: “Save”. */
+  save: string;
+  /** English: “Cancel”. */
+  cancel: string;
+  /** English: “Conversation name”. */
+  thread_name_label: string;
+  /** English: “Save name”. */
+  thread_save_name: string;
+  /** English: “Confirm delete”. */
+  thread_confirm_delete_label: string;
+  /**
+   * `{}` = the conversation's title.
+   * English: “Delete “{}”?”.
+   */
+  thread_confirm_delete: string;
+  /** English: “Demo agent (offline)”. */
+  demo_agent_label: string;
+  /** English: “Choose the agent”. */
+  settings_toggle_title: string;
+  /** English: “Agent settings”. */
+  settings_label: string;
+  /** English: “AG-UI endpoint URL”. */
+  settings_endpoint_label: string;
+  /** English: “Relative URLs work. Leave empty for the offline demo agent.”. */
+  settings_endpoint_hint: string;
+  /** English: “Headers (JSON object, optional)”. */
+  settings_headers_label: string;
+  /** English: “Protocol”. */
+  settings_protocol_label: string;
+  /** English: “Use the demo agent”. */
+  settings_use_demo: string;
+  /** English: “Apply”. */
+  settings_apply: string;
+  /**
+   * `{}` = the JSON parser's message.
+   * English: “Headers are not valid JSON: {}”.
+   */
+  headers_invalid_json: string;
+  /** English: “Headers must be a JSON object, like {"Authorization": "Bearer …"}”. */
+  headers_not_object: string;
+  /**
+   * `{}` = the header name.
+   * English: ““{}” is not a valid header name”.
+   */
+  headers_bad_name: string;
+  /** English: “The value of header “{}” must be a string”. */
+  headers_value_not_string: string;
+  /** English: “The value of header “{}” contains a line break”. */
+  headers_value_line_break: string;
+  /**
+   * A header value the browser cannot send; `{}` is the name.
+   * English: “The value of header “{}” has characters a header cannot carry”.
+   */
+  headers_value_invalid: string;
+  /** English: “Versions”. */
+  versions_label: string;
+  /** English: “Previous version”. */
+  version_previous: string;
+  /** English: “Next version”. */
+  version_next: string;
+  /** English: “Edit”. */
+  edit: string;
+  /** English: “Edit this message (starts a new branch)”. */
+  edit_title: string;
+  /** English: “Edit message”. */
+  edit_message_label: string;
+  /** English: “Save & send”. */
+  save_and_send: string;
+  /** English: “↻ Regenerate”. */
+  regenerate: string;
+  /** English: “Ask again (the current answer is kept as a version)”. */
+  regenerate_title: string;
+  /** English: “Tool result”. */
+  tool_result_label: string;
+  /** English: “image”. */
+  media_image: string;
+  /** English: “audio”. */
+  media_audio: string;
+  /** English: “video”. */
+  media_video: string;
+  /** English: “document”. */
+  media_document: string;
+  /** English: “Thinking…”. */
+  reasoning_thinking: string;
+  /**
+   * `{}` = whole seconds.
+   * English: “Thought for {} s”.
+   */
+  reasoning_thought_for: string;
+  /** English: “Thought”. */
+  reasoning_thought: string;
+  /** English: “Reasoning (encrypted)”. */
+  reasoning_encrypted: string;
+  /** English: “Copy code”. */
+  copy_code_label: string;
+  /**
+   * A markdown table's scroll region (it scrolls sideways when wider than the message).
+   * English: “Table”.
+   */
+  table_label: string;
+  /** English: “Copy”. */
+  copy: string;
+  /** English: “Copied”. */
+  copied: string;
+  /** English: “done”. */
+  task_done: string;
+  /** English: “not done”. */
+  task_not_done: string;
+  /** English: “Image”. */
+  image_alt: string;
+  /**
+   * `{}` = the image's host.
+   * English: “Load the image from {}”.
+   */
+  image_load_title: string;
+  /** English: “Load image”. */
+  image_load: string;
+  /** English: “Collapse”. */
+  collapse: string;
+  /** English: “Expand”. */
+  expand: string;
+  /** English: “tool”. */
+  tool_fallback_name: string;
+  /** English: “Pending”. */
+  tool_pending: string;
+  /** English: “Preparing”. */
+  tool_preparing: string;
+  /** English: “Running”. */
+  tool_running: string;
+  /** English: “Done”. */
+  tool_done: string;
+  /** English: “Failed”. */
+  tool_failed: string;
+  /** English: “Needs input”. */
+  tool_needs_input: string;
+  /** English: “Needs approval”. */
+  tool_needs_approval: string;
+  /** English: “Waiting for arguments…”. */
+  tool_waiting_args: string;
+  /** English: “No arguments”. */
+  tool_no_args: string;
+  /**
+   * `{}` = a byte size.
+   * English: “{} of arguments that are not valid JSON”.
+   */
+  tool_args_unparsed: string;
+  /** English: “The run ended before this tool returned a result.”. */
+  tool_no_result: string;
+  /** English: “Waiting for your input…”. */
+  tool_awaiting_input: string;
+  /** English: “Waiting for your approval below…”. */
+  tool_awaiting_approval: string;
+  /** English: “(empty result)”. */
+  tool_empty_result: string;
+  /** English: “Result”. */
+  tool_result: string;
+  /** English: “Error”. */
+  tool_error: string;
+  /** English: “Show all”. */
+  show_all: string;
+  /** English: “Show less”. */
+  show_less: string;
+  /** English: “line”. */
+  line_one: string;
+  /** English: “lines”. */
+  line_other: string;
+  /** English: “Tell the agent”. */
+  tell_the_agent: string;
+  /** English: “Payment requested”. */
+  payment_requested: string;
+  /** English: “an unknown amount”. */
+  payment_unknown_amount: string;
+  /**
+   * `{}` = the amount.
+   * English: “Pay {}”.
+   */
+  payment_pay: string;
+  /**
+   * English: “The agent's request is incomplete (amount or currency missing), so it can only be
+   * declined.”.
+   */
+  payment_incomplete: string;
+  /** English: “Nothing is charged unless you confirm.”. */
+  payment_note: string;
+  /** English: “Decline”. */
+  decline: string;
+  /**
+   * `{}` = answered, `{}` = total.
+   * English: “{} of {} answered”.
+   */
+  interrupts_progress: string;
+  /** English: “Send answers”. */
+  send_answers: string;
+  /** English: “Approval needed”. */
+  interrupt_approval: string;
+  /** English: “Question”. */
+  interrupt_question: string;
+  /** English: “Input needed”. */
+  interrupt_input: string;
+  /** English: “Tool call”. */
+  interrupt_tool_call: string;
+  /** English: “Expired”. */
+  interrupt_expired_badge: string;
+  /**
+   * `{}` = a countdown.
+   * English: “Expires in {}”.
+   */
+  interrupt_expires_in: string;
+  /** English: “Answered”. */
+  interrupt_answered: string;
+  /** English: “Approved”. */
+  interrupt_approved: string;
+  /** English: “Approved with edited arguments”. */
+  interrupt_approved_edited: string;
+  /** English: “Rejected”. */
+  interrupt_rejected: string;
+  /** English: “Cancelled”. */
+  interrupt_cancelled: string;
+  /** English: “Change”. */
+  interrupt_change: string;
+  /** English: “This request has expired: it can only be cancelled.”. */
+  interrupt_expired: string;
+  /** English: “Cancel this request”. */
+  interrupt_cancel: string;
+  /** English: “Reason (optional)”. */
+  interrupt_reason: string;
+  /** English: “Edit arguments”. */
+  interrupt_edit_args: string;
+  /** English: “Keep the original arguments”. */
+  interrupt_keep_args: string;
+  /** English: “Edited arguments (JSON, replaces the original)”. */
+  interrupt_edited_args_label: string;
+  /** English: “Approve”. */
+  approve: string;
+  /** English: “Reject”. */
+  reject: string;
+  /** English: “Submit”. */
+  submit: string;
+  /** English: “Write an answer first”. */
+  interrupt_write_first: string;
+  /** English: “Your answer”. */
+  interrupt_your_answer: string;
+  /** English: “Your answer…”. */
+  interrupt_your_answer_placeholder: string;
+  /**
+   * `{}` = the action number, `{}` = its name.
+   * English: “Choose a decision for action {} ({})”.
+   */
+  interrupt_choose_decision: string;
+  /** English: “Submit decisions”. */
+  interrupt_submit_decisions: string;
+  /** English: “Action”. */
+  interrupt_action: string;
+  /** English: “Decision”. */
+  interrupt_decision_label: string;
+  /** English: “Edited arguments (JSON)”. */
+  interrupt_edited_args_json: string;
+  /** English: “Message to the agent (optional)”. */
+  interrupt_message_label: string;
+  /** English: “Why? (optional)”. */
+  interrupt_message_placeholder: string;
+  /** English: “The arguments must be a JSON object”. */
+  interrupt_args_not_object: string;
+  /**
+   * `{}` = the JSON parser's message.
+   * English: “The arguments are not valid JSON: {}”.
+   */
+  interrupt_args_invalid_json: string;
+  /** English: “Shared state”. */
+  state_label: string;
+  /** English: “A state update could not be applied; showing the last good state.”. */
+  state_patch_failed: string;
+  /** English: “Dismiss”. */
+  dismiss: string;
+  /** English: “No shared state yet”. */
+  state_empty: string;
+  /** English: “less”. */
+  state_less: string;
+  /**
+   * `{}` = a character count.
+   * English: “{} chars”.
+   */
+  state_chars: string;
+  /**
+   * `{}` = how many more.
+   * English: “Show {} more”.
+   */
+  state_show_more: string;
+  /** English: “Travellers”. */
+  trip_travellers: string;
+  /** English: “Budget”. */
+  trip_budget: string;
+  /** English: “Plan”. */
+  trip_plan: string;
+  /**
+   * `{}` = the total, `{}` = the share per person.
+   * English: “{} (about {} each)”.
+   */
+  trip_budget_each: string;
+  /** English: “Venues”. */
+  trip_venues: string;
+  /** English: “No venues chosen yet”. */
+  trip_no_venues: string;
+  /**
+   * `{}` = done, `{}` = all.
+   * English: “{} of {} done”.
+   */
+  trip_done_count: string;
+  /** English: “to do”. */
+  step_pending: string;
+  /** English: “in progress”. */
+  step_active: string;
+  /** English: “done”. */
+  step_done: string;
+  /** English: “failed”. */
+  step_failed: string;
+  /** English: “skipped”. */
+  step_skipped: string;
+  /** English: “{} traveller”. */
+  travellers_one: string;
+  /** English: “{} travellers”. */
+  travellers_other: string;
+  /** English: “No venues matched.”. */
+  venues_none_matched: string;
+  /**
+   * `{}` = the rating.
+   * English: “Rated {} out of 5”.
+   */
+  venue_rated: string;
+  /**
+   * `{}` = a capacity.
+   * English: “up to {}”.
+   */
+  venue_up_to: string;
+  /**
+   * Without a kind from the agent.
+   * English: “venue”.
+   */
+  venue_kind_one: string;
+  /** English: “venues”. */
+  venue_kind_other: string;
+  /**
+   * Appended: `{}` = area and city.
+   * English: “ in {}”.
+   */
+  venue_query_place: string;
+  /**
+   * Appended: `{}` = the party size.
+   * English: “ for {}”.
+   */
+  venue_query_capacity: string;
+  /**
+   * Appended: `{}` = the price limit.
+   * English: “, up to {}”.
+   */
+  venue_query_price: string;
+  /**
+   * `{}` = what is searched.
+   * English: “Searching {}…”.
+   */
+  venue_searching: string;
+  /** English: “Found {}”. */
+  venue_found: string;
+  /** English: “Found no {}”. */
+  venue_found_none: string;
+  /** English: “Unnamed venue”. */
+  venue_unnamed: string;
+  /** English: “Untitled step”. */
+  trip_untitled_step: string;
+  /** English: “Activity”. */
+  activity_fallback: string;
+  /** English: “Choose…”. */
+  form_choose: string;
+  /** English: “Answer”. */
+  form_answer: string;
+  /** English: “Required”. */
+  form_required: string;
+  /** English: “Pick one of the options”. */
+  form_pick_one: string;
+  /**
+   * `{}` = a minimum length.
+   * English: “At least {} characters”.
+   */
+  form_too_short: string;
+  /**
+   * `{}` = a maximum length.
+   * English: “At most {} characters”.
+   */
+  form_too_long: string;
+  /** English: “Must be a number”. */
+  form_not_a_number: string;
+  /** English: “Must be a whole number”. */
+  form_not_whole: string;
+  /**
+   * `{}` = a bound.
+   * English: “Must be at least {}”.
+   */
+  form_at_least: string;
+  /** English: “Must be at most {}”. */
+  form_at_most: string;
+  /** English: “Must be more than {}”. */
+  form_more_than: string;
+  /** English: “Must be less than {}”. */
+  form_less_than: string;
+  /**
+   * `{}` = the JSON parser's message.
+   * English: “Not valid JSON: {}”.
+   */
+  form_invalid_json: string;
+  /** English: “Must be a JSON object”. */
+  form_json_object: string;
+  /** English: “Must be a JSON array”. */
+  form_json_array: string;
+  /** English: “Must be a JSON string”. */
+  form_json_string: string;
+  /** English: “Must be a JSON number”. */
+  form_json_number: string;
+  /** English: “Must be a JSON integer”. */
+  form_json_integer: string;
+  /** English: “Must be a JSON boolean”. */
+  form_json_boolean: string;
+  /** English: “Must be a JSON value”. */
+  form_json_value: string;
+  /** English: “Too many fields or options for a form: enter the answer as JSON.”. */
+  form_over_limit: string;
+  /** English: “Inspector”. */
+  inspector_toggle: string;
+  /** English: “Event inspector”. */
+  inspector_title: string;
+  /** English: “Close the inspector”. */
+  inspector_close: string;
+  /** English: “Export trace (.jsonl)”. */
+  inspector_export_jsonl: string;
+  /** English: “Export raw (.sse)”. */
+  inspector_export_sse: string;
+  /** English: “Open a trace”. */
+  inspector_open: string;
+  /** English: “Replay with original timing”. */
+  inspector_timed: string;
+  /** English: “Drop a .jsonl or .sse trace here to replay it”. */
+  inspector_drop: string;
+  /**
+   * The toolbar of step, play, scrubber, speed and Live.
+   * English: “Time travel”.
+   */
+  inspector_timeline_label: string;
+  /** English: “Step back”. */
+  inspector_back: string;
+  /** English: “Step forward”. */
+  inspector_forward: string;
+  /** English: “Play”. */
+  inspector_play: string;
+  /** English: “Pause”. */
+  inspector_pause: string;
+  /** English: “Speed”. */
+  inspector_speed: string;
+  /** English: “Position in the event log”. */
+  inspector_scrubber: string;
+  /**
+   * The scrubber's spoken value: `{}` = the position, `{}` = all events.
+   * English: “Event {} of {}”.
+   */
+  inspector_position: string;
+  /**
+   * Back to following new events.
+   * English: “Live”.
+   */
+  inspector_live: string;
+  /** English: “Event type”. */
+  inspector_type_filter: string;
+  /** English: “All types”. */
+  inspector_all_types: string;
+  /** English: “Search events”. */
+  inspector_search: string;
+  /**
+   * The event list's name and the metrics column.
+   * English: “Events”.
+   */
+  inspector_events: string;
+  /** English: “No events yet: send a message or open a trace.”. */
+  inspector_empty: string;
+  /**
+   * English: “Following new events. Select an event or move the scrubber to travel back in
+   * time.”.
+   */
+  inspector_live_hint: string;
+  /**
+   * `{}` = recorded events, `{}` = the limit in MB.
+   * English: “The inspector's log is full ({} events, limit {} MB): recording stopped. The
+   * conversation goes on; the recorded events stay exact.”.
+   */
+  inspector_log_full: string;
+  /**
+   * `{}` = the index, `{}` = the event type, `{}` = milliseconds since the start.
+   * English: “Event #{} · {} · +{} ms”.
+   */
+  inspector_event_title: string;
+  /** English: “Raw frame”. */
+  inspector_raw: string;
+  /** English: “Conversation as of this event”. */
+  inspector_chat: string;
+  /** English: “State as of this event”. */
+  inspector_state: string;
+  /** English: “Change applied by this event”. */
+  inspector_patch: string;
+  /** English: “This event did not change the state.”. */
+  inspector_no_state_change: string;
+  /** English: “STATE_SNAPSHOT: the whole state was replaced.”. */
+  inspector_snapshot: string;
+  /** English: “… more values not shown”. */
+  inspector_more_leaves: string;
+  /** English: “(empty state)”. */
+  inspector_no_state: string;
+  /** English: “Runs”. */
+  inspector_runs: string;
+  /** English: “Run”. */
+  inspector_run: string;
+  /** English: “First token”. */
+  inspector_ttft: string;
+  /** English: “Chars/s”. */
+  inspector_cps: string;
+  /** English: “Tools”. */
+  inspector_tools: string;
+  /** English: “Usage”. */
+  inspector_usage: string;
+  /** English: “Warnings”. */
+  inspector_warnings: string;
+  /**
+   * `{}` = the browser's reason.
+   * English: “The trace could not be downloaded: {}”.
+   */
+  inspector_download_failed: string;
+  /**
+   * `{}` = the browser's reason.
+   * English: “The file could not be read: {}”.
+   */
+  inspector_read_failed: string;
+  /**
+   * `{}` = the file name, `{}` = the parser's reason.
+   * English: “This file is not a trace ({}): {}”.
+   */
+  inspector_not_a_trace: string;
+  /**
+   * `{}` = the reason.
+   * English: “The trace cannot be replayed now: {}”.
+   */
+  inspector_replay_refused: string;
+}
+// @strings-end
 
 /** A suggestion chip: its prompt (`prompt` or `title`) and an optional hint. */
 export interface AguiSuggestion {
@@ -136,7 +1331,10 @@ export interface AguiChatOptions {
    */
   storageBudget?: number;
   /**
-   * The UI language; default: the browser's. Each catalog but English is fetched when first used.
+   * The UI language: `en`, `de`, `fr`, `es`, `pt`, `ja`, `zh` (simplified; `zh-TW`, `zh-Hant`,
+   * `zh-HK` are not it) or `ar` (right to left: the chat gets `dir="rtl"` unless the page sets
+   * `dir` on the element or above it). Default: the first of the browser's languages the chat
+   * speaks, else English. The lean bundle fetches each catalog but English when first used.
    * Attribute: `lang`.
    */
   lang?: AguiLang;
@@ -173,6 +1371,15 @@ export interface AguiChatOptions {
    * Attribute: `suggestions`.
    */
   suggestions?: Array<string | AguiSuggestion>;
+  /**
+   * The page's own words for any UI string, by key (`{"composer_placeholder": "Ask Acme…"}`; the
+   * keys and what each text is are `AguiStrings`); every other key keeps the language's text. A
+   * text must keep the English text's `{}` placeholders; an unknown key, a changed placeholder
+   * count, an empty text or one over 2,000 characters is shown as a warning and ignored (at most
+   * 400 texts). Shown as text, never as HTML.
+   * Attribute: `strings`.
+   */
+  strings?: Partial<AguiStrings>;
   /**
    * Whether requests carry the browser's cookies and HTTP authentication (`include`: cross-origin
    * too; the agent must allow it with CORS).

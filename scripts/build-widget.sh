@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The lean widget bundle: what a host page fetches when its chat opens, for a widget pointed at
-# its own agent — no demo agent or cards, no event inspector, English (plus the languages
-# given: `scripts/build-widget.sh de`). Writes dist/agui-widget.js and dist/agui-widget_bg.wasm
-# next to the app's bundle (run after `trunk build --release`, which empties dist/); the
-# loader (agui-chat.js) picks it for pages whose widgets all have an endpoint.
+# its own agent — no demo agent or cards, no event inspector. Writes dist/agui-widget.js and
+# dist/agui-widget_bg.wasm next to the app's bundle (run after `trunk build --release`, which
+# empties dist/); the loader (agui-chat.js) picks it for pages whose widgets all have an
+# endpoint.
 #
 # The parts a chat may never show are modules of their own, fetched on first use (src/ui/lazy.rs:
 # tool cards and reasoning, the interrupt cards, the state tree, the settings form, the queue, …):
-# dist/agui-widget.NAME.wasm, and the code they share in dist/agui-widget.chunks.bin.
+# dist/agui-widget.NAME.wasm, and the code they share in dist/agui-widget.chunks.bin. So are the
+# languages: the main module speaks English, every other catalog is a module of its own
+# (dist/agui-widget.lang_fr.wasm, …, src/ui/catalog.rs), and so is the checking of a page's own
+# texts (dist/agui-widget.strings.wasm).
 #
 # Every option a page may set works in it: AG-UI and the AI SDK's UI message stream (feature
 # `ai-sdk`), the protobuf binding (`protobuf`, for `transport="protobuf"`), A2UI surfaces
@@ -17,7 +20,7 @@
 # them. `no-ai-sdk`, `no-protobuf`, `no-a2ui` and `no-mcp-apps` leave one out (a widget that
 # asks for that wire then gets a warning and AG-UI's SSE; such an activity, a generic card).
 #
-#   scripts/build-widget.sh [LANG | no-ai-sdk | no-protobuf | no-a2ui | no-mcp-apps ...]
+#   scripts/build-widget.sh [no-ai-sdk | no-protobuf | no-a2ui | no-mcp-apps ...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -32,7 +35,11 @@ for arg in "$@"; do
             done
             features=("${kept[@]}")
             ;;
-        *) features+=("lang-${arg}") ;;
+        *)
+            echo "[build-widget] unknown argument: $arg (no-ai-sdk, no-protobuf, no-a2ui," \
+                "no-mcp-apps; every language is in every bundle)" >&2
+            exit 2
+            ;;
     esac
 done
 read -r -a features <<<"${features[*]}"

@@ -72,6 +72,9 @@ pub fn mount_with(
     store: AgentStore,
     plugins: Plugins,
 ) -> UnmountHandle<impl Mountable> {
+    if crate::ui::page_sets_dir(&el) {
+        store.config.update(|c| c.page_dir = true);
+    }
     leptos::mount::mount_to(el, move || {
         store.provide();
         plugins.clone().provide();

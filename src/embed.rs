@@ -157,6 +157,9 @@ pub struct WidgetOptions {
     pub attach_limits: Option<crate::view::attachments::Limits>,
     /// `attachments="off"`.
     pub attachments_off: bool,
+    /// The `strings` attribute: the page's own UI texts, (key, text) as given (checked by
+    /// [`crate::i18n::overrides::Overrides::check`] where they are applied).
+    pub strings: Vec<(String, String)>,
     /// The `capabilities` attribute (spec digest §6).
     pub capabilities: Option<crate::protocol::capabilities::Capabilities>,
     /// Move the keyboard into the composer once mounted (the visitor opened a popup before
@@ -185,15 +188,40 @@ fn flag(value: &str) -> bool {
     )
 }
 
-/// How the JSON attributes (`headers`, `capabilities`, `suggestions`, `allowed-endpoints`)
-/// are read: [`json_text`] (serde_json's parser), or what the caller has — the widget passes
-/// the browser's `JSON.parse`, so the lean widget's main module has no JSON parser of its own.
-/// An error is the reader's message.
+/// How the JSON attributes (`headers`, `capabilities`, `suggestions`, `strings`,
+/// `allowed-endpoints`) are read: [`json_text`] (serde_json's parser), or what the caller has —
+/// the widget passes the browser's `JSON.parse`, so the lean widget's main module has no JSON
+/// parser of its own. An error is the reader's message.
 pub type ReadJson = fn(&str) -> Result<Value, String>;
 
 /// serde_json's reading of a JSON text, its message on error (the default [`ReadJson`]).
 pub fn json_text(text: &str) -> Result<Value, String> {
     serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// The `strings` attribute: a JSON object of texts by key, into `out`; a text that is not a
+/// string, or a value that is not an object, is a problem. (Which keys exist and what their
+/// texts may be is checked where they are applied: the lean widget's main module holds no
+/// key names.)
+fn strings_using(
+    text: &str,
+    json: ReadJson,
+    out: &mut Vec<(String, String)>,
+    problems: &mut Vec<String>,
+) {
+    let Ok(Value::Object(map)) = json(text) else {
+        problems.push("strings: not a JSON object of texts by key".to_owned());
+        return;
+    };
+    for (key, value) in map {
+        match value {
+            Value::String(text) => out.push((key, text)),
+            _ => problems.push(format!(
+                "strings: the value of {:?} is not a text; ignored",
+                key.chars().take(80).collect::<String>()
+            )),
+        }
+    }
 }
 
 impl WidgetOptions {
@@ -279,7 +307,7 @@ impl WidgetOptions {
         o.lang = text("lang");
         if let Some(l) = o.lang.as_deref().filter(|l| Locale::from_tag(l).is_none()) {
             problems.push(format!(
-                "lang: {l:?} is not shipped ({}); the browser's language is used",
+                "lang: {l:?} is not one of the chat's languages ({}); the browser's language is used",
                 Locale::ALL
                     .iter()
                     .map(|l| l.tag())
@@ -360,6 +388,9 @@ impl WidgetOptions {
                     "suggestions: not a JSON array of strings or {title, description}".to_owned(),
                 );
             }
+        }
+        if let Some(t) = text("strings") {
+            strings_using(&t, json, &mut o.strings, &mut problems);
         }
         if let Some(c) = get("credentials") {
             match c.trim().to_ascii_lowercase().as_str() {

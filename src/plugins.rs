@@ -13,10 +13,11 @@
 //! - a **local agent** ([`Plugins::local_agent`]) that answers in the page when the chat has
 //!   no endpoint (the offline demo is one);
 //! - the **agent picker** in the header ([`Plugins::agent_picker`]), for developer pages only:
-//!   it lets whoever uses the page type any endpoint.
+//!   it lets whoever uses the page type any endpoint;
+//! - the page's own **UI strings** ([`Plugins::strings`]) over the language's catalog.
 //!
 //! The demo (`src/demo/ui/`) is registered through exactly this API; the widget's
-//! JS options (`tools`, `renderers`, `suggestions`) build one too.
+//! JS options (`tools`, `renderers`, `suggestions`, `strings`) build one too.
 //!
 //! ```ignore
 //! let plugins = Plugins::new()
@@ -75,6 +76,8 @@ pub struct Plugins {
     attach_limits: Option<Limits>,
     attach_off: bool,
     upload: Option<UploadHook>,
+    /// The page's own texts by key, as given (checked when installed).
+    strings: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for Plugins {
@@ -201,6 +204,22 @@ impl Plugins {
         self
     }
 
+    /// The page's own words for some UI strings, by key (the fields of [`Strings`]:
+    /// `[("composer_placeholder", "Ask Acme…")]`); every other key keeps the language's
+    /// catalog text. A key that is not one, a text that drops or adds `{}` placeholders
+    /// against the English one, an empty text or one over
+    /// [`MAX_CHARS`](crate::i18n::overrides::MAX_CHARS) characters is refused with a warning
+    /// in the chat; at most [`MAX_KEYS`](crate::i18n::overrides::MAX_KEYS) texts. A key given
+    /// twice keeps its last text. Shown as text, never as HTML.
+    pub fn strings<K: Into<String>, V: Into<String>>(
+        mut self,
+        texts: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        self.strings
+            .extend(texts.into_iter().map(|(k, v)| (k.into(), v.into())));
+        self
+    }
+
     /// Everything of `other` added to this (its renderers and tools win on a name clash; the
     /// local agent and the welcome text are taken when this has none).
     pub fn merge(mut self, other: Plugins) -> Self {
@@ -219,6 +238,9 @@ impl Plugins {
         self.attach_limits = self.attach_limits.or(other.attach_limits);
         self.attach_off |= other.attach_off;
         self.upload = self.upload.or(other.upload);
+        // This one's texts win: they come last.
+        let mine = std::mem::replace(&mut self.strings, other.strings);
+        self.strings.extend(mine);
         self
     }
 
@@ -233,16 +255,19 @@ impl Plugins {
     }
 
     /// Hand the store what it needs at run time: the local agent, unless its configuration
-    /// names one. (The frontend tools are advertised by the transcript's driver.)
+    /// names one, and the UI strings — the language's catalog with [`Plugins::strings`] over
+    /// it, following the language ([`crate::ui::catalog::follow`]; in the lean widget a
+    /// catalog but English comes a moment later, as a module). (The frontend tools are
+    /// advertised by the transcript's driver.)
     pub fn install(&self, store: AgentStore) {
-        let Some(agent) = self.local_agent.clone() else {
-            return;
-        };
-        if store.config.with_untracked(|c| c.local_agent.is_none()) {
-            let mut config = store.config.get_untracked();
-            config.local_agent = Some(agent);
-            store.set_config(config);
+        if let Some(agent) = self.local_agent.clone() {
+            if store.config.with_untracked(|c| c.local_agent.is_none()) {
+                let mut config = store.config.get_untracked();
+                config.local_agent = Some(agent);
+                store.set_config(config);
+            }
         }
+        crate::ui::catalog::follow(store, self.strings.clone().into());
     }
 
     // ---- what the chat reads ---------------------------------------------------------------

@@ -32,6 +32,7 @@ pub use browser::{browser_locale, new_id, BrowserEnv, BrowserStorage};
 
 #[cfg(feature = "inspector")]
 use crate::event_log::{EventLog, LogError};
+use crate::i18n::{Locale, Strings};
 use crate::protocol::types::{Message, ResumeEntry};
 use crate::protocol::Thread;
 use crate::session::branches::Switcher;
@@ -231,6 +232,19 @@ impl AgentStore {
         let copy = config.clone();
         self.update(|s| s.set_config(copy));
         self.config.set(config);
+    }
+
+    /// The UI strings of `locale` to show (its catalog, with the page's own texts over it):
+    /// every text re-renders. Nothing when they are in place already or the chat is gone.
+    pub fn set_strings(&self, locale: Locale, strings: &'static Strings) {
+        let Some(mut config) = self.config.try_get_untracked().filter(|c| {
+            c.strings
+                .is_none_or(|(l, s)| l != locale || !std::ptr::eq(s, strings))
+        }) else {
+            return;
+        };
+        config.strings = Some((locale, strings));
+        self.set_config(config);
     }
 
     pub fn thread_id(&self) -> String {

@@ -50,6 +50,7 @@ use crate::plugins::Plugins;
 use crate::protocol::types::Tool;
 use crate::store::{browser_locale, AgentConfig, AgentStore, BrowserStorage, Notice};
 use crate::ui::tool::call::ToolCallView;
+use crate::ui::tr_now;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
 
 /// The custom element's name.
@@ -490,6 +491,11 @@ fn mount(
     };
     container.set_class_name("agui-frame");
 
+    let crash_options = page.options.clone().unwrap_or(JsValue::NULL);
+    let options_for_crash = crash_options.clone();
+    // Hidden until the chat's strings are in place ([`show_when_worded`]).
+    let frame = container.clone();
+    let _ = frame.style().set_property("visibility", "hidden");
     let slot: std::rc::Rc<Cell<Option<(AgentStore, ShellControls)>>> = Default::default();
     let made = slot.clone();
     let event_host = host.clone();
@@ -505,6 +511,7 @@ fn mount(
     if options.attachments_off {
         own = own.no_attachments();
     }
+    own = own.strings(options.strings.clone());
     let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
         Some(demo) => demo().merge(own),
         None => own,
@@ -529,6 +536,7 @@ fn mount(
                 .as_deref()
                 .and_then(Locale::from_tag)
                 .unwrap_or_else(browser_locale),
+            page_dir: crate::ui::page_sets_dir(&event_host),
             ..AgentConfig::default()
         };
         let store = match options.persist {
@@ -552,6 +560,13 @@ fn mount(
         };
         made.set(Some((store, controls)));
         bridge_events(store, event_host.clone());
+        show_when_worded(
+            store,
+            frame.clone(),
+            options.focus,
+            event_host.clone(),
+            options_for_crash.clone(),
+        );
         view! {
             <WidgetShell
                 mode=options.mode
@@ -568,13 +583,8 @@ fn mount(
     let Some((store, controls)) = slot.take() else {
         return;
     };
-    let t = store.config.with_untracked(|c| c.locale).strings();
-    register_host(
-        &host,
-        page.options.as_ref().unwrap_or(&JsValue::NULL),
-        t.crashed_text,
-        t.crashed_reload,
-    );
+    let t = tr_now(store);
+    register_host(&host, &crash_options, t.crashed_text, t.crashed_reload);
     MOUNTED.with_borrow_mut(|m| {
         m.push(Mounted {
             id,
@@ -584,6 +594,37 @@ fn mount(
             page,
             handle: Box::new(handle),
         })
+    });
+}
+
+/// Shows `frame` once the chat's strings are in place: in the lean widget a language but
+/// English is a module of its own (a few KB, fetched at once), and nothing shows in English
+/// first (the texts are worded before the next paint). Then the keyboard goes to the composer
+/// when the visitor opened the chat before it had loaded (`focus`: a hidden composer cannot
+/// take it). The crash notice follows the language.
+fn show_when_worded(
+    store: AgentStore,
+    frame: HtmlElement,
+    focus: bool,
+    host: HtmlElement,
+    options: JsValue,
+) {
+    Effect::new(move |shown: Option<bool>| {
+        let worded = store
+            .config
+            .with(|c| c.strings.filter(|(l, _)| *l == c.locale));
+        let Some((_, t)) = worded else {
+            return shown.unwrap_or(false);
+        };
+        register_host(&host, &options, t.crashed_text, t.crashed_reload);
+        if shown != Some(true) {
+            let _ = frame.style().remove_property("visibility");
+            let composer = frame.query_selector(r#"[data-testid="composer-input"]"#);
+            if let Some(el) = composer.ok().flatten().filter(|_| focus) {
+                let _ = el.unchecked_into::<HtmlElement>().focus();
+            }
+        }
+        true
     });
 }
 

@@ -123,6 +123,55 @@ fn bad_values_fall_back_and_are_reported() {
 }
 
 #[test]
+fn the_strings_attribute_is_an_object_of_texts_by_key() {
+    let (o, problems) = parse(&[(
+        "strings",
+        r#"{"composer_placeholder": "Ask Acme…", "send": 3, "nope": "kept for the check"}"#,
+    )]);
+    // Which keys exist is checked where the texts are applied (`i18n::overrides`): the lean
+    // widget's main module holds no key names.
+    assert_eq!(
+        o.strings,
+        [
+            ("composer_placeholder".to_owned(), "Ask Acme…".to_owned()),
+            ("nope".to_owned(), "kept for the check".to_owned()),
+        ]
+    );
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].starts_with("strings:") && problems[0].contains("\"send\""));
+    for bad in ["[\"send\"]", "\"Go\"", "{not json"] {
+        let (o, problems) = parse(&[("strings", bad)]);
+        assert!(o.strings.is_empty(), "{bad}");
+        assert_eq!(
+            problems,
+            ["strings: not a JSON object of texts by key"],
+            "{bad}"
+        );
+    }
+    let (o, problems) = parse(&[("strings", "  ")]);
+    assert!(o.strings.is_empty() && problems.is_empty(), "blank is none");
+}
+
+#[test]
+fn every_language_is_known_and_another_tag_is_reported() {
+    for tag in ["en", "de", "fr-CA", "es", "pt-BR", "ja", "zh-Hans", "ar"] {
+        let (o, problems) = parse(&[("lang", tag)]);
+        assert_eq!(
+            (o.lang.as_deref(), problems.len()),
+            (Some(tag), 0),
+            "{problems:?}"
+        );
+    }
+    let (_, problems) = parse(&[("lang", "zh-TW")]);
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].starts_with("lang: \"zh-TW\""), "{problems:?}");
+    assert!(
+        problems[0].contains("en, de, fr, es, pt, ja, zh, ar"),
+        "{problems:?}"
+    );
+}
+
+#[test]
 fn headers_must_be_an_object_of_safe_strings() {
     assert_eq!(parse_headers("  "), Ok(Vec::new()));
     assert!(parse_headers("{bad").is_err());

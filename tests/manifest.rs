@@ -5,16 +5,23 @@
 //! `npm/react.d.ts`, the loader's property list (`src/loader/agui-chat.js`), the React
 //! wrapper's prop list (`npm/react.js`) and the docs' option reference
 //! (`docs/reference/options.md`), and fails when a committed copy differs — an option added to
-//! one of them only. `AGUI_BLESS=1 cargo test --test manifest` writes them anew.
+//! one of them only. The same for the UI strings: `AguiStrings` in `npm/index.d.ts` is
+//! generated from the catalog's keys and their docs (`src/i18n/strings.rs`), so a key added to
+//! the catalog fails here until the declarations have it. `AGUI_BLESS=1 cargo test --test
+//! manifest` writes them anew.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use agui_leptos::embed::{EventSpec, OptionSpec, Reader, EVENTS, OPTION_TABLE};
+use agui_leptos::i18n::{Strings, EN};
 use serde_json::{json, Value};
 
 const BEGIN: &str = "@generated-begin";
 const END: &str = "@generated-end";
+/// The region of `npm/index.d.ts` generated from the catalog's keys.
+const STRINGS_BEGIN: &str = "@strings-begin";
+const STRINGS_END: &str = "@strings-end";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,15 +34,26 @@ fn read(path: &str) -> String {
 /// Compares `path`'s text between its `BEGIN` and `END` marker lines (or all of it, with
 /// `whole`) with `body`; with `AGUI_BLESS` set, writes `body` there instead.
 fn check(path: &str, body: &str, whole: bool, problems: &mut Vec<String>) {
+    check_region(path, (BEGIN, END), body, whole, problems);
+}
+
+/// [`check`] between the lines that hold `begin` and `end`.
+fn check_region(
+    path: &str,
+    (begin, end): (&str, &str),
+    body: &str,
+    whole: bool,
+    problems: &mut Vec<String>,
+) {
     let text = std::fs::read_to_string(root().join(path)).unwrap_or_default();
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let (head, now, tail) = if whole {
         (String::new(), text.clone(), String::new())
     } else {
-        let b = lines.iter().position(|l| l.contains(BEGIN));
-        let e = lines.iter().position(|l| l.contains(END));
+        let b = lines.iter().position(|l| l.contains(begin));
+        let e = lines.iter().position(|l| l.contains(end));
         let (Some(b), Some(e)) = (b, e.filter(|e| Some(*e) > b)) else {
-            problems.push(format!("{path}: no {BEGIN} … {END} lines"));
+            problems.push(format!("{path}: no {begin} … {end} lines"));
             return;
         };
         (
@@ -141,6 +159,31 @@ fn index_dts() -> String {
     for e in EVENTS {
         doc_comment(e.doc, "  ", &mut out);
         let _ = writeln!(out, "  '{}': CustomEvent<{}>;", e.name, e.detail);
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The generated `AguiStrings` of `npm/index.d.ts`: every key of the catalog, with its doc
+/// and its English text.
+fn strings_dts() -> String {
+    let mut out = String::from(
+        "/**\n * Every UI string of the chat, by key: the `strings` option gives the page's own text \
+         for any\n * of them (`Partial<AguiStrings>`). A text keeps the English text's `{}` \
+         placeholders (filled in\n * order); it is shown as text, never as HTML.\n */\n",
+    );
+    out.push_str("export interface AguiStrings {\n");
+    for (key, doc) in Strings::docs() {
+        let english = EN.get(key).unwrap_or_default();
+        let doc = doc.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+        let english = format!("English: “{english}”.").replace("*/", "*\\/");
+        let text = if doc.is_empty() {
+            english
+        } else {
+            format!("{doc}\n{english}")
+        };
+        doc_comment(&text.replace("*/", "*\\/"), "  ", &mut out);
+        let _ = writeln!(out, "  {key}: string;");
     }
     out.push_str("}\n");
     out
@@ -388,6 +431,13 @@ fn the_generated_files_agree_with_the_option_table() {
     let manifest = serde_json::to_string_pretty(&manifest()).expect("JSON") + "\n";
     check("npm/custom-elements.json", &manifest, true, &mut problems);
     check("npm/index.d.ts", &index_dts(), false, &mut problems);
+    check_region(
+        "npm/index.d.ts",
+        (STRINGS_BEGIN, STRINGS_END),
+        &strings_dts(),
+        false,
+        &mut problems,
+    );
     check("npm/react.d.ts", &react_dts(), false, &mut problems);
     check("npm/react.js", &react_js(), false, &mut problems);
     check(
@@ -484,6 +534,7 @@ fn the_manifest_lists_every_attribute_and_event_the_readme_listed() {
         "upload",
         "headers",
         "suggestions",
+        "strings",
         "state",
     ] {
         assert!(
@@ -510,4 +561,30 @@ fn the_react_prop_of_an_event_is_its_camel_case() {
         .expect("run-finished");
     assert_eq!(e.handler(), "onRunFinished");
     assert!(Path::new(&root().join("npm/react.js")).exists());
+}
+
+#[test]
+fn the_declared_strings_are_the_catalog_s_keys() {
+    // What a page may pass as `strings`: exactly the catalog's keys, none missing or stale.
+    let dts = read("npm/index.d.ts");
+    let start = dts
+        .find("export interface AguiStrings {")
+        .expect("AguiStrings declared");
+    let body = &dts[start..];
+    let body = &body[..body.find("\n}").expect("its end")];
+    let declared: Vec<&str> = body
+        .lines()
+        .filter_map(|l| l.trim().strip_suffix(": string;"))
+        .collect();
+    assert_eq!(declared, Strings::KEYS);
+    let lang = dts
+        .lines()
+        .find(|l| l.starts_with("export type AguiLang"))
+        .expect("AguiLang");
+    for locale in agui_leptos::i18n::Locale::ALL {
+        assert!(
+            lang.contains(&format!("'{}'", locale.tag())),
+            "{lang} lacks {locale:?}"
+        );
+    }
 }

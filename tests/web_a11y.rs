@@ -2,7 +2,8 @@
 //! a log that announces finished answers (never tokens) through its own polite region, the run
 //! status is a status region and errors an alert, every control has an accessible name (with
 //! the human-in-the-loop cards shown), focus moves to the card that waits for the person, the
-//! keyboard path to send a message, the German catalog, `dir="rtl"` on an ancestor, and
+//! keyboard path to send a message, the German catalog, `Plugins::strings` over a catalog and
+//! `dir="rtl"` for Arabic, `dir="rtl"` on an ancestor, and
 //! `data-theme` forcing light or dark (on the root, an ancestor or the shadow host).
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_a11y`.
@@ -399,6 +400,47 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     assert_eq!(composer(&root).placeholder(), "Message the agent…");
     assert_eq!(status_label(&root), "Ready");
     assert_eq!(title(), "New conversation");
+}
+
+#[wasm_bindgen_test]
+async fn plugins_strings_stay_over_the_catalog_across_a_locale_switch() {
+    let store = store_with(Locale::Ja, 0.0);
+    let plugins = agui_leptos::plugins::Plugins::new()
+        .strings([("composer_placeholder", "Acme に質問…"), ("nope", "x")]);
+    let (_container, root, _handle) = mount_chat_with(store, plugins);
+    settle(&store).await;
+    let app = testid(&root, "app-root").expect("app root");
+    assert_eq!(app.get_attribute("lang").as_deref(), Some("ja"));
+    assert_eq!(app.get_attribute("dir"), None, "Japanese is left to right");
+    assert_eq!(composer(&root).placeholder(), "Acme に質問…");
+    let send = testid(&root, "composer-send").expect("send");
+    assert_eq!(text_of(&send).trim(), "送信", "the rest is the catalog's");
+    assert_eq!(
+        testid(&root, "warnings-count")
+            .map(|c| text_of(&c).trim().to_owned())
+            .as_deref(),
+        Some("1"),
+        "the unknown key is reported"
+    );
+
+    // Another language: its catalog, the page's text still over it; right to left in Arabic.
+    store.config.update(|c| c.locale = Locale::Ar);
+    settle(&store).await;
+    assert_eq!(app.get_attribute("lang").as_deref(), Some("ar"));
+    assert_eq!(app.get_attribute("dir").as_deref(), Some("rtl"));
+    assert_eq!(text_of(&send).trim(), "إرسال");
+    assert_eq!(composer(&root).placeholder(), "Acme に質問…");
+    assert_eq!(
+        testid(&root, "warnings-count")
+            .map(|c| text_of(&c).trim().to_owned())
+            .as_deref(),
+        Some("1"),
+        "reported once"
+    );
+    store.config.update(|c| c.locale = Locale::En);
+    settle(&store).await;
+    assert_eq!(app.get_attribute("dir"), None);
+    assert_eq!(text_of(&send).trim(), "Send");
 }
 
 #[wasm_bindgen_test]

@@ -1,7 +1,8 @@
 //! Browser tests of the embeddable widget (headless Chromium): `<agui-chat>` in a shadow root,
 //! isolation from host CSS both ways, the JS API (`window.AguiChat`) with a JS frontend tool,
-//! DOM events out, several independent widgets, the popup mode's keyboard behaviour, and
-//! declarative `[data-agui-endpoint]` mounting.
+//! DOM events out, several independent widgets, the popup mode's keyboard behaviour,
+//! declarative `[data-agui-endpoint]` mounting, and the language: right to left, the page's
+//! own strings.
 #![cfg(target_arch = "wasm32")]
 
 mod web_support;
@@ -181,6 +182,7 @@ export function mount_polluted(el) {
     for (const k of Object.keys(keys)) delete Object.prototype[k];
   }
 }
+export function mount_json(el, json) { return window.AguiChat.mount(el, JSON.parse(json)); }
 export function press(el, key) {
   el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
 }
@@ -210,6 +212,7 @@ extern "C" {
     fn listen(el: &HtmlElement, names: js_sys::Array) -> js_sys::Array;
     fn press(el: &Element, key: &str);
     fn mount_polluted(el: &HtmlElement) -> JsValue;
+    fn mount_json(el: &HtmlElement, options: &str) -> JsValue;
 }
 
 /// The app's binary does this: the widget side of the page, with the demo as a plug-in for
@@ -1055,5 +1058,162 @@ async fn js_options_are_read_from_the_object_itself_never_its_prototype() {
     assert_eq!(widget.get_attribute("data-mode").as_deref(), Some("inline"));
     assert!(testid(&root, "widget-launcher").is_none(), "not a popup");
     assert!(!text_of(&root).contains("Evil"));
+    el.remove();
+}
+
+// ---- language ----------------------------------------------------------------------------
+
+/// A fresh `<div>` in the body, mounted from JS with `options` (JSON).
+fn mounted_with(options: &str) -> HtmlElement {
+    start();
+    let el: HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    el.style().set_property("height", "500px").unwrap();
+    document().body().unwrap().append_child(&el).unwrap();
+    mount_json(&el, options);
+    el
+}
+
+fn composer_placeholder(host: &HtmlElement) -> String {
+    testid(&frame(host), "composer-input")
+        .and_then(|e| e.get_attribute("placeholder"))
+        .unwrap_or_default()
+}
+
+fn send_label(host: &HtmlElement) -> String {
+    text_of(&testid(&frame(host), "composer-send").expect("send"))
+        .trim()
+        .to_owned()
+}
+
+#[wasm_bindgen_test]
+async fn an_arabic_widget_is_right_to_left_unless_the_page_says_otherwise() {
+    let key = format!("ar{}", (js_sys::Math::random() * 1e9) as u64);
+    let el = mounted_with(&format!(
+        r#"{{"endpoint": "/not-called", "lang": "ar", "threadKey": "{key}"}}"#
+    ));
+    until("the Arabic chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    leptos::task::tick().await;
+    let widget = testid(&frame(&el), "widget").expect("the frame");
+    assert_eq!(widget.get_attribute("dir").as_deref(), Some("rtl"));
+    assert_eq!(widget.get_attribute("lang").as_deref(), Some("ar"));
+    let root = testid(&frame(&el), "app-root").expect("the chat");
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("ar"));
+    assert_eq!(
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(&root)
+            .unwrap()
+            .unwrap()
+            .get_property_value("direction")
+            .unwrap(),
+        "rtl",
+        "the chat inherits the frame's direction"
+    );
+    assert_eq!(composer_placeholder(&el), "اكتب رسالة إلى الوكيل…");
+    assert_eq!(send_label(&el), "إرسال");
+    el.remove();
+
+    // A page that set its own direction keeps it: an ancestor's `dir` above the host.
+    let page = web_support::fresh_container();
+    page.set_attribute("dir", "ltr").unwrap();
+    let el: HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    page.append_child(&el).unwrap();
+    mount_json(
+        &el,
+        r#"{"endpoint": "/not-called", "lang": "ar", "persist": "none"}"#,
+    );
+    until("the Arabic chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    leptos::task::tick().await;
+    let widget = testid(&frame(&el), "widget").expect("the frame");
+    assert_eq!(widget.get_attribute("dir"), None, "the page's dir wins");
+    assert_eq!(
+        testid(&frame(&el), "app-root")
+            .unwrap()
+            .get_attribute("dir"),
+        None
+    );
+    assert_eq!(send_label(&el), "إرسال", "still in Arabic");
+    page.remove();
+
+    // A left-to-right language sets no direction.
+    let el = mounted_with(r#"{"endpoint": "/not-called", "lang": "fr", "persist": "none"}"#);
+    until("the French chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    let widget = testid(&frame(&el), "widget").expect("the frame");
+    assert_eq!(widget.get_attribute("dir"), None);
+    assert_eq!(widget.get_attribute("lang").as_deref(), Some("fr"));
+    assert_eq!(send_label(&el), "Envoyer");
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_page_s_own_strings_replace_the_catalog_s_key_by_key() {
+    let el = mounted_with(
+        r#"{"endpoint": "/not-called", "persist": "none", "lang": "de",
+            "strings": {"composer_placeholder": "Fragen Sie Acme…", "nope": "x", "stop": "Halt {}",
+                        "send": "<b>Los</b>"}}"#,
+    );
+    until("the chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    leptos::task::tick().await;
+    assert_eq!(composer_placeholder(&el), "Fragen Sie Acme…");
+    // Text, never HTML.
+    assert_eq!(send_label(&el), "<b>Los</b>");
+    assert!(frame(&el).query_selector("b").unwrap().is_none());
+    // A key left out keeps the language's text.
+    assert_eq!(
+        text_of(&testid(&frame(&el), "thread-new").expect("new")).trim(),
+        "+ Neu"
+    );
+    // The unknown key and the text with an extra placeholder are reported, and ignored.
+    let count = testid(&frame(&el), "warnings-count").expect("the refused texts are reported");
+    assert_eq!(text_of(&count).trim(), "2");
+    testid(&frame(&el), "warnings-toggle")
+        .unwrap()
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+    leptos::task::tick().await;
+    let list = text_of(&testid(&frame(&el), "warnings-list").expect("list"));
+    assert!(list.contains("nope") && list.contains("stop"), "{list}");
+    el.remove();
+
+    // The attribute, on an English element.
+    let el = element(&[
+        ("endpoint", "/not-called"),
+        ("lang", "en"),
+        (
+            "strings",
+            r#"{"send": "Ask", "composer_placeholder": "Ask Acme…"}"#,
+        ),
+    ]);
+    until("the chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    assert_eq!(send_label(&el), "Ask");
+    assert_eq!(composer_placeholder(&el), "Ask Acme…");
+    assert!(
+        testid(&frame(&el), "warnings-count").is_none(),
+        "no problem"
+    );
     el.remove();
 }

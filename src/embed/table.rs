@@ -104,8 +104,8 @@ options! {
         "Where conversations are kept: `localStorage`, `sessionStorage` (until the tab closes) or nowhere (memory only).";
     "storage-budget" "storageBudget" Chat: "number", "bytes", "1000000",
         "How much this widget keeps in storage: the least recently active conversations are removed first, with a notice (also at most 50 conversations).";
-    "lang" "lang" Chat: "AguiLang", "a language tag (`en`, `de`, …)", "",
-        "The UI language; default: the browser's. Each catalog but English is fetched when first used.";
+    "lang" "lang" Chat: "AguiLang", "a language tag (`en`, `de`, `fr`, `es`, `pt`, `ja`, `zh`, `ar`; `fr-CA` is `fr`)", "",
+        "The UI language: `en`, `de`, `fr`, `es`, `pt`, `ja`, `zh` (simplified; `zh-TW`, `zh-Hant`, `zh-HK` are not it) or `ar` (right to left: the chat gets `dir=\"rtl\"` unless the page sets `dir` on the element or above it). Default: the first of the browser's languages the chat speaks, else English. The lean bundle fetches each catalog but English when first used.";
     "open" "open" Chat: "boolean", "boolean", "",
         "A popup starts closed unless `open`; a sidebar starts open unless `open=\"false\"`. A change applies in place.";
     "title" "title" Chat: "string", "string", "",
@@ -118,6 +118,8 @@ options! {
         "Show the agent picker (endpoint and headers) in the header; always shown in `page` mode, never otherwise: a widget's endpoint comes from its page, not from its visitors.";
     "suggestions" "suggestions" Chat: "Array<string | AguiSuggestion>", "JSON array of strings or `{title, description}`", "",
         "Follow-up chips that send their prompt.";
+    "strings" "strings" Chat: "Partial<AguiStrings>", "JSON object of UI strings by key", "",
+        "The page's own words for any UI string, by key (`{\"composer_placeholder\": \"Ask Acme…\"}`; the keys and what each text is are `AguiStrings`); every other key keeps the language's text. A text must keep the English text's `{}` placeholders; an unknown key, a changed placeholder count, an empty text or one over 2,000 characters is shown as a warning and ignored (at most 400 texts). Shown as text, never as HTML.";
     "credentials" "credentials" Chat: "'same-origin' | 'include' | 'omit'", "`same-origin`, `include`, `omit`", "same-origin",
         "Whether requests carry the browser's cookies and HTTP authentication (`include`: cross-origin too; the agent must allow it with CORS).";
     "redirects" "redirects" Chat: "'error' | 'follow'", "`error`, `follow`", "error",

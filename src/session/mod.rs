@@ -34,7 +34,7 @@ pub use failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 pub use local::{LocalAgent, LocalAgentRef, TimedChunk};
 pub use queue::Offered;
 
-use crate::i18n::Locale;
+use crate::i18n::{Locale, Strings};
 use crate::protocol::event::EventKind;
 use crate::protocol::input::{history_for_request, prepare_request};
 use crate::protocol::resume::CompleteResume;
@@ -73,6 +73,16 @@ pub struct AgentConfig {
     pub legacy_resume: bool,
     /// The UI language (the browser shell picks the browser's by default).
     pub locale: Locale,
+    /// The UI strings in use when they are not simply the locale's compiled-in catalog: the
+    /// catalog with the page's own texts over it, or — in the lean widget, where each catalog
+    /// but English is a module of its own — the catalog once it is here. Set by the UI
+    /// (`crate::ui::catalog`) for a language; read through [`AgentConfig::ui_strings`], which
+    /// ignores it once `locale` has changed.
+    pub strings: Option<(Locale, &'static Strings)>,
+    /// The page set a direction (`dir`) on the element the chat is mounted in or above it: the
+    /// chat keeps it, and carries no `dir="rtl"` of its own in a right-to-left language. Set by
+    /// the widget and `mount_with`, which look before they mount.
+    pub page_dir: bool,
     /// How requests go out: credentials and redirects (the page's choice).
     pub fetch: FetchPolicy,
     /// A message sent while a run is live waits in a queue ([`queue`]); off, Send waits.
@@ -95,6 +105,17 @@ pub struct AgentConfig {
     /// a View is shown, a refused one shows a notice and no View). `None`: the opaque frame.
     /// Never from the page's URL.
     pub mcp_apps_proxy: Option<String>,
+}
+
+impl AgentConfig {
+    /// The UI strings to show: [`AgentConfig::strings`] when they are the locale's, else the
+    /// locale's catalog (English in the lean widget until that catalog's module is here).
+    pub fn ui_strings(&self) -> &'static Strings {
+        match self.strings {
+            Some((locale, strings)) if locale == self.locale => strings,
+            _ => self.locale.compiled().unwrap_or(&crate::i18n::EN),
+        }
+    }
 }
 
 /// Whether a request carries the browser's cookies and HTTP auth (fetch's `credentials`).
@@ -128,6 +149,8 @@ impl Default for AgentConfig {
             tools: Vec::new(),
             legacy_resume: false,
             locale: Locale::default(),
+            strings: None,
+            page_dir: false,
             fetch: FetchPolicy::default(),
             queue: true,
             capabilities: None,

@@ -19,7 +19,7 @@ use crate::ui::state_panel::StatePanel;
 use crate::ui::thread_list::ThreadList;
 use crate::ui::transcript::Transcript;
 use crate::ui::warnings::WarningsBadge;
-use crate::ui::{focus_in, tr};
+use crate::ui::{direction, focus_in, tr};
 use crate::view::state::is_empty_state;
 
 const MENU: &str = r#"[data-testid="chat-menu"]"#;
@@ -58,6 +58,7 @@ pub fn Chat() -> impl IntoView {
         .shows_agent_picker()
         .then(|| lazy(store, endpoint_settings));
     let lang = move || store.config.with(|c| c.locale.tag());
+    let dir = direction(store);
     let (toggle, inspector) = inspector_parts(store);
     // The compact layout (containers under 560px, style/app.css) folds the header's actions
     // into a menu and shows the thread list and the side column as drawers.
@@ -102,6 +103,7 @@ pub fn Chat() -> impl IntoView {
             class="agui-root"
             data-testid="app-root"
             lang=lang
+            dir=dir
             data-menu=open_attr(menu)
             data-threads=open_attr(threads)
             data-side=open_attr(side)

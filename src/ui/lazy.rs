@@ -74,6 +74,32 @@ macro_rules! split {
 }
 pub(crate) use split;
 
+/// Declares a split point that hands back a value and renders nothing (a language's
+/// catalog): `split_data!(chunk: fn name(args) -> T { body })` defines
+/// `async fn name(args) -> Result<T, LoadFailed>` in every build. In the split build the call
+/// fetches the chunk first (at once when it is here); elsewhere the future is ready on its
+/// first poll, so [`drive`] runs what follows in the same pass. Unlike [`split!`] it leaves the
+/// stylesheet alone: nothing it gives is rendered by rules of its own.
+macro_rules! split_data {
+    ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        #[cfg(agui_split)]
+        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::lazy::LoadFailed> {
+            let value: $ret = $body;
+            Ok(value)
+        }
+
+        #[cfg(not(agui_split))]
+        $(#[$m])*
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::lazy::LoadFailed> {
+            let value: $ret = $body;
+            Ok(value)
+        }
+    };
+}
+pub(crate) use split_data;
+
 /// Runs `then` with what `fut` gives: at once when it is ready on its first poll (a split
 /// function whose module is here already), else in a task once it is.
 pub fn drive<T: 'static>(fut: impl Future<Output = T> + 'static, then: impl FnOnce(T) + 'static) {

@@ -8,6 +8,7 @@
 pub mod a2ui;
 pub mod activity;
 pub mod attach;
+pub mod catalog;
 pub mod chat;
 pub mod composer;
 pub mod error_banner;
@@ -47,7 +48,7 @@ pub(crate) fn locked_by_interrupts(store: AgentStore) -> Memo<bool> {
 /// The UI strings of the store's locale. Tracked: called inside a view closure, the text
 /// follows a locale change.
 pub fn tr(store: AgentStore) -> &'static Strings {
-    store.config.with(|c| c.locale.strings())
+    store.config.with(|c| c.ui_strings())
 }
 
 /// [`tr`] for helpers that may render outside a chat (markdown): English without a store.
@@ -57,7 +58,37 @@ pub fn tr_ctx() -> &'static Strings {
 
 /// [`tr`] without subscribing (event handlers, one-off messages).
 pub fn tr_now(store: AgentStore) -> &'static Strings {
-    store.config.with_untracked(|c| c.locale.strings())
+    store.config.with_untracked(|c| c.ui_strings())
+}
+
+/// The `dir` of a chat's root element: `rtl` in a right-to-left language, unless the page set
+/// a direction where the chat is ([`AgentConfig::page_dir`](crate::session::AgentConfig)): the
+/// page's layout wins. `None` (inherited) otherwise. The stylesheets use logical properties
+/// only, so this is all a language needs.
+pub(crate) fn direction(store: AgentStore) -> impl Fn() -> Option<&'static str> + Copy {
+    move || {
+        store
+            .config
+            .with(|c| c.locale.rtl() && !c.page_dir)
+            .then_some("rtl")
+    }
+}
+
+/// Whether `el` or an element above it carries `dir`, through shadow roots up to the document.
+pub fn page_sets_dir(el: &web_sys::Element) -> bool {
+    use wasm_bindgen::JsCast;
+    let mut at = Some(el.clone());
+    while let Some(e) = at {
+        if e.closest("[dir]").ok().flatten().is_some() {
+            return true;
+        }
+        at = e
+            .get_root_node()
+            .dyn_into::<web_sys::ShadowRoot>()
+            .ok()
+            .map(|shadow| shadow.host());
+    }
+    false
 }
 
 /// Moves the keyboard to the first element under `root` that matches `selector`, on the next

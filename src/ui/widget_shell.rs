@@ -16,7 +16,7 @@ use crate::embed::{Mode, Theme};
 use crate::i18n::fill;
 use crate::store::AgentStore;
 use crate::ui::chat::{Chat, ChatTitle, OwnsPage};
-use crate::ui::{focus_in, tr};
+use crate::ui::{direction, focus_in, tr};
 
 /// What the host can change on a mounted widget without remounting it.
 #[derive(Clone, Copy)]
@@ -93,6 +93,8 @@ pub fn WidgetShell(
         let label = label.clone();
         move || fill(tr(store).widget_close, &[&label()])
     };
+    let lang = move || store.config.with(|c| c.locale.tag());
+    let dir = direction(store);
     let role = match mode {
         Mode::Popup => Some("dialog"),
         Mode::Sidebar => Some("complementary"),
@@ -105,6 +107,8 @@ pub fn WidgetShell(
             data-mode=mode.name()
             data-open=move || shown().to_string()
             data-theme=move || theme.get().attr()
+            lang=lang
+            dir=dir
         >
             {collapsible
                 .then(|| {
