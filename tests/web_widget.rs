@@ -1120,7 +1120,8 @@ async fn an_arabic_widget_is_right_to_left_unless_the_page_says_otherwise() {
     assert_eq!(send_label(&el), "إرسال");
     el.remove();
 
-    // A page that set its own direction keeps it: an ancestor's `dir` above the host.
+    // An ancestor's `dir` is the page's own layout (`<html dir="ltr">` is boilerplate of many
+    // site generators): an Arabic chat inside it is still right to left.
     let page = web_support::fresh_container();
     page.set_attribute("dir", "ltr").unwrap();
     let el: HtmlElement = document()
@@ -1139,7 +1140,29 @@ async fn an_arabic_widget_is_right_to_left_unless_the_page_says_otherwise() {
     .await;
     leptos::task::tick().await;
     let widget = testid(&frame(&el), "widget").expect("the frame");
-    assert_eq!(widget.get_attribute("dir"), None, "the page's dir wins");
+    assert_eq!(widget.get_attribute("dir").as_deref(), Some("rtl"));
+    page.remove();
+
+    // The element's own `dir` wins: the page asked for that direction for this chat.
+    let page = web_support::fresh_container();
+    let el: HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    el.set_attribute("dir", "ltr").unwrap();
+    page.append_child(&el).unwrap();
+    mount_json(
+        &el,
+        r#"{"endpoint": "/not-called", "lang": "ar", "persist": "none"}"#,
+    );
+    until("the Arabic chat", || {
+        testid(&frame(&el), "composer-input").is_some()
+    })
+    .await;
+    leptos::task::tick().await;
+    let widget = testid(&frame(&el), "widget").expect("the frame");
+    assert_eq!(widget.get_attribute("dir"), None, "the element's dir wins");
     assert_eq!(
         testid(&frame(&el), "app-root")
             .unwrap()

@@ -79,9 +79,9 @@ pub struct AgentConfig {
     /// (`crate::ui::catalog`) for a language; read through [`AgentConfig::ui_strings`], which
     /// ignores it once `locale` has changed.
     pub strings: Option<(Locale, &'static Strings)>,
-    /// The page set a direction (`dir`) on the element the chat is mounted in or above it: the
-    /// chat keeps it, and carries no `dir="rtl"` of its own in a right-to-left language. Set by
-    /// the widget and `mount_with`, which look before they mount.
+    /// The page set a direction (`dir`) on the element the chat is mounted in: the chat keeps
+    /// it, and carries no `dir="rtl"` of its own in a right-to-left language. Set by the widget
+    /// and `mount_with`, which look before they mount.
     pub page_dir: bool,
     /// How requests go out: credentials and redirects (the page's choice).
     pub fetch: FetchPolicy,

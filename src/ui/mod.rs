@@ -62,8 +62,7 @@ pub fn tr_now(store: AgentStore) -> &'static Strings {
 }
 
 /// The `dir` of a chat's root element: `rtl` in a right-to-left language, unless the page set
-/// a direction where the chat is ([`AgentConfig::page_dir`](crate::session::AgentConfig)): the
-/// page's layout wins. `None` (inherited) otherwise. The stylesheets use logical properties
+/// a direction on the chat's element ([`AgentConfig::page_dir`](crate::session::AgentConfig)). `None` (inherited) otherwise. The stylesheets use logical properties
 /// only, so this is all a language needs.
 pub(crate) fn direction(store: AgentStore) -> impl Fn() -> Option<&'static str> + Copy {
     move || {
@@ -74,21 +73,11 @@ pub(crate) fn direction(store: AgentStore) -> impl Fn() -> Option<&'static str> 
     }
 }
 
-/// Whether `el` or an element above it carries `dir`, through shadow roots up to the document.
+/// Whether the page set the chat's direction itself: `dir` on the element the chat mounts in.
+/// An ancestor's `dir` is the page's own layout (`<html dir="ltr">` is boilerplate of many
+/// site generators), not a choice for the chat: an Arabic chat is right to left inside it.
 pub fn page_sets_dir(el: &web_sys::Element) -> bool {
-    use wasm_bindgen::JsCast;
-    let mut at = Some(el.clone());
-    while let Some(e) = at {
-        if e.closest("[dir]").ok().flatten().is_some() {
-            return true;
-        }
-        at = e
-            .get_root_node()
-            .dyn_into::<web_sys::ShadowRoot>()
-            .ok()
-            .map(|shadow| shadow.host());
-    }
-    false
+    el.has_attribute("dir")
 }
 
 /// Moves the keyboard to the first element under `root` that matches `selector`, on the next
