@@ -3,7 +3,7 @@
 //! app's own page is built (`mode="page"`).
 //!
 //! ```ignore
-//! use agui_leptos::{AgentChat, AgentConfig, Plugins};
+//! use agui_leptos::prelude::*;
 //! let config = AgentConfig { endpoint: Some("/api/agent".into()), ..AgentConfig::default() };
 //! let plugins = Plugins::new().tool_renderer("get_weather", |call| view! { <Weather call /> }.into_any());
 //! view! { <AgentChat config plugins storage_prefix="my-app" /> }
@@ -19,16 +19,22 @@ use crate::store::{AgentConfig, AgentStore};
 use crate::ui::chat::{Chat, ChatTitle, OwnsPage};
 use crate::ui::STYLESHEET;
 
-/// Local agent playback speed when nothing says otherwise (its own timing).
-pub const DEFAULT_DEMO_SPEED: f64 = 1.0;
-
-/// The whole chat on `config`, with the page's `plugins`. With a `storage_prefix` the
-/// conversations are saved in `localStorage` under it and restored on the next visit;
-/// without, they live as long as the page.
+/// The whole chat, with the page's `plugins`. Under an [`AgentProvider`](crate::AgentProvider)
+/// it uses the provider's store (its config and saved conversations; `config` and
+/// `storage_prefix` are then not read); else it makes its own on `config`. With a
+/// `storage_prefix` the conversations are saved in `localStorage` under it and restored on the
+/// next visit; without, they live as long as the page.
+///
+/// ```ignore
+/// use agui_leptos::prelude::*;
+/// let config = AgentConfig { endpoint: Some("/api/agent".into()), ..AgentConfig::default() };
+/// view! { <AgentChat config storage_prefix="my-app" /> }
+/// ```
 #[component]
 pub fn AgentChat(
-    /// Where runs go (endpoint, headers, language…).
-    config: AgentConfig,
+    /// Where runs go (endpoint, headers, language…); default: `AgentConfig::default()`.
+    #[prop(optional, into)]
+    config: Option<AgentConfig>,
     /// What the page adds: tool renderers, frontend tools, side panels, suggestions.
     #[prop(optional)]
     plugins: Plugins,
@@ -52,11 +58,9 @@ pub fn AgentChat(
     if page {
         provide_context(OwnsPage);
     }
-    let store = match storage_prefix {
-        Some(prefix) => AgentStore::restore(config, &prefix),
-        None => AgentStore::new(config),
-    };
-    store.provide();
+    if use_context::<AgentStore>().is_none() {
+        crate::hooks::provide_agent(config.unwrap_or_default(), storage_prefix.as_deref());
+    }
     plugins.provide();
     view! {
         {styles.then(|| view! { <style>{STYLESHEET}</style> })}

@@ -19,6 +19,8 @@ pub mod base64;
 pub mod demo;
 pub mod embed;
 pub mod event_log;
+#[cfg(target_arch = "wasm32")]
+pub mod hooks;
 pub mod i18n;
 pub mod markdown;
 #[cfg(feature = "mcp-apps")]
@@ -42,6 +44,10 @@ pub mod widget;
 #[cfg(target_arch = "wasm32")]
 pub use app::AgentChat;
 #[cfg(target_arch = "wasm32")]
+pub use hooks::{
+    provide_agent, use_agent, use_agent_state, use_tool_call, AgentProvider, UseAgentReturn,
+};
+#[cfg(target_arch = "wasm32")]
 pub use plugins::{Plugins, Suggestion};
 pub use session::AgentConfig;
 #[cfg(target_arch = "wasm32")]
@@ -49,3 +55,23 @@ pub use store::AgentStore;
 #[cfg(target_arch = "wasm32")]
 pub use ui::tool::ToolCallView;
 pub use view::tool::{ToolStatus, ToolView};
+
+/// What a Leptos app uses: `use agui_leptos::prelude::*;`.
+pub mod prelude {
+    #[cfg(target_arch = "wasm32")]
+    pub use crate::hooks::{
+        provide_agent, use_agent, use_agent_state, use_tool_call, AgentProvider, UseAgentReturn,
+    };
+    #[cfg(target_arch = "wasm32")]
+    pub use crate::plugins::Plugins;
+    pub use crate::protocol::types::Tool;
+    pub use crate::session::{AgentConfig, LocalAgent, TimedChunk};
+    #[cfg(target_arch = "wasm32")]
+    pub use crate::ui::hitl::frontend_tools::FrontendToolCall;
+    #[cfg(target_arch = "wasm32")]
+    pub use crate::ui::tool::ToolCallView;
+    pub use crate::view::feedback::Feedback;
+    pub use crate::view::tool::{ToolStatus, ToolView};
+    #[cfg(target_arch = "wasm32")]
+    pub use crate::AgentChat;
+}

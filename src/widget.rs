@@ -43,7 +43,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowRootMode};
 
-use crate::app::DEFAULT_DEMO_SPEED;
 use crate::embed::{observed_attributes, valid_element_name, Persist, WidgetOptions, OPTIONS};
 use crate::i18n::Locale;
 use crate::plugins::Plugins;
@@ -530,7 +529,7 @@ fn mount(
             fetch: options.fetch,
             queue: !options.queue_off,
             capabilities: options.capabilities.clone(),
-            demo_speed: options.speed.unwrap_or(DEFAULT_DEMO_SPEED),
+            demo_speed: options.speed.unwrap_or(crate::session::DEFAULT_DEMO_SPEED),
             locale: options
                 .lang
                 .as_deref()

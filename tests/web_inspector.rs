@@ -126,7 +126,10 @@ fn scripted_run(store: &AgentStore) {
 
 #[wasm_bindgen_test]
 async fn scrubbing_shows_the_chat_and_the_state_as_of_that_event() {
-    let store = AgentStore::new(AgentConfig::default());
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
     let (_container, root, handle) = mount_chat(store);
     settle(&store).await;
     assert!(testid(&root, "inspector").is_none(), "closed at first");
@@ -495,7 +498,10 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
 
 #[wasm_bindgen_test]
 async fn scrubbing_a_10000_event_trace_stays_interactive() {
-    let store = AgentStore::new(AgentConfig::default());
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
     let (_container, root, handle) = mount_chat(store);
     store.inspector_open.set(true);
     let mut body = Vec::new();
@@ -578,7 +584,10 @@ fn wasm_heap() -> f64 {
 
 #[wasm_bindgen_test]
 async fn a_100000_event_log_fits_its_budget_in_the_wasm_heap() {
-    let store = AgentStore::new(AgentConfig::default());
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
     let before = wasm_heap();
     store.begin_external();
     store.push_bytes(&sse(

@@ -111,7 +111,10 @@ fn node(root: &Element, pointer: &str) -> Element {
 }
 
 fn new_store() -> AgentStore {
-    AgentStore::new(AgentConfig::default())
+    AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    })
 }
 
 // ---- tool card ---------------------------------------------------------------------------
@@ -1084,7 +1087,10 @@ async fn an_mcp_app_runs_in_an_opaque_sandbox_with_the_csp_first_and_a_checked_b
 #[cfg(feature = "mcp-apps")]
 #[wasm_bindgen_test]
 async fn a_flooding_mcp_app_is_stopped_and_its_frame_removed() {
-    let store = AgentStore::new(AgentConfig::default());
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
     let (container, root, handle) = mount_chat(store);
     let flood = r#"<script>for (let i = 0; i < 500; i++) window.parent.postMessage({jsonrpc: '2.0', id: i, method: 'nope'}, '*');</script>"#;
     show_app(&store, "app-2", "ui://bad/flood", flood, None);

@@ -51,6 +51,10 @@ use crate::view::tool::{ToolStatus, ToolView};
 /// The most MCP App Views whose model context a thread keeps ([`Session::set_app_context`]).
 pub const MAX_APP_CONTEXTS: usize = 8;
 
+/// The local (demo) agent's playback speed when nothing says otherwise: its own timing (`0` is
+/// instant, `4` four times faster).
+pub const DEFAULT_DEMO_SPEED: f64 = 1.0;
+
 /// Where runs go, and how the chat talks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentConfig {
@@ -145,7 +149,7 @@ impl Default for AgentConfig {
             local_agent: None,
             headers: Vec::new(),
             allowed_endpoints: None,
-            demo_speed: 0.0,
+            demo_speed: DEFAULT_DEMO_SPEED,
             tools: Vec::new(),
             legacy_resume: false,
             locale: Locale::default(),

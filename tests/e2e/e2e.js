@@ -337,6 +337,14 @@ const exampleChecks = {
     await waitText(p, '[data-testid=forecast-panel]', 'Lisbon: 21 °C');
     await waitText(p, assistantText, 'sunny in Lisbon');
   },
+  async 'a bar of the page beside the chat sends with use_agent and follows use_agent_state'(p) {
+    await p.click('[data-testid=ask-porto]');
+    // The bar is outside the chat, under the same provider: one conversation.
+    await waitText(p, '[data-testid=message-text]', "What's the weather in Porto?");
+    await waitText(p, '[data-testid=quick-forecast]', 'Porto: 21 °C');
+    await waitText(p, '[data-testid=forecast-panel]', 'Porto: 21 °C');
+    assert(!(await p.$eval('[data-testid=ask-porto]', (b) => b.disabled)), 'the button is free again once the run ended');
+  },
 };
 
 // The example host page before anything is opened: the loader draws the launcher, the chat

@@ -1,14 +1,15 @@
-//! A Leptos app that uses agui-leptos as a library, through its public surface only: the
-//! [`AgentChat`] component on an [`AgentConfig`], with [`Plugins`] of its own — a card for its
-//! `get_weather` tool that fills in while the arguments stream, a side panel bound to the
-//! agent state at `/forecast`, a suggestion chip, and a small local agent so it runs offline.
+//! A Leptos app that uses agui-leptos as a library, through its prelude only: an
+//! [`AgentProvider`] on an [`AgentConfig`] holds the conversation; inside it, a bar of the
+//! page's own beside the chat sends with `use_agent().send` and follows the state at
+//! `/forecast` with `use_agent_state`, and the [`AgentChat`] gets [`Plugins`] of the app's — a
+//! card for its `get_weather` tool that fills in while the arguments stream, a side panel, a
+//! suggestion chip, and a small local agent so it runs offline.
 //!
 //! Point it at a real AG-UI endpoint at build time: `AGENT_ENDPOINT=/api/agent trunk serve`.
 
 #[cfg(target_arch = "wasm32")]
 mod app {
-    use agui_leptos::session::{LocalAgent, TimedChunk};
-    use agui_leptos::{AgentChat, AgentConfig, AgentStore, Plugins, ToolCallView, ToolStatus};
+    use agui_leptos::prelude::*;
     use leptos::prelude::*;
     use serde_json::{json, Value};
 
@@ -63,15 +64,14 @@ mod app {
         /// The tool call's live view.
         call: ToolCallView,
     ) -> impl IntoView {
-        let view = call.view;
+        let (args, status) = (call.clone(), call.clone());
         let city = move || {
-            view.with(|v| {
-                v.as_ref()
-                    .and_then(|v| v.args.as_ref()?.get("city")?.as_str().map(str::to_owned))
-            })
-            .unwrap_or_else(|| "…".to_owned())
+            args.args()
+                .and_then(|a| a.get("city")?.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "…".to_owned())
         };
-        let done = move || view.with(|v| v.as_ref().map(|v| v.status)) == Some(ToolStatus::Success);
+        let done = move || status.status() == Some(ToolStatus::Success);
+        let view = call.view;
         let temperature = move || {
             view.with(|v| {
                 let text = v.as_ref()?.result.as_ref()?.text().into_owned();
@@ -89,23 +89,43 @@ mod app {
         }
     }
 
-    /// A side panel bound to `/forecast`: re-rendered only when that path changes.
+    /// The forecast at `/forecast` in words (`None` before there is one).
+    fn summary(forecast: Option<Value>) -> Option<String> {
+        let v = forecast?;
+        Some(format!("{}: {} °C", v["city"].as_str()?, v["tempC"]))
+    }
+
+    /// A side panel in the chat, bound to `/forecast`: re-rendered only when that path changes.
     #[component]
     fn ForecastPanel() -> impl IntoView {
-        let store = AgentStore::expect();
-        let path = store.path_signal("/forecast");
-        let summary = Memo::new(move |_| {
-            path.track();
-            store.with_state("/forecast", |v| {
-                let v = v?;
-                Some(format!("{}: {} °C", v["city"].as_str()?, v["tempC"]))
-            })
-        });
+        let forecast = use_agent_state("/forecast");
         view! {
             <section class="forecast-panel" data-testid="forecast-panel" aria-label="Forecast">
                 <h3>"Forecast"</h3>
-                <p>{move || summary.get().unwrap_or_else(|| "Ask about a city.".to_owned())}</p>
+                <p>{move || summary(forecast.get()).unwrap_or_else(|| "Ask about a city.".to_owned())}</p>
             </section>
+        }
+    }
+
+    /// The page's own bar beside the chat (outside it, under the same provider): a button that
+    /// asks the agent, busy while a run is under way, and the forecast the state holds.
+    #[component]
+    fn QuickAsk() -> impl IntoView {
+        let agent = use_agent();
+        let forecast = use_agent_state("/forecast");
+        view! {
+            <nav class="quick-ask" aria-label="Quick questions">
+                <button
+                    data-testid="ask-porto"
+                    disabled=move || agent.is_running.get()
+                    on:click=move |_| agent.send.run("What's the weather in Porto?".to_owned())
+                >
+                    "Weather in Porto"
+                </button>
+                <span data-testid="quick-forecast">
+                    {move || summary(forecast.get()).unwrap_or_default()}
+                </span>
+            </nav>
         }
     }
 
@@ -113,8 +133,6 @@ mod app {
         console_error_panic_hook::set_once();
         let config = AgentConfig {
             endpoint: option_env!("AGENT_ENDPOINT").map(str::to_owned),
-            // The local agent's chunks carry its timing: play them as they are.
-            demo_speed: 1.0,
             ..AgentConfig::default()
         };
         let plugins = Plugins::new()
@@ -127,13 +145,10 @@ mod app {
             .welcome(|_| "Ask about the weather in any city.".to_owned());
         mount_to_body(move || {
             view! {
-                <AgentChat
-                    config=config.clone()
-                    plugins=plugins.clone()
-                    storage_prefix="weather-desk"
-                    title="Weather desk"
-                    page=true
-                />
+                <AgentProvider config=config.clone() storage_prefix="weather-desk">
+                    <QuickAsk />
+                    <AgentChat plugins=plugins.clone() title="Weather desk" page=true />
+                </AgentProvider>
             }
         });
     }
