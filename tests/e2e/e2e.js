@@ -343,7 +343,9 @@ const exampleChecks = {
     await waitText(p, '[data-testid=message-text]', "What's the weather in Porto?");
     await waitText(p, '[data-testid=quick-forecast]', 'Porto: 21 °C');
     await waitText(p, '[data-testid=forecast-panel]', 'Porto: 21 °C');
-    assert(!(await p.$eval('[data-testid=ask-porto]', (b) => b.disabled)), 'the button is free again once the run ended');
+    assert(await p.$eval('[data-testid=ask-porto]', (b) => b.disabled), 'the button waits while the run is under way');
+    await waitText(p, assistantText, 'sunny in Porto');
+    await p.waitForFunction(() => !document.querySelector('[data-testid=ask-porto]').disabled, null, { timeout: 5000 });
   },
 };
 
