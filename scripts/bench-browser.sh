@@ -17,4 +17,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-600}"
 
 # --nocapture: the runner prints the test's console output (the table) as it runs.
-exec cargo test --release --target wasm32-unknown-unknown --test bench_browser -- --nocapture
+exec cargo test --release --target wasm32-unknown-unknown --test bench_browser --features app -- --nocapture

@@ -14,4 +14,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-600}"
 
-exec cargo test --release --target wasm32-unknown-unknown --test bench_long_thread -- --nocapture
+exec cargo test --release --target wasm32-unknown-unknown --test bench_long_thread --features app -- --nocapture

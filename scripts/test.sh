@@ -90,22 +90,25 @@ stage() {
 
 # --- stage helpers ------------------------------------------------------------
 
+# Every cargo stage builds with the app's features (Cargo.toml: the demo agent and the
+# inspector, which many tests drive); the library's own defaults are built by the `docs-rs`
+# stage and the lean widget's by `clippy-wasm32-lean`.
 # Build every native target (lib, bins, tests, examples, benches) without
 # running anything: benchmark mains must not run here.
-native_build_all() { cargo test --all-targets --no-run; }
+native_build_all() { cargo test --all-targets --no-run --features app; }
 
 # Run native tests: lib, bins, integration tests and doc tests. (Examples are
 # built but not run; benches are not run.)
-native_test() { cargo test; }
+native_test() { cargo test --features app; }
 
-browser_test() { cargo test --target wasm32-unknown-unknown --test "$1"; }
+browser_test() { cargo test --target wasm32-unknown-unknown --test "$1" --features app; }
 
 # The same kind of test file through wasm-pack (the user's package set names it): headless
 # Chrome, the installed chromedriver and wasm-bindgen, nothing downloaded.
 WASM_PACK_TEST=web_widget
 wasm_pack_test() {
     wasm-pack test --headless --chrome --chromedriver "$CHROMEDRIVER" --mode no-install . \
-        --test "$1"
+        --test "$1" --features app
 }
 
 # NB: stage functions run in a `||` context, where bash ignores `set -e`:
@@ -166,9 +169,9 @@ stage fmt cargo fmt --all -- --check
 stage native-build-all-targets native_build_all
 stage native-test native_test
 # The fuzz suite's full budget (tests/fuzz.rs; `cargo test` above runs it at 1/25 scale).
-stage native-fuzz cargo test --release --test fuzz
-stage clippy-native cargo clippy --workspace --all-targets -- -D warnings
-stage clippy-wasm32 cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins -- -D warnings
+stage native-fuzz cargo test --release --test fuzz --features app
+stage clippy-native cargo clippy --workspace --all-targets --features agui-leptos/app -- -D warnings
+stage clippy-wasm32 cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins --features agui-leptos/app -- -D warnings
 # The lean widget as it is built: split into modules (src/ui/lazy.rs; its own target directory,
 # other rustflags than the stage above).
 stage clippy-wasm32-lean env RUSTFLAGS="--cfg erase_components --cfg agui_split" \
