@@ -21,11 +21,12 @@ export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-222000}"
 . scripts/e2e-env.sh
 
 port="${E2E_PORT:-8111}"
-# The example Leptos app (the crate as a library), a debug build: it is checked, not measured.
-# Only when its target runs (E2E_TARGETS unset, or naming leptos-app).
+# The example Leptos app, built against the crate as `cargo package` makes it (the tarball
+# unpacked, default features: what a user of the crate gets), a debug build in the shared
+# target directory: it is checked, not measured. Only when its target runs (E2E_TARGETS unset,
+# or naming leptos-app).
 if [ -z "${E2E_TARGETS:-}" ] || [[ ",${E2E_TARGETS}," == *,leptos-app,* ]]; then
-    echo "[e2e] trunk build examples/leptos-app"
-    (cd examples/leptos-app && trunk build) || exit 1
+    scripts/packaged-example.sh || exit 1
 fi
 # Idle until the `ai-sdk` target's turn, which may come late: it stops with this script anyway.
 serve_ai_sdk --idle 3600 --max-lifetime 3600

@@ -178,6 +178,14 @@ stage clippy-wasm32-lean env RUSTFLAGS="--cfg erase_components --cfg agui_split"
     cargo clippy --target wasm32-unknown-unknown --lib --no-default-features \
     --features ai-sdk,protobuf,a2ui,mcp-apps --target-dir target/clippy-lean -- -D warnings
 
+# The crate as docs.rs documents it (wasm32, the library's default features): no broken or
+# private link in the docs of its public items.
+stage docs-rs env RUSTDOCFLAGS="-D warnings" \
+    cargo doc --no-deps --target wasm32-unknown-unknown --lib
+# The crate as `cargo package` makes it builds from its own tarball (the packaged example is
+# built by the e2e stage: scripts/packaged-example.sh).
+stage crate-package cargo package --allow-dirty
+
 shopt -s nullglob
 _web_tests=(tests/web_*.rs)
 shopt -u nullglob

@@ -8,7 +8,7 @@
 //! [`Thread::apply`] (the same reducer the live path runs).
 //!
 //! **Compact storage.** Raw stream bytes go into one append-only buffer; each delivered event
-//! is kept as its compact JSON in a second buffer and decoded on demand; an [`Entry`] is a few
+//! is kept as its compact JSON in a second buffer and decoded on demand; an `Entry` is a few
 //! offsets (48 bytes). A frame's raw text is the bytes since the previous recorded frame (so
 //! keep-alive comments before an event show with it); chunk expansion can deliver several
 //! events from one frame, which then share its raw text.

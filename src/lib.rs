@@ -1,14 +1,41 @@
-//! agui-leptos: an AG-UI client for the browser, in Rust compiled to WebAssembly with Leptos.
+//! An [AG-UI](https://docs.ag-ui.com) chat client for the browser, in Rust and
+//! [Leptos](https://leptos.dev) 0.8 (client-side rendering), compiled to WebAssembly: the chat as
+//! a component ([`AgentChat`]), hooks to follow and drive it from anywhere on the page
+//! ([`use_agent`], [`use_agent_state`], [`use_tool_call`]), the plug-ins a page adds
+//! ([`Plugins`]: tool cards, frontend tools, side panels, suggestions, its own words), and a
+//! sans-IO AG-UI library ([`protocol`]) worth using alone. The same chat is the `<agui-chat>`
+//! element of the npm package `agui-leptos` (`docs/` in the repository).
 //!
-//! Layering: [`protocol`] is the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen; a test
-//! enforces it); [`demo`] is the offline scripted agent (pure, produces SSE bytes);
-//! [`branches`] keeps regenerated / edited alternatives and the saved form of a conversation
-//! (pure); [`event_log`] and [`trace`] are the event inspector's log, time travel and trace
-//! files (pure); [`i18n`] is the catalog of every UI string (pure); [`embed`] reads widget
-//! options (pure); [`a2ui`] is the A2UI surface model of `a2ui-surface` activities (pure); [`mcp_apps`] is
-//! the MCP Apps policy, `srcdoc` and JSON-RPC bridge of `mcp-apps` activities (pure); [`base64`]
-//! is the one base64 codec, shared by attachments and MCP Apps (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
-//! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
+//! # An app
+//!
+//! `use agui_leptos::prelude::*;` brings what an app uses. This is the crate's example app
+//! (`examples/weather_desk.rs`, built with trunk from `examples/leptos-app/`): an [`AgentProvider`] holds the conversation; beside
+//! the chat, a bar of the page's own sends with [`use_agent`] and follows the state with
+//! [`use_agent_state`]; the chat gets the app's own tool card, side panel and a small local
+//! agent, so it runs offline.
+//!
+//! ```no_run
+#![doc = include_str!("../examples/weather_desk.rs")]
+//! ```
+//!
+//! # Features
+//!
+//! The defaults are what an app needs: `ai-sdk` (the AI SDK's UI message stream), `protobuf`
+//! (the AG-UI protobuf binding), `a2ui` (A2UI surfaces) and `mcp-apps` (MCP Apps in a
+//! sandboxed frame). `demo` (the built-in offline demo agent and its cards) and `inspector`
+//! (the event inspector) are off; `app` turns on everything (the project's own page).
+//!
+//! # Layers
+//!
+//! [`protocol`] is the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen; a test
+//! enforces it); [`view`] holds what the UI shows, as data; [`session`] runs and keeps
+//! conversations (threads, branches, human in the loop, persistence), pure; [`i18n`] is the
+//! catalog of every UI string; [`embed`] reads the widget's options; [`event_log`] and
+//! [`trace`] are the inspector's log and trace files; `a2ui` and `mcp_apps` the models of A2UI
+//! surfaces and MCP Apps; [`base64`] and [`markdown`] what their names say — all pure and tested
+//! natively. The browser-only modules build for wasm32: [`store`] (signals over the session),
+//! [`transport`] (fetch streaming), [`plugins`], [`ui`] (components), [`hooks`], [`app`] and
+//! [`widget`] (the custom element). `docs/dev/architecture.md` in the repository has the order.
 
 #[cfg(feature = "a2ui")]
 pub mod a2ui;

@@ -1,4 +1,4 @@
-//! The event inspector's side of the session: one [`EventLog`] per thread (switching threads
+//! The event inspector's side of the session: one [`EventLog`](crate::event_log::EventLog) per thread (switching threads
 //! switches logs; logs live as long as the session, they are not persisted), fed by the same
 //! calls that feed the pipeline; time travel and trace export. Recording costs O(the event)
 //! per event like the pipeline.

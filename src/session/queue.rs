@@ -3,7 +3,7 @@
 //! free.
 //!
 //! - [`Session::send`] queues instead of refusing while a run is in flight (unless the page
-//!   turned it off, [`AgentConfig::queue`]), up to [`MAX_QUEUED`] messages.
+//!   turned it off, [`AgentConfig::queue`](crate::session::AgentConfig::queue)), up to [`MAX_QUEUED`] messages.
 //! - [`Session::next_queued`] is asked when a run ends: the first message goes out only after a
 //!   run that **succeeded with nothing left to answer** — an open interrupt or a frontend tool
 //!   call waiting for a result blocks the queue until it is answered (the answer's run ends

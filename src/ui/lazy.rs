@@ -1,5 +1,5 @@
 //! Parts of the chat fetched on first use: the lean widget's build (`scripts/build-widget.sh`,
-//! `--cfg agui_split`) cuts each [`split!`] function out of the main wasm module into a module
+//! `--cfg agui_split`) cuts each `split!` function out of the main wasm module into a module
 //! of its own (Leptos's `wasm_split`, run by `wasm-split-cli`), fetched the first time it is
 //! needed. The biggest is `run`: everything about a conversation — the transcript's rows with
 //! their Markdown, tool cards and reasoning, and what starts, sends and reads a run (the
@@ -13,7 +13,7 @@
 //! test) a split function is a plain call, so the DOM is the same either way and the app pays
 //! nothing for it.
 //!
-//! A module that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy`]
+//! A module that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy()`]
 //! shows a notice with a Retry button, [`in_module`] has the error banner offer Retry of the
 //! action, and the next try fetches again (`wasm_split`'s loader memoises only a success).
 
@@ -78,7 +78,7 @@ pub(crate) use split;
 /// catalog): `split_data!(chunk: fn name(args) -> T { body })` defines
 /// `async fn name(args) -> Result<T, LoadFailed>` in every build. In the split build the call
 /// fetches the chunk first (at once when it is here); elsewhere the future is ready on its
-/// first poll, so [`drive`] runs what follows in the same pass. Unlike [`split!`] it leaves the
+/// first poll, so [`drive`] runs what follows in the same pass. Unlike `split!` it leaves the
 /// stylesheet alone: nothing it gives is rendered by rules of its own.
 macro_rules! split_data {
     ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
@@ -110,7 +110,7 @@ pub fn drive<T: 'static>(fut: impl Future<Output = T> + 'static, then: impl FnOn
     }
 }
 
-/// A value handed to a [`split!`] function once, without copying it: the call that runs takes
+/// A value handed to a `split!` function once, without copying it: the call that runs takes
 /// it; a call whose module could not be loaded never ran, so the value stays for its retry.
 pub struct Handoff<T>(std::rc::Rc<std::cell::Cell<Option<T>>>);
 
@@ -131,7 +131,7 @@ impl<T> Clone for Handoff<T> {
     }
 }
 
-/// Runs `call` — a call of a [`split!`] function that returns nothing (an action: most are in
+/// Runs `call` — a call of a `split!` function that returns nothing (an action: most are in
 /// `run`, adding files is in `attach`) — at once when its module is here (for `run`, always
 /// after the first run), else once it arrives, in the order asked for. A module that cannot be
 /// loaded is reported on `store` ([`AgentStore::part_failed`]) with `call` to try again.
@@ -163,7 +163,7 @@ pub fn in_module(_store: AgentStore, call: impl FnOnce()) {
     call();
 }
 
-/// What a [`split!`] function that gives a value (not a view, not an action) gives, once its
+/// What a `split!` function that gives a value (not a view, not an action) gives, once its
 /// module is here; `Err` when it could not be loaded. (The protobuf decoder: the transport
 /// awaits it before it reads the response.)
 #[cfg(agui_split)]
@@ -173,13 +173,13 @@ pub async fn from_module<T>(
     call.await
 }
 
-/// What a [`split!`] function gives: without the split build the call was a plain one.
+/// What a `split!` function gives: without the split build the call was a plain one.
 #[cfg(not(agui_split))]
 pub async fn from_module<T>(value: T) -> Result<T, LoadFailed> {
     Ok(value)
 }
 
-/// Starts fetching a chunk (a `preload` of [`split!`]) without waiting for it; a failure is
+/// Starts fetching a chunk (a `preload` of `split!`) without waiting for it; a failure is
 /// only logged (by the loader) and the part's own load tries again when it shows.
 pub fn prefetch<E: 'static>(preload: impl Future<Output = Result<(), E>> + 'static) {
     leptos::task::spawn_local(async move {
@@ -187,7 +187,7 @@ pub fn prefetch<E: 'static>(preload: impl Future<Output = Result<(), E>> + 'stat
     });
 }
 
-/// Shows a [`split!`] part: in the split build once its chunk is here ([`fetched`]).
+/// Shows a `split!` part: in the split build once its chunk is here ([`fetched`]).
 #[cfg(agui_split)]
 pub fn lazy<F, Fut>(store: AgentStore, load: F) -> impl IntoView
 where
@@ -197,18 +197,18 @@ where
     fetched(store, load)
 }
 
-/// Shows a [`split!`] part: without the split build, a plain call.
+/// Shows a `split!` part: without the split build, a plain call.
 #[cfg(not(agui_split))]
 pub fn lazy(_store: AgentStore, load: impl Fn() -> AnyView) -> AnyView {
     load()
 }
 
-/// Shows a [`split!`] part in the same pass when its module is here (a transcript row: rows
+/// Shows a `split!` part in the same pass when its module is here (a transcript row: rows
 /// exist only once `run` is), `fallback` until then: in the split build [`with_stand_in`].
 #[cfg(agui_split)]
 pub use with_stand_in as lazy_or;
 
-/// Shows a [`split!`] part: without the split build, a plain call.
+/// Shows a `split!` part: without the split build, a plain call.
 #[cfg(not(agui_split))]
 pub fn lazy_or<V>(load: impl FnOnce() -> AnyView, _fallback: impl Fn() -> V) -> AnyView {
     load()

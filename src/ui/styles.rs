@@ -8,7 +8,7 @@
 //! the parts fetched on first use (rows and their Markdown, tool cards, interrupt forms, the
 //! state tree, settings, attachments, …: the runs between `/* @modules */` and `/* @main */` in
 //! `style/*.css`) come with the first of those parts to be fetched: every split function
-//! calls [`complete`] before it renders, which puts them back in their places, so the cascade
+//! calls `complete()` before it renders, which puts them back in their places, so the cascade
 //! is the same as the whole sheet's.
 
 /// The stylesheet this build starts with: the whole of it, or in the split build what its main

@@ -12,7 +12,7 @@
 //!   a full replacement), a reason field when it has `reason`, and a generated form for any
 //!   other properties.
 //! - **Choice**: a legacy `{message, options}` value → one button per option.
-//! - **Form**: any other `responseSchema` → a generated form ([`crate::ui::schema_form`]).
+//! - **Form**: any other `responseSchema` → a generated form ([`crate::ui::hitl::schema_form`]).
 //! - **Free text**: nothing to go on (e.g. a plain-text legacy question) → a text answer.
 //!
 //! An interrupt with `expiresAt` shows a countdown; once expired the card only offers Cancel
