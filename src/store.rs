@@ -86,34 +86,34 @@ pub struct AgentStore {
     session: StoredValue<Session, LocalStorage>,
     shell: StoredValue<Shell, LocalStorage>,
     /// The message rows, in order.
-    pub rows: RwSignal<Vec<Row>>,
+    pub(crate) rows: RwSignal<Vec<Row>>,
     /// Bumped when the state is replaced wholesale (snapshot).
-    pub state_version: RwSignal<u64>,
+    pub(crate) state_version: RwSignal<u64>,
     /// Bumped once per flush in which the state changed at all (snapshot or delta): for
     /// observers of the whole state (the widget's `agui:state-changed` event).
-    pub state_changes: RwSignal<u64>,
-    pub run: RwSignal<RunView>,
-    pub warnings: RwSignal<Vec<Notice>>,
+    pub(crate) state_changes: RwSignal<u64>,
+    pub(crate) run: RwSignal<RunView>,
+    pub(crate) warnings: RwSignal<Vec<Notice>>,
     /// A run is in flight.
-    pub running: RwSignal<bool>,
-    pub config: RwSignal<AgentConfig>,
+    pub(crate) running: RwSignal<bool>,
+    pub(crate) config: RwSignal<AgentConfig>,
     /// The event inspector is shown (an embedding page may set it).
-    pub inspector_open: RwSignal<bool>,
+    pub(crate) inspector_open: RwSignal<bool>,
     /// Bumped when the open thread's event log changed, while the inspector is open.
-    pub log_version: RwSignal<u64>,
+    pub(crate) log_version: RwSignal<u64>,
     /// The last feedback the person gave on an answer (the widget dispatches `agui:feedback`).
-    pub feedback: RwSignal<Option<Feedback>>,
+    pub(crate) feedback: RwSignal<Option<Feedback>>,
     /// The messages waiting for the agent ([`Session::queued`]).
-    pub queue: RwSignal<Vec<Message>>,
+    pub(crate) queue: RwSignal<Vec<Message>>,
     /// A part of the chat could not be loaded (a module of the lean widget, for an action that
     /// needs it): the error banner says so, and its Retry tries the action again.
-    pub part_error: RwSignal<bool>,
+    pub(crate) part_error: RwSignal<bool>,
     /// What is saved is being read (the lean widget waits for its `run` module for that): the
     /// transcript shows no welcome meanwhile.
-    pub restoring: RwSignal<bool>,
+    pub(crate) restoring: RwSignal<bool>,
     /// A message sent before the lean widget's `run` module is here: the transcript shows it,
     /// pending, until it goes out.
-    pub sending: RwSignal<Option<String>>,
+    pub(crate) sending: RwSignal<Option<String>>,
 }
 
 impl AgentStore {
@@ -209,6 +209,40 @@ impl AgentStore {
     /// The store from context (a component outside the chat is a programming error).
     pub fn expect() -> Self {
         expect_context::<AgentStore>()
+    }
+
+    // ---- what a page reads and sets (the fields are the chat's own) --------------------
+
+    /// Whether a run is in flight.
+    pub fn running(&self) -> Signal<bool> {
+        self.running.into()
+    }
+
+    /// The last run: status, error, steps, open interrupts.
+    pub fn run_view(&self) -> Signal<RunView> {
+        self.run.into()
+    }
+
+    /// What the chat warns about (bad options, storage, protocol notices).
+    pub fn warnings(&self) -> Signal<Vec<Notice>> {
+        self.warnings.into()
+    }
+
+    /// The configuration (endpoint, headers, language…).
+    pub fn config(&self) -> Signal<AgentConfig> {
+        self.config.into()
+    }
+
+    /// Changes the configuration in place (the next run uses it).
+    pub fn update_config(&self, f: impl FnOnce(&mut AgentConfig)) {
+        let mut config = self.config.get_untracked();
+        f(&mut config);
+        self.set_config(config);
+    }
+
+    /// Shows or hides the event inspector.
+    pub fn set_inspector_open(&self, open: bool) {
+        self.inspector_open.set(open);
     }
 
     /// Read the session (`None` once the chat is gone).

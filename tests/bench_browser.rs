@@ -285,8 +285,8 @@ async fn run(earlier: usize, deltas: &[String], with_ui: bool) -> Figures {
     sleep(20).await;
 
     // The answer arrived whole (the benchmark measured the real thing).
-    assert_eq!(store.run.get_untracked().status.name(), "success");
-    assert!(!store.running.get_untracked());
+    assert_eq!(store.run_view().get_untracked().status.name(), "success");
+    assert!(!store.running().get_untracked());
     let answer: String = deltas.concat();
     let stored = store
         .with_message("a-new", |m| {

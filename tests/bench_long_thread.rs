@@ -313,7 +313,7 @@ async fn run_snapshot(messages: &[Message], snapshot: &[u8], deltas: &[String]) 
     store.end_external(None);
     store.flush();
     leptos::task::tick().await;
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
     drop(handle);
     container.remove();
     out

@@ -15,7 +15,7 @@ use agui_leptos::demo::model::VenueQuery;
 use agui_leptos::i18n::Locale;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
-use leptos::prelude::{GetUntracked, Update};
+use leptos::prelude::GetUntracked;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -233,7 +233,7 @@ async fn every_control_has_a_name_and_focus_goes_to_the_card_that_waits() {
 
         send_message(&root, message);
         wait_until(&store, "the card to wait for the person", || {
-            !store.running.get_untracked() && q(&root, card_selector).is_some()
+            !store.running().get_untracked() && q(&root, card_selector).is_some()
         })
         .await;
         let card = q(&root, card_selector).expect("card");
@@ -320,7 +320,10 @@ async fn the_keyboard_alone_reaches_the_composer_and_sends() {
     let ev = keydown("Enter");
     input.dispatch_event(&ev).expect("dispatch Enter");
     assert!(ev.default_prevented(), "Enter is taken by the composer");
-    wait_until(&store, "the run to end", || !store.running.get_untracked()).await;
+    wait_until(&store, "the run to end", || {
+        !store.running().get_untracked()
+    })
+    .await;
     assert!(
         q(&root, r#"[data-testid="message"][data-role="user"]"#).is_some(),
         "the message was sent"
@@ -338,7 +341,7 @@ async fn the_keyboard_alone_reaches_the_composer_and_sends() {
 async fn ask_demo(store: &AgentStore, root: &Element, text: &str) {
     send_message(root, text);
     wait_until(store, "the demo run to end", || {
-        !store.running.get_untracked()
+        !store.running().get_untracked()
             && !q_all(root, r#"[data-testid="message"][data-role="assistant"]"#).is_empty()
     })
     .await;
@@ -393,7 +396,7 @@ async fn the_german_catalog_renders_german_and_follows_a_locale_change() {
     assert_eq!(query.found_in(1, de), "Gefunden: 1 Ort in Lisboa für 12");
     assert_eq!(query.found_sentence(2), "Found 2 venues in Lisboa for 12");
 
-    store.config.update(|c| c.locale = Locale::En);
+    store.update_config(|c| c.locale = Locale::En);
     settle(&store).await;
     assert_eq!(app.get_attribute("lang").as_deref(), Some("en"));
     assert_eq!(text_of(&send).trim(), "Send");
@@ -424,7 +427,7 @@ async fn plugins_strings_stay_over_the_catalog_across_a_locale_switch() {
     );
 
     // Another language: its catalog, the page's text still over it; right to left in Arabic.
-    store.config.update(|c| c.locale = Locale::Ar);
+    store.update_config(|c| c.locale = Locale::Ar);
     settle(&store).await;
     assert_eq!(app.get_attribute("lang").as_deref(), Some("ar"));
     assert_eq!(app.get_attribute("dir").as_deref(), Some("rtl"));
@@ -437,7 +440,7 @@ async fn plugins_strings_stay_over_the_catalog_across_a_locale_switch() {
         Some("1"),
         "reported once"
     );
-    store.config.update(|c| c.locale = Locale::En);
+    store.update_config(|c| c.locale = Locale::En);
     settle(&store).await;
     assert_eq!(app.get_attribute("dir"), None);
     assert_eq!(text_of(&send).trim(), "Send");

@@ -365,7 +365,7 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
         "invalid JSON is reported"
     );
     assert_eq!(
-        store.config.get_untracked().endpoint,
+        store.config().get_untracked().endpoint,
         None,
         "nothing applied"
     );
@@ -394,7 +394,7 @@ async fn settings_reject_bad_headers_and_apply_an_endpoint() {
     settle(&store).await;
     click_testid(&root, "settings-apply");
     settle(&store).await;
-    let config = store.config.get_untracked();
+    let config = store.config().get_untracked();
     assert_eq!(config.wire, agui_leptos::protocol::Wire::AiSdk);
     assert!(!config.protobuf);
     assert_eq!(config.endpoint.as_deref(), Some("/agent"));
@@ -447,7 +447,7 @@ async fn warnings_badge_counts_and_lists() {
     store.end_external(None);
     settle(&store).await;
 
-    let count = store.warnings.get_untracked().len();
+    let count = store.warnings().get_untracked().len();
     assert!(count >= 1, "the unknown event left a warning");
     let badge = testid(&root, "warnings").expect("badge");
     assert_eq!(
@@ -796,7 +796,7 @@ async fn retry_replaces_the_failed_answer() {
     click_testid(&root, "retry");
     settle(&store).await;
     let deadline = now() + 10_000.0;
-    while store.running.get_untracked() {
+    while store.running().get_untracked() {
         settle(&store).await;
         assert!(now() < deadline, "the retry did not finish");
         sleep(20).await;

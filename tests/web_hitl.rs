@@ -170,7 +170,7 @@ async fn confirm_payment_approved_answers_the_call_and_continues_by_itself() {
     settle(&store).await;
     assert!(
         store
-            .config
+            .config()
             .get_untracked()
             .tools
             .iter()
@@ -201,7 +201,7 @@ async fn confirm_payment_approved_answers_the_call_and_continues_by_itself() {
     let description = text_of(&testid(&card, "payment-description").expect("description"));
     assert!(description.contains("Deposit"), "{description:?}");
     assert_eq!(
-        store.run.get_untracked().pending_tool_calls,
+        store.run_view().get_untracked().pending_tool_calls,
         vec![call.clone()],
         "the run left the call pending"
     );
@@ -340,7 +340,7 @@ async fn a_handler_runs_once_after_the_run_finishes_and_its_result_continues_the
     let root: Element = container.into();
     settle(&store).await;
     assert!(store
-        .config
+        .config()
         .get_untracked()
         .tools
         .iter()

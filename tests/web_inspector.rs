@@ -388,7 +388,7 @@ async fn the_inspector_speaks_the_catalog_language_and_its_list_works_with_the_k
     }
 
     // A locale change reaches the open inspector.
-    store.config.update(|c| c.locale = Locale::En);
+    store.update_config(|c| c.locale = Locale::En);
     settle(&store).await;
     assert_eq!(attr("inspector", "aria-label"), "Event inspector");
     assert_eq!(text_of(&toggle).trim(), "Inspector");
@@ -411,7 +411,7 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
     });
     let handle = web_support::mount_demo(container.clone(), store);
     let root: Element = container.clone().into();
-    store.inspector_open.set(true);
+    store.set_inspector_open(true);
     settle(&store).await;
 
     // Two runs of the demo agent: a tool call, then state and reasoning.
@@ -445,7 +445,7 @@ async fn an_exported_trace_reopened_replays_the_same_conversation() {
     pick_file(&root, "trace.jsonl", &bytes);
     for _ in 0..500 {
         sleep(10).await;
-        if store.thread_id() != original_thread && !store.running.get_untracked() {
+        if store.thread_id() != original_thread && !store.running().get_untracked() {
             break;
         }
     }
@@ -503,7 +503,7 @@ async fn scrubbing_a_10000_event_trace_stays_interactive() {
         ..AgentConfig::default()
     });
     let (_container, root, handle) = mount_chat(store);
-    store.inspector_open.set(true);
+    store.set_inspector_open(true);
     let mut body = Vec::new();
     body.extend(sse(
         json!({"type": "RUN_STARTED", "threadId": "t", "runId": "big"}),

@@ -70,12 +70,12 @@ async fn wait_for(store: &AgentStore, root: &Element, want: &str) {
     loop {
         settle(store).await;
         let status = run_status(root);
-        if !store.running.get_untracked() && status == want {
+        if !store.running().get_untracked() && status == want {
             return;
         }
         // Until RUN_STARTED arrives the line still shows how the previous run ended.
         assert!(
-            store.running.get_untracked()
+            store.running().get_untracked()
                 || matches!(
                     status.as_str(),
                     "running" | "idle" | "success" | "interrupted"
@@ -104,7 +104,7 @@ async fn send_and_wait(store: &AgentStore, root: &Element, text: &str, want: &st
     click_testid(root, "composer-send");
     settle(store).await;
     assert!(
-        store.running.get_untracked(),
+        store.running().get_untracked(),
         "the run started for {text:?}"
     );
     wait_for(store, root, want).await;
@@ -158,7 +158,7 @@ fn state(store: &AgentStore, pointer: &str) -> Option<Value> {
 
 fn warnings_text(store: &AgentStore) -> String {
     store
-        .warnings
+        .warnings()
         .get_untracked()
         .iter()
         .map(ToString::to_string)
@@ -277,7 +277,7 @@ async fn switching_threads_keeps_each_threads_messages_and_state() {
     // Switching is refused while it is in flight.
     store.send("think".to_owned());
     settle(&store).await;
-    assert!(store.running.get_untracked());
+    assert!(store.running().get_untracked());
     let body = store.last_request().expect("request sent");
     assert_eq!(body["threadId"], json!(a));
     assert_eq!(body["state"], a_state, "A's last agreed state goes out");
@@ -321,7 +321,7 @@ async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
     send_and_wait(&store, &root, "ask me", "interrupted").await;
     let thread_id = store.thread_id();
     let before_rows = rows(&root);
-    let interrupts = store.run.get_untracked().interrupts;
+    let interrupts = store.run_view().get_untracked().interrupts;
     assert_eq!(interrupts.len(), 1);
     drop(handle);
     container.remove();
@@ -338,7 +338,7 @@ async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
     );
     assert_eq!(rows(&root), before_rows);
     assert_eq!(run_status(&root), "interrupted");
-    assert_eq!(store.run.get_untracked().interrupts, interrupts);
+    assert_eq!(store.run_view().get_untracked().interrupts, interrupts);
     let card = testid(&root, "interrupt").expect("the interrupt card is back");
     assert!(
         text_of(&card).contains("How many people"),
@@ -374,7 +374,7 @@ async fn an_open_interrupt_survives_a_reload_and_can_be_answered() {
     let (container, root, handle) = mount_chat(store);
     settle(&store).await;
     assert_eq!(run_status(&root), "success");
-    assert!(store.run.get_untracked().interrupts.is_empty());
+    assert!(store.run_view().get_untracked().interrupts.is_empty());
     assert_eq!(state(&store, "/travellers"), Some(json!(6)));
 
     drop(handle);
@@ -531,7 +531,7 @@ async fn regenerate_keeps_the_first_answer_as_a_version() {
 
     click_testid(&root, "regenerate");
     settle(&store).await;
-    assert!(store.running.get_untracked(), "a new run started");
+    assert!(store.running().get_untracked(), "a new run started");
     let body = store.last_request().expect("regenerate request");
     assert_ne!(body["runId"], first_run, "a new runId");
     let sent = body["messages"].as_array().expect("messages");
@@ -649,7 +649,7 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
     input.set_value("plan our Lisbon offsite");
     click_testid(&root, "edit-save");
     settle(&store).await;
-    assert!(store.running.get_untracked(), "the edit starts a run");
+    assert!(store.running().get_untracked(), "the edit starts a run");
 
     let body = store.last_request().expect("edit request");
     let sent = body["messages"].as_array().expect("messages");

@@ -17,7 +17,7 @@ mod web_support;
 use agui_leptos::i18n::Locale;
 use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
-use leptos::prelude::{GetUntracked, Update};
+use leptos::prelude::GetUntracked;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -309,7 +309,7 @@ async fn deltas_render_before_the_response_ends() {
     settle(&store).await;
     assert_eq!(assistant_text(root).trim(), "Hello");
     assert_eq!(run_status(root), "running", "the stream is still open");
-    assert!(store.running.get_untracked());
+    assert!(store.running().get_untracked());
     assert!(testid(root, "composer-stop").is_some(), "Stop is offered");
     assert!(banner_text(root).is_none());
 
@@ -336,7 +336,7 @@ async fn deltas_render_before_the_response_ends() {
     );
     assert_eq!(assistant_rows(root).len(), 1);
     assert!(banner_text(root).is_none(), "no error banner");
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
     assert!(testid(root, "composer-stop").is_none(), "Stop is gone");
 }
 
@@ -366,7 +366,7 @@ fn assert_common_request_shape(i: u32, body: &Value, store: AgentStore) {
     // The frontend tools the chat advertises (none configured here: only the built-in ones
     // the chat registers itself), exactly as configured; `[]` when there are none.
     let advertised =
-        serde_json::to_value(store.config.get_untracked().tools).expect("tools serialize");
+        serde_json::to_value(store.config().get_untracked().tools).expect("tools serialize");
     assert_eq!(body["tools"], advertised);
     assert!(body["tools"].is_array());
     assert_eq!(body["context"], json!([]));
@@ -473,7 +473,7 @@ async fn a_non_2xx_answer_shows_its_status_and_body() {
     assert!(banner.contains("500"), "{banner}");
     assert!(banner.contains("boom from server"), "{banner}");
     assert_eq!(run_status(root), "error");
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
     assert!(assistant_rows(root).is_empty());
     assert!(testid(root, "retry").is_some(), "Retry is offered");
 }
@@ -499,11 +499,14 @@ async fn a_fetch_rejected_with_anything_or_a_bad_header_is_a_failure_not_a_dead_
     assert_eq!(run_status(root), "error");
 
     // A header no browser can carry, set from Rust (the widget's parser refuses it earlier).
-    let mut config = store.config.get_untracked();
+    let mut config = store.config().get_untracked();
     config.headers = vec![("X-Check".into(), "✓".into())];
     store.set_config(config);
     store.retry();
-    wait_until(&store, "the run to end", || !store.running.get_untracked()).await;
+    wait_until(&store, "the run to end", || {
+        !store.running().get_untracked()
+    })
+    .await;
     let banner = banner_text(root).unwrap_or_default();
     assert!(banner.contains("X-Check"), "{banner}");
     // Still alive: the composer answers.
@@ -530,7 +533,7 @@ async fn a_non_sse_content_type_is_refused() {
     assert!(banner.contains("application/json"), "{banner}");
     assert!(banner.contains("text/event-stream"), "{banner}");
     assert_eq!(run_status(root), "error");
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
     assert!(assistant_rows(root).is_empty(), "the body was not read");
 }
 
@@ -541,7 +544,7 @@ async fn transport_errors_are_worded_in_the_locale_and_follow_a_switch() {
     let stub = FetchStub::install();
     let m = mount().await;
     let (root, store) = (&m.root, m.store);
-    store.config.update(|c| c.locale = Locale::De);
+    store.update_config(|c| c.locale = Locale::De);
 
     stub.plan(200, "application/json", Some("{}"), true);
     store.send("hallo?".to_owned());
@@ -556,14 +559,14 @@ async fn transport_errors_are_worded_in_the_locale_and_follow_a_switch() {
     );
     assert!(!banner.contains("the agent answered"), "{banner}");
 
-    store.config.update(|c| c.locale = Locale::En);
+    store.update_config(|c| c.locale = Locale::En);
     wait_until(&store, "the English banner", || {
         banner_text(root).is_some_and(|b| b.contains("the agent answered with content type"))
     })
     .await;
 
     // A lost connection, in German.
-    store.config.update(|c| c.locale = Locale::De);
+    store.update_config(|c| c.locale = Locale::De);
     stub.plan(200, "text/event-stream", None, true);
     click(&testid(root, "retry").expect("Retry"));
     let body = request(1).await;
@@ -606,7 +609,7 @@ async fn a_body_that_ends_without_a_terminal_event_is_a_lost_connection() {
         "Partial answer",
         "what arrived is kept"
     );
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
 }
 
 #[wasm_bindgen_test]
@@ -632,7 +635,7 @@ async fn a_body_that_errors_mid_stream_is_an_error_and_keeps_the_text() {
     assert!(banner.contains("network connection reset"), "{banner}");
     assert_eq!(run_status(root), "error");
     assert_eq!(assistant_text(root).trim(), "Half an answer");
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
 }
 
 // ---- 6. Stop --------------------------------------------------------------------------------
@@ -666,7 +669,7 @@ async fn stop_aborts_the_request_and_keeps_what_arrived() {
     assert_eq!(stub_abort_events(0), 1, "the abort event fired once");
     assert_eq!(assistant_text(root).trim(), "Some text", "text kept");
     assert!(banner_text(root).is_none(), "stopping is not an error");
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
     assert!(testid(root, "composer-stop").is_none());
 
     // The body was errored by the abort, as a real fetch does: nothing more gets through.
@@ -709,7 +712,7 @@ async fn after_stop_a_body_that_keeps_streaming_changes_nothing() {
     assert_eq!(assistant_text(root).trim(), "Some text");
     assert_eq!(run_status(root), "cancelled");
     assert!(banner_text(root).is_none());
-    assert!(!store.running.get_untracked());
+    assert!(!store.running().get_untracked());
     assert_eq!(root.inner_html(), before, "the DOM did not change");
 }
 
@@ -748,7 +751,7 @@ async fn a_new_run_right_after_stop_is_not_disturbed_by_the_stopped_one() {
             "body ignores the abort"
         };
         assert!(
-            store.running.get_untracked(),
+            store.running().get_untracked(),
             "{mode}: run two is still running"
         );
         assert_eq!(run_status(root), "running", "{mode}");
@@ -779,7 +782,7 @@ async fn a_new_run_right_after_stop_is_not_disturbed_by_the_stopped_one() {
             "Some text\nRun two, finished.",
             "{mode}"
         );
-        assert!(!store.running.get_untracked(), "{mode}");
+        assert!(!store.running().get_untracked(), "{mode}");
         drop(m);
         drop(stub);
     }
@@ -924,7 +927,7 @@ async fn crlf_framing_split_between_cr_and_lf_renders() {
     }
     assert!(stub_close(0));
     wait_until(&store, "the run ends", || {
-        !store.running.get_untracked() && run_status(root) != "running"
+        !store.running().get_untracked() && run_status(root) != "running"
     })
     .await;
 
@@ -935,9 +938,9 @@ async fn crlf_framing_split_between_cr_and_lf_renders() {
     let strong = q(root, r#"[data-role="assistant"] strong"#).expect("markdown bold");
     assert_eq!(text_of(&strong), "café");
     assert!(
-        store.warnings.get_untracked().is_empty(),
+        store.warnings().get_untracked().is_empty(),
         "{:?}",
-        store.warnings.get_untracked()
+        store.warnings().get_untracked()
     );
 }
 
@@ -973,7 +976,7 @@ async fn demo_agent_stop_then_send_keeps_the_new_run_running() {
     while now() < until {
         settle(&store).await;
         let status = run_status(&root);
-        let running = store.running.get_untracked();
+        let running = store.running().get_untracked();
         assert_eq!(
             running,
             status == "running",

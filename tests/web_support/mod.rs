@@ -111,7 +111,7 @@ pub async fn wait_until(store: &AgentStore, what: &str, mut cond: impl FnMut() -
 
 /// Wait until the store's run is over.
 pub async fn wait_idle(store: &AgentStore) {
-    wait_until(store, "the run to end", || !store.running.get_untracked()).await;
+    wait_until(store, "the run to end", || !store.running().get_untracked()).await;
 }
 
 // ---- SSE --------------------------------------------------------------------------------
