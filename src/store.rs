@@ -2,7 +2,7 @@
 //! tested): it runs the transport each [`RunRequest`] names, feeds the bytes back, and turns
 //! each [`Flush`] into signal writes.
 //!
-//! - The message list signal ([`AgentStore::rows`]) changes only when a message is added or the
+//! - The message list signal (`AgentStore::rows`) changes only when a message is added or the
 //!   list is restructured; a text delta bumps the version signal of that one row, an args
 //!   delta that one tool card, a `STATE_DELTA` the signals of the state paths it touched.
 //! - Components read content straight from the session (`with_message`, `tool_view`, …) when
@@ -794,7 +794,7 @@ impl AgentStore {
     }
 
     /// Rate an answer (see [`Session::rate`]); the feedback is published on
-    /// [`AgentStore::feedback`] and returned for the page's callbacks.
+    /// `AgentStore::feedback` and returned for the page's callbacks.
     pub fn rate(&self, message_id: &str, rating: Rating, comment: &str) -> Option<Feedback> {
         let feedback = self
             .update(|s| s.rate(message_id, rating, comment))
