@@ -35,11 +35,11 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::plugins::ToolCallView;
 use crate::protocol::reducer::RunStatus;
 use crate::protocol::types::Message;
 use crate::session::AgentConfig;
 use crate::store::AgentStore;
-use crate::ui::tool::ToolCallView;
 
 /// Creates the chat's store on `config` and provides it to its children: the hooks and an
 /// [`AgentChat`](crate::AgentChat) among them use it. With a `storage_prefix` the

@@ -75,12 +75,12 @@ pub use hooks::{
     provide_agent, use_agent, use_agent_state, use_tool_call, AgentProvider, UseAgentReturn,
 };
 #[cfg(target_arch = "wasm32")]
+pub use plugins::ToolCallView;
+#[cfg(target_arch = "wasm32")]
 pub use plugins::{Plugins, Suggestion};
 pub use session::AgentConfig;
 #[cfg(target_arch = "wasm32")]
 pub use store::AgentStore;
-#[cfg(target_arch = "wasm32")]
-pub use ui::tool::ToolCallView;
 pub use view::tool::{ToolStatus, ToolView};
 
 /// What a Leptos app uses: `use agui_leptos::prelude::*;`.
@@ -90,13 +90,13 @@ pub mod prelude {
         provide_agent, use_agent, use_agent_state, use_tool_call, AgentProvider, UseAgentReturn,
     };
     #[cfg(target_arch = "wasm32")]
+    pub use crate::plugins::FrontendToolCall;
+    #[cfg(target_arch = "wasm32")]
     pub use crate::plugins::Plugins;
+    #[cfg(target_arch = "wasm32")]
+    pub use crate::plugins::ToolCallView;
     pub use crate::protocol::types::Tool;
     pub use crate::session::{AgentConfig, LocalAgent, TimedChunk};
-    #[cfg(target_arch = "wasm32")]
-    pub use crate::ui::hitl::frontend_tools::FrontendToolCall;
-    #[cfg(target_arch = "wasm32")]
-    pub use crate::ui::tool::ToolCallView;
     pub use crate::view::feedback::Feedback;
     pub use crate::view::tool::{ToolStatus, ToolView};
     #[cfg(target_arch = "wasm32")]

@@ -46,9 +46,9 @@ use web_sys::{CustomEvent, CustomEventInit, HtmlElement, ShadowRootInit, ShadowR
 use crate::embed::{observed_attributes, valid_element_name, Persist, WidgetOptions, OPTIONS};
 use crate::i18n::Locale;
 use crate::plugins::Plugins;
+use crate::plugins::ToolCallView;
 use crate::protocol::types::Tool;
 use crate::store::{browser_locale, AgentConfig, AgentStore, BrowserStorage, Notice};
-use crate::ui::tool::call::ToolCallView;
 use crate::ui::tr_now;
 use crate::ui::widget_shell::{ShellControls, WidgetShell};
 

@@ -49,6 +49,9 @@ pub fn Chat() -> impl IntoView {
     let store = AgentStore::expect();
     let plugins = Plugins::use_plugins();
     plugins.install(store);
+    // The UI strings: the language's catalog with the page's own over it, following the
+    // language (in the lean widget a catalog but English comes a moment later, as a module).
+    crate::ui::catalog::follow(store, plugins.page_strings().to_vec().into());
     let panels = plugins
         .panels()
         .iter()

@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use crate::demo::model::{payment_approved, payment_declined, PaymentRequest};
 use crate::i18n::fill;
+use crate::plugins::FrontendToolCall;
 use crate::store::AgentStore;
 use crate::store::HitlError;
-use crate::ui::hitl::frontend_tools::FrontendToolCall;
 use crate::ui::tr;
 use crate::view::wording;
 

@@ -10,8 +10,8 @@ use leptos::prelude::*;
 
 use crate::demo::model::{parse_venues, Venue, VenueQuery};
 use crate::i18n::fill;
+use crate::plugins::ToolCallView;
 use crate::store::AgentStore;
-use crate::ui::tool::call::ToolCallView;
 use crate::ui::tool::parts::result_section;
 use crate::ui::tr;
 use crate::view::tool::{ToolStatus, ToolView};

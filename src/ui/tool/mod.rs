@@ -9,13 +9,11 @@
 //! values, never as markup. The card re-reads the store only when its own
 //! [`AgentStore::tool_version`] bumps.
 
-pub mod call;
 pub mod parts;
-pub mod registry;
 
 use leptos::prelude::*;
 
-use crate::plugins::Plugins;
+use crate::plugins::{Plugins, ToolCallView};
 use crate::store::AgentStore;
 use crate::ui::hitl::frontend_tools::component_body;
 use crate::ui::lazy::split;
@@ -23,7 +21,6 @@ use crate::ui::tr;
 use crate::view::format::format_duration;
 use crate::view::tool::{status_label, ToolStatus};
 
-pub use call::ToolCallView;
 pub use parts::generic_body;
 
 split!(run:

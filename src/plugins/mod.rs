@@ -37,10 +37,17 @@ use crate::i18n::Strings;
 use crate::protocol::types::Tool;
 use crate::session::{LocalAgent, LocalAgentRef};
 use crate::store::AgentStore;
-use crate::ui::hitl::frontend_tools::{FrontendToolCall, FrontendTools};
-use crate::ui::tool::call::ToolCallView;
-use crate::ui::tool::registry::{ToolRegistry, ToolRenderer};
+mod frontend_tools;
+mod tool_call;
+mod tool_renderers;
+
 use crate::view::feedback::Feedback;
+pub use frontend_tools::{
+    FrontendTool, FrontendToolCall, FrontendToolKind, FrontendTools, ToolComponent, ToolFuture,
+    ToolHandler,
+};
+pub use tool_call::ToolCallView;
+pub use tool_renderers::{ToolRegistry, ToolRenderer};
 
 /// A side panel: renders itself (reading the store from context) or nothing.
 pub type PanelView = Arc<dyn Fn() -> AnyView + Send + Sync>;
@@ -255,10 +262,8 @@ impl Plugins {
     }
 
     /// Hand the store what it needs at run time: the local agent, unless its configuration
-    /// names one, and the UI strings — the language's catalog with [`Plugins::strings`] over
-    /// it, following the language ([`crate::ui::catalog::follow`]; in the lean widget a
-    /// catalog but English comes a moment later, as a module). (The frontend tools are
-    /// advertised by the transcript's driver.)
+    /// names one. (The chat lays [`Plugins::page_strings`] over the language's catalog; the
+    /// frontend tools are advertised by the transcript's driver.)
     pub fn install(&self, store: AgentStore) {
         if let Some(agent) = self.local_agent.clone() {
             if store.config.with_untracked(|c| c.local_agent.is_none()) {
@@ -267,7 +272,11 @@ impl Plugins {
                 store.set_config(config);
             }
         }
-        crate::ui::catalog::follow(store, self.strings.clone().into());
+    }
+
+    /// The page's own UI strings ([`Plugins::strings`]), key and text.
+    pub fn page_strings(&self) -> &[(String, String)] {
+        &self.strings
     }
 
     // ---- what the chat reads ---------------------------------------------------------------

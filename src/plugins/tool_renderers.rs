@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::ui::tool::call::ToolCallView;
+use super::ToolCallView;
 use crate::view::tool::{normalize_tool_name, strip_namespace};
 
 /// Renders the body of one tool card from the call's live view.
