@@ -1,0 +1,92 @@
+//! `window.AguiChat`: `mount`, `unmount`, `scan`, `version`, and what the loader reports through.
+
+use super::*;
+
+/// What `AguiChat.mount` returns: `{element, unmount(), state()}`.
+pub(super) fn handle_object(el: HtmlElement) -> js_sys::Object {
+    let handle = js_sys::Object::new();
+    set(&handle, "element", &el);
+    let target = el.clone();
+    let unmount_fn = Closure::<dyn Fn() -> bool>::new(move || unmount(&target));
+    set(&handle, "unmount", &unmount_fn.into_js_value());
+    let state_fn = Closure::<dyn Fn() -> JsValue>::new(move || state_of(&el));
+    set(&handle, "state", &state_fn.into_js_value());
+    handle
+}
+
+pub(super) fn set(obj: &js_sys::Object, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(obj, &key.into(), value);
+}
+
+/// `window.AguiChat`.
+pub(super) fn install_api() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let api = js_sys::Object::new();
+    // `mount(element, options, open)`: options from a JS object (the element's properties,
+    // for the loader's <agui-chat>; what it leaves out comes from the attributes), or, when
+    // `options` is not an object, from the attributes alone (and the page's URL, with
+    // `url-options`); `open`: the visitor already asked for the chat (a popup's launcher was
+    // clicked before the chat was here): it opens, with the keyboard in the composer.
+    let mount_fn = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+        |el: JsValue, js_options: JsValue, open: JsValue| {
+            let el: HtmlElement = el
+                .dyn_into()
+                .map_err(|_| JsValue::from_str("AguiChat.mount: expected an element"))?;
+            let id = next_id();
+            let (mut options, mut problems, page) = if js_options.is_object() {
+                let (mut options, mut problems) = options_from_js(&el, &js_options);
+                options.focus = own(&js_options, "focus")
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false);
+                let (plugins, more) = plugins_from_js(id, &js_options);
+                problems.extend(more);
+                let page = PagePlugins {
+                    plugins,
+                    options: Some(js_options),
+                };
+                (options, problems, page)
+            } else {
+                let (options, problems) = options_of(&el, "");
+                (options, problems, PagePlugins::default())
+            };
+            if open.is_truthy() {
+                options.open = Some(true);
+                options.focus = true;
+            }
+            problems.dedup();
+            mount(id, el.clone(), options, problems, page);
+            Ok(handle_object(el).into())
+        },
+    );
+    set(&api, "mount", mount_fn.as_ref());
+    mount_fn.forget();
+    let unmount_fn = Closure::<dyn Fn(JsValue) -> bool>::new(|el: JsValue| {
+        el.dyn_into::<HtmlElement>()
+            .map(|el| unmount(&el))
+            .unwrap_or(false)
+    });
+    set(&api, "unmount", unmount_fn.as_ref());
+    unmount_fn.forget();
+    let scan_fn = Closure::<dyn Fn(JsValue)>::new(|root: JsValue| {
+        if root.is_object() {
+            scan(&root);
+        } else if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            scan(&doc.into());
+        }
+    });
+    set(&api, "scan", scan_fn.as_ref());
+    scan_fn.forget();
+    // The loader's <agui-chat> (src/loader/agui-chat.js) reports through these.
+    let changed = Closure::<dyn Fn(HtmlElement, String)>::new(|el: HtmlElement, attr: String| {
+        reconfigure(&el, &attr);
+    });
+    set(&api, "_changed", changed.as_ref());
+    changed.forget();
+    let state = Closure::<dyn Fn(HtmlElement) -> JsValue>::new(|el: HtmlElement| state_of(&el));
+    set(&api, "_state", state.as_ref());
+    state.forget();
+    set(&api, "version", &env!("CARGO_PKG_VERSION").into());
+    set(&window, "AguiChat", &api);
+}

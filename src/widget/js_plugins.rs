@@ -1,0 +1,194 @@
+//! The page's JS plug-ins: frontend tools whose handler runs in the page, renderer elements,
+//! the upload hook — looked up at call time in the options object the widget was mounted with.
+
+use super::*;
+
+/// The function the widget `id`'s JS options hold now under `path` (`["upload"]`, or
+/// `["tools", name]`: the `handler` of the tool of that name). Looked up at call time, from
+/// the options object the page mounted with (the element's properties, live): a page that
+/// gives a new handler needs no remount, and the registry's handlers (which must be `Send`)
+/// only hold plain data.
+pub(super) fn js_function(
+    id: u32,
+    key: &str,
+    tool: Option<&str>,
+) -> Result<js_sys::Function, String> {
+    let options = MOUNTED
+        .with_borrow(|m| {
+            m.iter()
+                .find(|w| w.id == id)
+                .and_then(|w| w.page.options.clone())
+        })
+        .ok_or_else(|| "the widget is gone".to_owned())?;
+    let value = own(&options, key).unwrap_or(JsValue::UNDEFINED);
+    let value = match tool {
+        None => value,
+        Some(name) => value
+            .dyn_ref::<js_sys::Array>()
+            .and_then(|list| {
+                list.iter()
+                    .find(|t| own(t, "name").and_then(|n| n.as_string()).as_deref() == Some(name))
+            })
+            .and_then(|t| own(&t, "handler"))
+            .unwrap_or(JsValue::UNDEFINED),
+    };
+    value.dyn_into::<js_sys::Function>().map_err(|_| {
+        format!(
+            "{} is no longer a function of the page",
+            tool.unwrap_or(key)
+        )
+    })
+}
+
+/// The page's plug-ins from the JS options: `tools`, `renderers` (see the module docs;
+/// `suggestions` are an option like the attribute, [`WidgetOptions::suggestions`]). Every entry that cannot be used is a problem shown in the widget, never a failure.
+pub(super) fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
+    let mut plugins = Plugins::new();
+    let mut problems = Vec::new();
+    let field = |k: &str| own(obj, k).filter(|v| !v.is_undefined() && !v.is_null());
+    if let Some(list) = field("tools") {
+        plugins = tools_from_js(id, &list, plugins, &mut problems);
+    }
+    if let Some(map) = field("renderers") {
+        plugins = renderers_from_js(&map, plugins, &mut problems);
+    }
+    if let Some(upload) = field("upload") {
+        match upload.dyn_into::<js_sys::Function>() {
+            Ok(_) => plugins = plugins.upload(move |file| call_js_upload(id, file)),
+            Err(_) => problems.push("upload: expected a function (file) → URL".to_owned()),
+        }
+    }
+    (plugins, problems)
+}
+
+/// The page's `upload(file)`: a URL (or a promise of one) for the attached file.
+pub(super) async fn call_js_upload(widget: u32, file: web_sys::File) -> Result<String, String> {
+    let f = js_function(widget, "upload", None)?;
+    let out = f.call1(&JsValue::NULL, &file).map_err(|e| error_text(&e))?;
+    let out = match out.dyn_into::<js_sys::Promise>() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .map_err(|e| error_text(&e))?,
+        Err(v) => v,
+    };
+    out.as_string()
+        .filter(|url| !url.trim().is_empty())
+        .ok_or_else(|| "upload did not return a URL".to_owned())
+}
+
+/// `tools: [{name, description, parameters, handler}]`: frontend tools whose handler runs in
+/// the page.
+pub(super) fn tools_from_js(
+    id: u32,
+    list: &JsValue,
+    mut plugins: Plugins,
+    problems: &mut Vec<String>,
+) -> Plugins {
+    let Some(list) = list.dyn_ref::<js_sys::Array>() else {
+        problems.push("tools: expected an array".to_owned());
+        return plugins;
+    };
+    for item in list.iter() {
+        let get = |k: &str| own(&item, k).unwrap_or(JsValue::UNDEFINED);
+        let Some(name) = get("name").as_string().filter(|n| !n.is_empty()) else {
+            problems.push("tools: a tool without a name".to_owned());
+            continue;
+        };
+        if !get("handler").is_function() {
+            problems.push(format!("tools: {name} has no handler function"));
+            continue;
+        }
+        let parameters = json_of(&get("parameters"));
+        let tool = Tool {
+            name: name.clone(),
+            description: get("description").as_string().unwrap_or_default(),
+            parameters,
+            metadata: None,
+        };
+        plugins = plugins.frontend_handler(tool, move |args| call_js_tool(id, name.clone(), args));
+    }
+    plugins
+}
+
+/// `renderers: {tool_name: 'element-name'}`: tool cards whose body is a custom element of the
+/// page. Only valid custom element names are taken ([`valid_element_name`]).
+pub(super) fn renderers_from_js(
+    map: &JsValue,
+    mut plugins: Plugins,
+    problems: &mut Vec<String>,
+) -> Plugins {
+    let Some(map) = map.dyn_ref::<js_sys::Object>().filter(|_| !map.is_array()) else {
+        problems.push("renderers: expected an object {tool_name: 'element-name'}".to_owned());
+        return plugins;
+    };
+    for entry in js_sys::Object::entries(map).iter() {
+        let pair = js_sys::Array::from(&entry);
+        let (Some(name), tag) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
+            continue;
+        };
+        match tag.filter(|t| valid_element_name(t)) {
+            Some(tag) => {
+                plugins = plugins.tool_renderer(&name, move |call| {
+                    let tag = tag.clone();
+                    crate::ui::lazy::lazy_or(move || element_card(tag, call), || ()).into_any()
+                });
+            }
+            None => problems.push(format!(
+                "renderers: {name}: not a custom element name (lower case, with a hyphen)"
+            )),
+        }
+    }
+    plugins
+}
+
+crate::ui::lazy::split!(run:
+    /// A card body that is the page's own element: created once (by name, never from HTML), its
+    /// `toolCall` property set again whenever the call changes.
+    /// (In the `run` module: only a tool card shows it.)
+    fn element_card(tag: String, call: ToolCallView) -> AnyView {
+        let holder = NodeRef::<leptos::html::Div>::new();
+        let element = StoredValue::new_local(None::<web_sys::Element>);
+        Effect::new(move |_| {
+            let value = call.view.with(|v| v.as_ref().map(|v| v.to_json()));
+            let Some(div) = holder.get() else {
+                return;
+            };
+            let el = match element.get_value() {
+                Some(el) => el,
+                None => {
+                    let Some(el) = div
+                        .owner_document()
+                        .and_then(|d| d.create_element(&tag).ok())
+                    else {
+                        return;
+                    };
+                    let _ = div.append_child(&el);
+                    element.set_value(Some(el.clone()));
+                    el
+                }
+            };
+            let value = value
+                .and_then(|v| js_sys::JSON::parse(&v.to_string()).ok())
+                .unwrap_or(JsValue::NULL);
+            let _ = js_sys::Reflect::set(&el, &"toolCall".into(), &value);
+        });
+        view! { <div class="agui-tool-card__element" data-testid="tool-element" node_ref=holder></div> }
+            .into_any()
+    }
+);
+
+pub(super) async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
+    let f = js_function(widget, "tools", Some(&name))?;
+    let args = js_sys::JSON::parse(&args.to_string()).map_err(|e| error_text(&e))?;
+    let out = f.call1(&JsValue::NULL, &args).map_err(|e| error_text(&e))?;
+    let out = match out.dyn_into::<js_sys::Promise>() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .map_err(|e| error_text(&e))?,
+        Err(v) => v,
+    };
+    if out.is_undefined() {
+        return Ok(Value::Null);
+    }
+    json_of(&out).ok_or_else(|| format!("tool {name} returned a value that is not JSON"))
+}
