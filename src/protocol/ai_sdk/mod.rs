@@ -64,6 +64,10 @@ use super::types::{
     ResumeStatus, Role, RunFinishedOutcome, ToolCall,
 };
 
+mod error;
+
+pub use error::AiSdkError;
+
 /// The response header that marks a UI message stream.
 pub const HEADER: &str = super::wire::AI_SDK_HEADER;
 /// Parts (blocks, calls, results, activities, approvals) one stream may mint.
@@ -98,27 +102,6 @@ pub fn is_ai_sdk_response(content_type: Option<&str>, header_value: Option<&str>
         essence.eq_ignore_ascii_case("text/event-stream")
     });
     sse && header_value.is_some_and(|v| v.trim().eq_ignore_ascii_case("v1"))
-}
-
-/// Why a UI message stream was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum AiSdkError {
-    #[error("invalid JSON in a UI message stream chunk: {0}")]
-    InvalidJson(String),
-    #[error("not a UI message stream chunk: {0}")]
-    NotAChunk(&'static str),
-    #[error("malformed '{chunk_type}' chunk: `{field}` {problem}")]
-    Malformed {
-        chunk_type: String,
-        field: &'static str,
-        problem: &'static str,
-    },
-    /// A delta or end for a text/reasoning block or tool call that is not open.
-    #[error("'{chunk_type}' for '{id}', which is not open")]
-    NotOpen { chunk_type: String, id: String },
-    #[error("more than {limit} parts in one UI message stream")]
-    TooManyParts { limit: usize },
 }
 
 /// One chunk object and its type, with typed field readers.
