@@ -15,7 +15,7 @@ use crate::protocol::sse::{SseDecoder, SseError, SseFrame};
 use super::decode::{AiSdkDecoder, MD_ERROR};
 
 /// The response header that marks a UI message stream.
-pub const HEADER: &str = crate::protocol::wire::AI_SDK_HEADER;
+pub const HEADER: &str = crate::protocol::front::AI_SDK_HEADER;
 
 /// True for a response in this protocol: the header says `v1` and the body is SSE (or untyped).
 pub fn is_ai_sdk_response(content_type: Option<&str>, header_value: Option<&str>) -> bool {

@@ -69,9 +69,9 @@ use serde_json::Value;
 use super::enforce::{enforce_event, Enforced, EventError};
 use super::error::{ProtocolError, Warning};
 use super::event::Event;
+use super::front::{Wire, WireFront};
 use super::pipeline::{Delivered, Pipeline, PipelineOptions};
 use super::sse::DEFAULT_MAX_FRAME_BYTES;
-use super::wire::{Wire, WireFront};
 
 pub use error::{DecodeError, ProtoError};
 pub use schema::MAX_DEPTH;
