@@ -37,6 +37,7 @@ pub mod ui;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod widget;
+pub mod wording;
 
 // The surface an embedder needs (a Leptos app using this crate as a library).
 #[cfg(target_arch = "wasm32")]
