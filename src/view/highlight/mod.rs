@@ -30,9 +30,11 @@
 //! (smaller in wasm than a slice of `&str`s).
 //!
 //! The files: `tables.rs` (the languages and their tables), `line.rs` (the output: lines,
-//! spans, classes), `scan.rs` (the scanner, one method per mode), `highlighter.rs` (the
+//! spans, classes), `scan.rs` (the scanner, one method per mode; `code.rs` its code mode, one method per token
+//! family), `highlighter.rs` (the
 //! streaming [`Highlighter`] and its budgets).
 
+mod code;
 mod highlighter;
 mod line;
 mod scan;
