@@ -1,14 +1,14 @@
 //! agui-leptos: an AG-UI client for the browser, in Rust compiled to WebAssembly with Leptos.
 //!
-//! Layering: [`protocol`] is the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen; a test
-//! enforces it); [`demo`] is the offline scripted agent (pure, produces SSE bytes);
-//! [`branches`] keeps regenerated / edited alternatives and the saved form of a conversation
-//! (pure); [`event_log`] and [`trace`] are the event inspector's log, time travel and trace
-//! files (pure); [`i18n`] is the catalog of every UI string (pure); [`embed`] reads widget
-//! options (pure); [`a2ui`] is the A2UI surface model of `a2ui-surface` activities (pure); [`mcp_apps`] is
-//! the MCP Apps policy, `srcdoc` and JSON-RPC bridge of `mcp-apps` activities (pure); [`base64`]
-//! is the one base64 codec, shared by attachments and MCP Apps (pure). Browser-only modules — [`transport`] (fetch streaming), [`store`] (signals over the
-//! thread model), [`ui`] (components) and [`app`] — build only for wasm32.
+//! Layering, bottom up (`docs/dev/architecture.md`, "The layers, in order"; `tests/layering.rs`
+//! keeps it): [`protocol`], the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen);
+//! [`base64`], [`markdown`], [`i18n`]; [`view`], what the screen shows as data; [`event_log`]
+//! and [`trace`], the event inspector's log and trace files; [`session`], runs, threads,
+//! branches and persistence; [`wording`], the words of every failure; [`embed`], widget
+//! options; [`a2ui`] and [`mcp_apps`], the A2UI surface model and the MCP Apps bridge — all
+//! pure, tested natively. Then the browser-only modules, built only for wasm32: `transport`
+//! (fetch streaming), `store` (signals over the session), `plugins`, `ui` (components), `app`
+//! and `widget`; and on top the [`demo`] plug-in. A module imports only those before it.
 
 #[cfg(feature = "a2ui")]
 pub mod a2ui;
