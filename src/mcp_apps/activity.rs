@@ -230,8 +230,9 @@ impl AppActivity {
         self.proxied_request("resources/read", json!({ "uri": self.resource_uri }))
     }
 
-    /// The `forwardedProps` that run a View's [`Out::CallTool`](super::Out::CallTool); answer the View with
-    /// [`Bridge::tool_result`](super::Bridge::tool_result) and the run's [`proxied_result`].
+    /// The `forwardedProps` that run a View's [`Out::CallTool`](super::Out::CallTool); answer
+    /// the View with [`Bridge::tool_result`](super::Bridge::tool_result) and the run's
+    /// [`proxied_result`].
     pub fn call_request(&self, name: &str, arguments: &Value) -> Value {
         self.proxied_request(
             "tools/call",

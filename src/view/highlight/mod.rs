@@ -30,9 +30,8 @@
 //! (smaller in wasm than a slice of `&str`s).
 //!
 //! The files: `tables.rs` (the languages and their tables), `line.rs` (the output: lines,
-//! spans, classes), `scan.rs` (the scanner, one method per mode; `code.rs` its code mode, one method per token
-//! family), `highlighter.rs` (the
-//! streaming [`Highlighter`] and its budgets).
+//! spans, classes), `scan.rs` (the scanner, one method per mode), `code.rs` (its code mode, one
+//! method per token family), `highlighter.rs` (the streaming [`Highlighter`] and its budgets).
 
 mod code;
 mod highlighter;
