@@ -27,15 +27,16 @@
 //!
 //! # Layers
 //!
-//! [`protocol`] is the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen; a test
-//! enforces it); [`view`] holds what the UI shows, as data; [`session`] runs and keeps
-//! conversations (threads, branches, human in the loop, persistence), pure; [`i18n`] is the
-//! catalog of every UI string; [`embed`] reads the widget's options; [`event_log`] and
-//! [`trace`] are the inspector's log and trace files; `a2ui` and `mcp_apps` the models of A2UI
-//! surfaces and MCP Apps; [`base64`] and [`markdown`] what their names say — all pure and tested
-//! natively. The browser-only modules build for wasm32: [`store`] (signals over the session),
-//! [`transport`] (fetch streaming), [`plugins`], [`ui`] (components), [`hooks`], [`app`] and
-//! [`widget`] (the custom element). `docs/dev/architecture.md` in the repository has the order.
+//! Bottom up (`docs/dev/architecture.md`, "The layers, in order"; `tests/layering.rs` keeps
+//! it): [`protocol`], the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen); [`base64`],
+//! [`markdown`], [`i18n`]; [`view`], what the screen shows as data; [`event_log`] and
+//! [`trace`], the event inspector's log and trace files; [`session`], runs, threads, branches
+//! and persistence; [`wording`], the words of every failure; [`embed`], widget options; `a2ui`
+//! and `mcp_apps`, the A2UI surface model and the MCP Apps bridge — all pure, tested natively.
+//! Then the browser-only modules, built for wasm32: [`transport`] (fetch streaming),
+//! [`store`] (signals over the session), [`plugins`], [`ui`] (components), [`hooks`], [`app`]
+//! and [`widget`] (the custom element); and on top the `demo` plug-in. A module imports only
+//! those before it.
 
 #[cfg(feature = "a2ui")]
 pub mod a2ui;
@@ -66,6 +67,7 @@ pub mod ui;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod widget;
+pub mod wording;
 
 // The surface an embedder needs (a Leptos app using this crate as a library).
 #[cfg(target_arch = "wasm32")]

@@ -19,11 +19,11 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use serde_json::Value;
 
-pub use crate::session::failure::{Notice, RunFailure, TransportError};
 pub use crate::session::hitl::{HitlError, PendingCall};
 pub use crate::session::inspector::TraceFormat;
 pub use crate::session::threads::{ThreadError, ThreadSummary};
 pub use crate::session::{AgentConfig, RunOptions};
+pub use crate::view::failure::{Notice, RunFailure, TransportError};
 pub use crate::view::feedback::{Feedback, Rating};
 pub use crate::view::rows::Row;
 pub use crate::view::run::RunView;

@@ -5,7 +5,7 @@
 //! Errors are values ([`TransportError`], defined in the session layer): a non-2xx status keeps
 //! its body text, a non-SSE content type is refused before reading, and Stop (an
 //! `AbortController`) is distinguishable from a failure. Spec digest §1.2–1.4. The person sees
-//! them worded by the catalog (`view::wording`); the `Display` text (English) is for logs and
+//! them worded by the catalog (`wording`); the `Display` text (English) is for logs and
 //! the inspector.
 
 use std::cell::Cell;
@@ -18,11 +18,11 @@ use web_sys::{AbortController, ReadableStreamDefaultReader, Request, Response};
 
 use crate::embed::{endpoint_allowed, Target};
 use crate::protocol::Wire;
-use crate::session::failure::{error_body, EndpointRefusal, ERROR_BODY_BYTES};
 use crate::session::{Credentials, FetchPolicy};
+use crate::view::failure::{error_body, EndpointRefusal, ERROR_BODY_BYTES};
 use web_sys::{RequestCredentials, RequestRedirect, ResponseType};
 
-pub use crate::session::failure::TransportError;
+pub use crate::view::failure::TransportError;
 
 /// Stops a running transport (Stop button).
 #[derive(Clone)]

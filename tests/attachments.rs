@@ -703,7 +703,7 @@ fn unbase64_reverses_base64_and_refuses_other_text() {
 #[test]
 fn refusals_are_worded_by_the_catalog() {
     use agui_leptos::i18n::EN;
-    use agui_leptos::view::wording::attach_error;
+    use agui_leptos::wording::attach_error;
     let limits = Limits::default();
     let big = Pending::new("film.mp4", "video/mp4", 50 * 1024 * 1024);
     let e = check(&limits, &[], &big).unwrap_err();

@@ -1046,7 +1046,7 @@ fn a_session_admits_protobuf_only_when_asked_and_reads_a_proto_response() {
 fn a_response_whose_decoder_could_not_be_loaded_fails_the_run_and_retry_sends_again() {
     use agui_leptos::i18n::EN;
     use agui_leptos::session::{AgentConfig, RunFailure, Session, TestEnv, TransportError};
-    use agui_leptos::view::wording::run_failure;
+    use agui_leptos::wording::run_failure;
     let config = AgentConfig {
         endpoint: Some("/agent".into()),
         protobuf: true,

@@ -174,7 +174,7 @@ fn the_route_follows_the_configuration() {
 // Issue 12, item 14: an error response's body is read up to a bound and shown in part.
 #[test]
 fn an_error_body_is_cut_to_its_start_on_a_character() {
-    use agui_leptos::session::failure::{error_body, ERROR_BODY_BYTES};
+    use agui_leptos::view::failure::{error_body, ERROR_BODY_BYTES};
     assert_eq!(error_body(b"upstream down"), "upstream down");
     let huge = vec![b'E'; 10 * ERROR_BODY_BYTES];
     assert_eq!(error_body(&huge).len(), 2000);

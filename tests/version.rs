@@ -32,7 +32,7 @@ fn the_loader_exports_the_crates_version() {
         "src/loader/agui-chat.js's version is not {VERSION}"
     );
     assert!(
-        read("src/widget.rs").contains(r#"&env!("CARGO_PKG_VERSION").into()"#),
+        read("src/widget/api.rs").contains(r#"&env!("CARGO_PKG_VERSION").into()"#),
         "AguiChat.version is the crate's"
     );
 }

@@ -14,7 +14,7 @@
 
 use serde_json::{Map, Value};
 
-use super::A2uiError;
+use super::error::A2uiError;
 
 /// A dynamic value (`common_types.json` `DynamicString`/`Number`/`Boolean`/`Value`): a
 /// literal, a data binding `{"path"}`, or a function call `{"call", "args"}`.

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::A2uiError;
+use super::error::A2uiError;
 
 /// At most this many reference tokens in one pointer.
 pub const MAX_POINTER_SEGMENTS: usize = 64;

@@ -11,8 +11,8 @@ use serde_json::{Map, Number, Value};
 
 use super::component::{Dynamic, FunctionCall};
 use super::data::{self, Scope};
+use super::error::A2uiError;
 use super::regex::Regex;
-use super::A2uiError;
 use crate::markdown::SafeUrl;
 
 pub const MAX_EVAL_DEPTH: usize = 16;

@@ -7,12 +7,13 @@
 //! [`MAX_TREE_NODES`] nodes (templates multiply) the rest become [`NodeKind::Truncated`].
 //! Unknown references render as [`NodeKind::Missing`] (they may still arrive).
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::component::{Check, Children, Component, ComponentDef, Dynamic, IconName};
 use super::data::Scope;
 use super::eval::{display, number, Ctx};
-use super::Surface;
 use crate::markdown::SafeUrl;
 
 pub const MAX_DEPTH: usize = 32;
@@ -199,7 +200,9 @@ impl Node {
 }
 
 pub(super) struct Builder<'a> {
-    pub surface: &'a Surface,
+    /// The surface's components and data model.
+    pub components: &'a BTreeMap<String, ComponentDef>,
+    pub data: &'a Value,
     pub nodes: usize,
     /// (id, scope base) of the components on the current path.
     pub path: Vec<(&'a str, Option<String>)>,
@@ -265,13 +268,13 @@ impl<'a> Builder<'a> {
         {
             return leaf(id, scope, NodeKind::Cycle);
         }
-        let Some(def) = self.surface.components.get(id) else {
+        let Some(def) = self.components.get(id) else {
             return leaf(id, scope, NodeKind::Missing);
         };
         self.path.push((id, scope.base.clone()));
         let kind = self.kind(def, scope);
         self.path.pop();
-        let ctx = Ctx::new(&self.surface.data, scope);
+        let ctx = Ctx::new(self.data, scope);
         Node {
             id: id.to_string(),
             scope: scope.clone(),
@@ -287,7 +290,7 @@ impl<'a> Builder<'a> {
             Children::Ids(ids) => ids.iter().map(|id| self.node(id, scope)).collect(),
             Children::Template { component_id, path } => {
                 let base = scope.resolve(path);
-                let len = match super::data::get(&self.surface.data, &base) {
+                let len = match super::data::get(self.data, &base) {
                     Some(Value::Array(a)) => a.len(),
                     _ => 0,
                 };
@@ -309,8 +312,7 @@ impl<'a> Builder<'a> {
     }
 
     fn kind(&mut self, def: &'a ComponentDef, scope: &Scope) -> NodeKind {
-        let surface = self.surface;
-        let ctx = Ctx::new(&surface.data, scope);
+        let ctx = Ctx::new(self.data, scope);
         let s = |d: &Dynamic| ctx.string(d);
         let so = |d: &Option<Dynamic>| d.as_ref().map(|d| ctx.string(d)).unwrap_or_default();
         let media = |d: &Dynamic| SafeUrl::parse_image(&ctx.string(d));

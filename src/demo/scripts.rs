@@ -4,8 +4,8 @@
 use serde_json::{json, Value};
 
 use super::content;
-use super::stream::{Pace, Script};
-use super::{DemoChunk, DemoRequest};
+use super::request::DemoRequest;
+use super::stream::{DemoChunk, Pace, Script};
 
 /// The trip dates used throughout the demo.
 pub const DATES: &str = "May 14–16, 2026";

@@ -6,7 +6,10 @@
 
 use serde_json::{json, Value};
 
-use super::DemoChunk;
+use crate::session::TimedChunk;
+
+/// One piece of the response body and how long to wait before delivering it.
+pub type DemoChunk = TimedChunk;
 
 /// The longest wait before one chunk.
 pub const MAX_DELAY_MS: u32 = 1500;

@@ -4,8 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
+use super::activity::{AppActivity, PROTOCOL_VERSION};
 use super::csp::{sandbox_resource_ready, CspPolicy, Origin};
-use super::{AppActivity, PROTOCOL_VERSION};
 use crate::markdown::SafeUrl;
 
 const PARSE_ERROR: i64 = -32700;

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{DeclaredCsp, McpAppsError, MAX_DOMAINS};
+use super::activity::{DeclaredCsp, McpAppsError, MAX_DOMAINS};
 
 /// The CSP of one View: the declared domains that passed validation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Maps keyed by the ids of a stream (message, tool call, activity ids), looked up several
 //! times per event: a word-at-a-time multiplicative hash instead of std's SipHash-1-3, which
-//! was ~8% of the pipeline's time on a real run (`examples/pipeline_floor.rs`).
+//! was ~8% of the pipeline's time on a real run (`benches/pipeline_floor.rs`).
 //!
 //! The ids come from the agent, so the hash is keyed: each map's seed comes from std's
 //! `RandomState` (random natively; in the browser std has no randomness either and keys

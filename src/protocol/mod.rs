@@ -7,7 +7,8 @@
 //! [`partial_json`] previews tool arguments while they stream. [`ai_sdk`] translates an AI SDK
 //! UI message stream into the same events and builds that protocol's request. [`proto`] (feature
 //! `protobuf`) decodes the protobuf binding's frames into the same events; [`wire`] picks the
-//! decoder a response needs.
+//! decoder a response needs ([`front`]: the [`Wire`] and [`WireFront`](front::WireFront) they
+//! share).
 
 #[cfg(feature = "ai-sdk")]
 pub mod ai_sdk;
@@ -18,6 +19,7 @@ pub mod enforce;
 pub mod error;
 pub mod event;
 pub mod fast;
+pub mod front;
 pub mod id_map;
 pub mod input;
 pub mod partial_json;

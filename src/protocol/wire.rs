@@ -18,43 +18,11 @@ use super::reducer::Thread;
 use super::types::ResumeEntry;
 use serde_json::Value;
 
-/// The response header that marks an AI SDK UI message stream.
-pub const AI_SDK_HEADER: &str = "x-vercel-ai-ui-message-stream";
+pub use super::front::{Wire, WireFront, AI_SDK_HEADER};
 
-/// The protocol a run speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Wire {
-    /// AG-UI 1.0: `RunAgentInput` out, SSE events back.
-    #[default]
-    AgUi,
-    /// The AI SDK's UI message stream (`useChat`'s request, `x-vercel-ai-ui-message-stream`).
-    AiSdk,
-    /// AG-UI events as protobuf frames (a response only: the request is AG-UI's; spec digest
-    /// §1.5). Read only in a bundle with the `protobuf` feature, by the decoder handed over
-    /// for it ([`Decoder::with_front`]).
-    Proto,
-}
-
+// The rest of `Wire`: what it knows of a response asks the decoders, which build on
+// `front.rs`, so it lives here, above them.
 impl Wire {
-    /// `ag-ui` / `ai-sdk` (attribute values; `agui` and `aisdk` too).
-    pub fn parse(value: &str) -> Option<Wire> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "ag-ui" | "agui" => Some(Wire::AgUi),
-            "ai-sdk" | "aisdk" => Some(Wire::AiSdk),
-            _ => None,
-        }
-    }
-
-    /// Whether this bundle reads it (the AI SDK's needs the `ai-sdk` feature, protobuf the
-    /// `protobuf` one).
-    pub fn available(self) -> bool {
-        match self {
-            Wire::AgUi => true,
-            Wire::AiSdk => cfg!(feature = "ai-sdk"),
-            Wire::Proto => cfg!(feature = "protobuf"),
-        }
-    }
-
     /// The wire of a response, from its `content-type` and the AI SDK's header: the protobuf
     /// media type exactly (spec digest §1.4), the AI SDK's header, else AG-UI SSE.
     pub fn of_response(content_type: Option<&str>, ai_sdk_header: Option<&str>) -> Wire {
@@ -80,18 +48,6 @@ impl Wire {
         let _ = protobuf;
         "text/event-stream"
     }
-}
-
-/// A bytes → events stage the core does not make itself, handed over with
-/// [`Decoder::with_front`]: the protobuf binding's decoder
-/// ([`super::proto::ProtoDecoder`]), which the lean widget fetches as a module of its own.
-pub trait WireFront: std::fmt::Debug {
-    /// The wire it reads.
-    fn wire(&self) -> Wire;
-    /// Fold response bytes (any split) into `pipeline`.
-    fn push_bytes(&mut self, pipeline: &mut Pipeline, bytes: &[u8]) -> Vec<Delivered>;
-    /// The response ended (the truncation rule applies).
-    fn finish(&mut self, pipeline: &mut Pipeline) -> Vec<Delivered>;
 }
 
 /// The bytes → events stage of one run's response.

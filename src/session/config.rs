@@ -1,6 +1,10 @@
 //! Where runs go and how the chat talks: [`AgentConfig`], the fetch policy.
 
-use super::*;
+use crate::i18n::{Locale, Strings};
+use crate::protocol::front::Wire;
+use crate::protocol::types::Tool;
+
+use super::local::LocalAgentRef;
 
 /// The local (demo) agent's playback speed when nothing says otherwise: its own timing (`0` is
 /// instant, `4` four times faster).
@@ -12,7 +16,7 @@ pub struct AgentConfig {
     /// An AG-UI endpoint URL (relative URLs work); `None` = the local agent.
     pub endpoint: Option<String>,
     /// The agent that answers in the page when there is no endpoint (the demo plug-in's);
-    /// with neither, a run fails with [`RunFailure::NoAgent`].
+    /// with neither, a run fails with [`RunFailure::NoAgent`](crate::view::failure::RunFailure::NoAgent).
     pub local_agent: Option<LocalAgentRef>,
     /// Extra request headers (auth).
     pub headers: Vec<(String, String)>,
@@ -40,7 +44,7 @@ pub struct AgentConfig {
     pub page_dir: bool,
     /// How requests go out: credentials and redirects (the page's choice).
     pub fetch: FetchPolicy,
-    /// A message sent while a run is live waits in a queue ([`queue`]); off, Send waits.
+    /// A message sent while a run is live waits in a queue ([`queue`](super::queue)); off, Send waits.
     pub queue: bool,
     /// What the agent declares about itself, as the page passed it (spec digest §6; `None`:
     /// nothing declared — never assumed).
@@ -50,7 +54,7 @@ pub struct AgentConfig {
     /// requests are in that shape.
     pub wire: Wire,
     /// The AI SDK's resumable streams: a run the page left in flight is asked for again
-    /// after a reload (`GET {endpoint}/{chatId}/stream`, see [`Session::resume_stream`]).
+    /// after a reload (`GET {endpoint}/{chatId}/stream`, see [`Session::resume_stream`](super::Session::resume_stream)).
     pub resume: bool,
     /// Admit the protobuf binding in `Accept` (`transport="protobuf"`; spec digest §1.5); the
     /// response decides, SSE is always read.

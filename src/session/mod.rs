@@ -12,13 +12,12 @@
 //!   and handed out by [`Session::flush`]; the shell notifies only those.
 //! - **Threads, branches and persistence** ([`threads`], [`branches`]) behind a small
 //!   key-value trait ([`storage::KeyValue`]); **the event log** per thread ([`inspector`]).
-//! - The clock and the ids come from an [`env::Env`]; failures are values ([`failure`]).
+//! - The clock and the ids come from an [`env::Env`]; failures are values ([`crate::view::failure`]).
 
 pub mod a2ui_out;
 pub mod branches;
 mod config;
 pub mod env;
-pub mod failure;
 mod flush;
 pub mod hitl;
 pub mod inspector;
@@ -32,8 +31,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+pub use crate::view::failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 pub use env::{Env, TestEnv};
-pub use failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 pub use local::{LocalAgent, LocalAgentRef, TimedChunk};
 pub use queue::Offered;
 
@@ -42,11 +41,10 @@ pub use flush::Flush;
 use flush::{Dirty, Timings};
 pub use run::{Route, RunOptions, RunRequest};
 
-use crate::i18n::{Locale, Strings};
 use crate::protocol::event::EventKind;
 use crate::protocol::input::{history_for_request, prepare_request};
 use crate::protocol::resume::CompleteResume;
-use crate::protocol::types::{Context, Message, Role, RunAgentInput, Tool};
+use crate::protocol::types::{Context, Message, Role, RunAgentInput};
 use crate::protocol::wire::WireFront;
 use crate::protocol::{
     Change, Decoder, Delivered, Pipeline, PipelineOptions, Rows, RunStatus, Thread, Wire,

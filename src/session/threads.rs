@@ -43,13 +43,13 @@ use super::branches::{
     by_activity, display_title, parse_index, parse_record, BranchError, Branches, IndexEntry,
     RecordError, Switcher, ThreadIndex, ThreadRecord, UNTITLED, VERSION,
 };
-use super::failure::Notice;
 use super::storage::KeyValue;
 use super::{AgentConfig, Env, Route, RunOptions, RunRequest, Session};
 use crate::protocol::reducer::{SavedRun, SavedThread};
 use crate::protocol::types::{Message, Role};
 use crate::protocol::{Pipeline, PipelineOptions, RunStatus, Thread, Wire};
 use crate::view::attachments::{needs_shrinking, shrink_for_storage, STORED_INLINE_BYTES};
+use crate::view::failure::Notice;
 
 /// One line of the thread list.
 #[derive(Debug, Clone, PartialEq)]

@@ -94,7 +94,7 @@ impl Attachments {
                 .list
                 .with_untracked(|l| l.iter().map(|a| a.pending.clone()).collect());
             if let Err(e) = self.limits.with_value(|l| check(l, &already, &pending)) {
-                errors.push(crate::view::wording::attach_error(t, &e));
+                errors.push(crate::wording::attach_error(t, &e));
                 continue;
             }
             let id = self.next.with_value(|n| *n);

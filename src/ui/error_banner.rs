@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::store::AgentStore;
 use crate::ui::lazy::{lazy_or, split};
 use crate::ui::tr;
-use crate::view::wording;
+use crate::wording;
 
 /// Banner for a failed run.
 #[component]

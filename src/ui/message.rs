@@ -25,7 +25,7 @@ use crate::ui::reasoning::reasoning;
 use crate::ui::tool::tool_card;
 use crate::ui::tr;
 use crate::view::rows::is_last_answer;
-use crate::view::wording;
+use crate::wording;
 
 /// One message of the transcript.
 #[component]

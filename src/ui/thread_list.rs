@@ -14,7 +14,7 @@ use crate::store::AgentStore;
 use crate::store::{ThreadError, ThreadSummary};
 use crate::ui::lazy::{in_module, lazy, split};
 use crate::ui::{tr, tr_now};
-use crate::view::wording;
+use crate::wording;
 
 /// The title to show: the automatic "New conversation" in the UI language.
 fn shown_title(s: &ThreadSummary, t: &Strings) -> String {

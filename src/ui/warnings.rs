@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::store::AgentStore;
 use crate::ui::lazy::{lazy, split};
 use crate::ui::tr;
-use crate::view::wording;
+use crate::wording;
 
 /// Badge with the number of warnings; click to list them. (The lean widget fetches it, the
 /// `warnings` module, with the first warning.)

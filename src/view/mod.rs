@@ -3,6 +3,7 @@
 //! these models; every assertion about them is a native test.
 
 pub mod attachments;
+pub mod failure;
 pub mod feedback;
 pub mod form;
 pub mod format;
@@ -14,4 +15,3 @@ pub mod slices;
 pub mod state;
 pub mod suggestions;
 pub mod tool;
-pub mod wording;

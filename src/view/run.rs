@@ -5,7 +5,7 @@
 use crate::i18n::{fill, Strings};
 use crate::protocol::types::{Interrupt, Role, TokenUsage};
 use crate::protocol::{ProtocolError, RunStatus, Thread};
-use crate::session::failure::RunFailure;
+use crate::view::failure::RunFailure;
 use crate::view::format::thousands;
 
 /// What the status line, error banner and step indicator show.

@@ -1,6 +1,18 @@
 //! `window.AguiChat`: `mount`, `unmount`, `scan`, `version`, and what the loader reports through.
 
-use super::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
+
+use crate::plugins::Plugins;
+
+use super::element::define;
+use super::js::{own, set};
+use super::js_plugins::plugins_from_js;
+use super::mount::{mount, reconfigure, scan, state_of, unmount};
+use super::mounted::{next_id, PagePlugins, DEMO};
+use super::options::options_from_js;
+use super::options::options_of;
 
 /// What `AguiChat.mount` returns: `{element, unmount(), state()}`.
 pub(super) fn handle_object(el: HtmlElement) -> js_sys::Object {
@@ -12,10 +24,6 @@ pub(super) fn handle_object(el: HtmlElement) -> js_sys::Object {
     let state_fn = Closure::<dyn Fn() -> JsValue>::new(move || state_of(&el));
     set(&handle, "state", &state_fn.into_js_value());
     handle
-}
-
-pub(super) fn set(obj: &js_sys::Object, key: &str, value: &JsValue) {
-    let _ = js_sys::Reflect::set(obj, &key.into(), value);
 }
 
 /// `window.AguiChat`.
@@ -89,4 +97,20 @@ pub(super) fn install_api() {
     state.forget();
     set(&api, "version", &env!("CARGO_PKG_VERSION").into());
     set(&window, "AguiChat", &api);
+}
+
+/// [`start`], with the demo's plug-ins for widgets that have no endpoint (or the `demo`
+/// attribute): what the app's binary does.
+pub fn start_with_demo(demo: fn() -> Plugins) {
+    DEMO.set(Some(demo));
+    start();
+}
+
+/// Boots the widget side of the page: defines `<agui-chat>` and installs `window.AguiChat`.
+/// `[data-agui-endpoint]` elements are mounted only by [`scan`] (`AguiChat.scan()`, or the
+/// loader with `agui-chat.js?scan`): any element of a page's content can carry `data-*`.
+/// Safe to call twice.
+pub fn start() {
+    define();
+    install_api();
 }

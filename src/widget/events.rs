@@ -1,7 +1,12 @@
 //! The DOM events a widget dispatches on its element (`agui:run-started`, …), in a fixed order
 //! within one update.
 
-use super::*;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use web_sys::{CustomEvent, CustomEventInit, HtmlElement};
+
+use crate::store::AgentStore;
 
 pub(super) fn dispatch(host: &HtmlElement, name: &str, detail: &Value) {
     let init = CustomEventInit::new();
@@ -96,7 +101,7 @@ crate::ui::lazy::split!(run:
             .run
             .with_untracked(|r| (r.status.name(), r.error.clone()));
         let error =
-            error.map(|e| crate::view::wording::run_failure(crate::ui::tr_now(store), &e));
+            error.map(|e| crate::wording::run_failure(crate::ui::tr_now(store), &e));
         dispatch(
             &host,
             "agui:run-finished",

@@ -1,7 +1,18 @@
 //! The page's JS plug-ins: frontend tools whose handler runs in the page, renderer elements,
 //! the upload hook — looked up at call time in the options object the widget was mounted with.
 
-use super::*;
+use leptos::prelude::*;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::embed::valid_element_name;
+use crate::plugins::Plugins;
+use crate::plugins::ToolCallView;
+use crate::protocol::types::Tool;
+
+use super::js::{error_text, json_of, own};
+use super::mounted::MOUNTED;
 
 /// The function the widget `id`'s JS options hold now under `path` (`["upload"]`, or
 /// `["tools", name]`: the `handler` of the tool of that name). Looked up at call time, from

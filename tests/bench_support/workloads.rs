@@ -1,5 +1,5 @@
 //! The byte streams the pipeline benchmark feeds (pure: also built natively by
-//! `examples/pipeline_floor.rs`). Each is a whole AG-UI SSE response.
+//! `benches/pipeline_floor.rs`). Each is a whole AG-UI SSE response.
 
 use serde_json::{json, Value};
 

@@ -11,7 +11,7 @@ use crate::plugins::FrontendToolCall;
 use crate::store::AgentStore;
 use crate::store::HitlError;
 use crate::ui::tr;
-use crate::view::wording;
+use crate::wording;
 
 /// `confirm_payment`'s card body: the amount and what it is for, Confirm and Decline.
 #[component]

@@ -59,6 +59,7 @@
 //!   own limit, so the SSE path accepts exactly the same depths. The decoder recurses only
 //!   along that nesting; an unknown field's groups are skipped iteratively, as deep.
 
+mod error;
 mod schema;
 mod shape;
 mod wire;
@@ -68,9 +69,12 @@ use serde_json::Value;
 use super::enforce::{enforce_event, Enforced, EventError};
 use super::error::{ProtocolError, Warning};
 use super::event::Event;
+use super::front::{Wire, WireFront};
 use super::pipeline::{Delivered, Pipeline, PipelineOptions};
 use super::sse::DEFAULT_MAX_FRAME_BYTES;
-use super::wire::{Wire, WireFront};
+
+pub use error::{DecodeError, ProtoError};
+pub use schema::MAX_DEPTH;
 
 /// The response media type of the protobuf binding.
 pub const CONTENT_TYPE: &str = "application/vnd.ag-ui.event+proto";
@@ -82,80 +86,12 @@ pub const ACCEPT: &str = "text/event-stream, application/vnd.ag-ui.event+proto";
 /// The reference client's frame limit: 10 MiB, the 4-byte length included.
 pub const MAX_FRAME_BYTES: usize = 10 * 1024 * 1024;
 
-/// Deepest JSON nesting a frame may decode to, the event object being level 1: serde_json's
-/// recursion limit, which the SSE path's parser applies (128 levels fail).
-pub const MAX_DEPTH: usize = 127;
-
 /// True when the response is protobuf: its `Content-Type` is exactly [`CONTENT_TYPE`] (no
 /// parameters, same case), the reference client's rule (spec digest §1.4); anything else,
 /// absent included, is SSE.
 pub fn is_proto_response(content_type: Option<&str>) -> bool {
     // Only the HTTP whitespace a header value may carry around it (fetch strips it anyway).
     content_type.is_some_and(|ct| ct.trim_matches([' ', '\t']) == CONTENT_TYPE)
-}
-
-/// Why a frame's bytes are not an `ag_ui.Event`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DecodeError {
-    /// Not protobuf: a truncated or overlong varint, a length past the end, field number 0, an
-    /// invalid wire type, an unbalanced group.
-    #[error("malformed {at}: {problem}")]
-    Wire {
-        at: &'static str,
-        problem: &'static str,
-    },
-    /// A known field encoded with another wire type than its schema's.
-    #[error("{at} field {field} has wire type {got}, expected {expected}")]
-    WireType {
-        at: &'static str,
-        field: u32,
-        got: u8,
-        expected: u8,
-    },
-    #[error("JSON value nested deeper than {limit} levels")]
-    TooDeep { limit: usize },
-    /// The event would be larger than `limit` bytes written as JSON.
-    #[error("the event decodes to more than {limit} bytes of JSON")]
-    TooLarge { limit: usize },
-    /// The envelope has no event this client knows, and nothing that reads as a newer one.
-    #[error("the frame carries no event")]
-    NoEvent,
-    #[error("the frame carries two events (envelope fields {first} and {second})")]
-    TwoEvents { first: u32, second: u32 },
-    #[error("{event_type} without base_event")]
-    NoBaseEvent { event_type: &'static str },
-    #[error("the envelope carries {event_type} but base_event.type is {declared}")]
-    TypeMismatch {
-        event_type: &'static str,
-        declared: i64,
-    },
-    /// A oneof (content part, source) with more than one arm set.
-    #[error("{at} with more than one arm set")]
-    TwoArms { at: &'static str },
-    #[error("{event_type}: {problem}")]
-    Contradiction {
-        event_type: &'static str,
-        problem: &'static str,
-    },
-}
-
-/// Why a protobuf response body was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProtoError {
-    #[error("protobuf frame at stream byte {offset} declares {declared} bytes: with its 4-byte length more than the {limit}-byte limit")]
-    FrameTooLarge {
-        offset: u64,
-        declared: u32,
-        limit: usize,
-    },
-    #[error(
-        "protobuf body ended mid-frame ({buffered} bytes of the frame at stream byte {offset})"
-    )]
-    EndedMidFrame { offset: u64, buffered: usize },
-    #[error("undecodable protobuf frame at stream byte {offset}: {error}")]
-    Decode { offset: u64, error: DecodeError },
 }
 
 /// One frame: its `ag_ui.Event` bytes, and where its length prefix started in the body.

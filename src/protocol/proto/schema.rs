@@ -12,8 +12,12 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::error::DecodeError;
 use super::wire::{Reader, I64, LEN, VARINT};
-use super::{DecodeError, MAX_DEPTH};
+
+/// Deepest JSON nesting a frame may decode to, the event object being level 1: serde_json's
+/// recursion limit, which the SSE path's parser applies (128 levels fail).
+pub const MAX_DEPTH: usize = 127;
 
 /// How a field's value is read and stored.
 #[derive(Debug, Clone, Copy)]

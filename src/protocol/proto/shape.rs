@@ -12,9 +12,9 @@
 
 use serde_json::{Map, Value};
 
-use super::schema::{merge, Budget, ARMS, EVENT_TYPES, PATCH_OPS};
+use super::error::DecodeError;
+use super::schema::{merge, Budget, ARMS, EVENT_TYPES, MAX_DEPTH, PATCH_OPS};
 use super::wire::{Reader, LEN};
-use super::{DecodeError, MAX_DEPTH};
 use crate::protocol::error::{Warning, WarningKind};
 
 type Object = Map<String, Value>;

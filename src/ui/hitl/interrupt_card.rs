@@ -42,7 +42,7 @@ use crate::view::interrupt::{
     ActionReview, ApprovalSpec, CardKind, Decision, DecisionAnswer,
 };
 use crate::view::tool::preview_of;
-use crate::view::wording;
+use crate::wording;
 
 // ---- the list ----------------------------------------------------------------------------
 

@@ -172,7 +172,7 @@ pub async fn open_bytes(
     notice.try_set(None);
     if let Err(e) = store.replay_trace(trace, timed).await {
         let t = tr_now(store);
-        let reason = crate::view::wording::thread_error(t, &e);
+        let reason = crate::wording::thread_error(t, &e);
         notice.try_set(Some(fill(t.inspector_replay_refused, &[&reason])));
     }
 }

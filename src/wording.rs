@@ -5,15 +5,19 @@
 //! What is carried inside them as text stays as it came: the agent's own messages, the
 //! browser's reasons, and the technical diagnostics of `src/protocol/` (JSON pointers, event
 //! names), which are English.
+//!
+//! It words the session's errors (threads, branches, human in the loop) as well as the view's
+//! failures and attachments, so it sits above the session in the layers
+//! (`docs/dev/architecture.md`).
 
 use std::fmt;
 
 use crate::i18n::{fill, Strings, EN};
 use crate::protocol::resume::ResumeError;
 use crate::session::branches::BranchError;
-use crate::session::failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 use crate::session::hitl::HitlError;
 use crate::session::threads::ThreadError;
+use crate::view::failure::{EndpointRefusal, Notice, RunFailure, TransportError};
 use crate::view::format::{format_bytes, format_count};
 
 /// The banner text of a failed run.

@@ -2,7 +2,7 @@
 //! same bytes, natively (the browser benchmark, `scripts/bench-browser.sh`, compares against
 //! `JSON.parse` in the page; this is the quick loop for working on the pipeline):
 //!
-//!     cargo run --release --example pipeline_floor
+//!     cargo bench --profile release --bench pipeline_floor
 use std::time::Instant;
 
 use agui_leptos::protocol::{Pipeline, PipelineOptions, Thread};

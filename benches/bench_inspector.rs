@@ -2,7 +2,7 @@
 //! figures. Run it with
 //!
 //! ```text
-//! cargo run --release --example bench_inspector
+//! cargo bench --profile release --bench bench_inspector
 //! ```
 //!
 //! - **a)** memory: 100,000 events recorded in one run (text deltas of about 8 characters,

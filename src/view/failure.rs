@@ -1,6 +1,6 @@
 //! Why things went wrong, as values: a run's failure ([`RunFailure`]), the entries of the
 //! warnings list ([`Notice`]) and a transport's failure ([`TransportError`]). Worded for
-//! people by `crate::view::wording` in the language on screen, so a locale switch re-words a
+//! people by `crate::wording` in the language on screen, so a locale switch re-words a
 //! banner already shown; what they carry from the agent or the browser stays as it came.
 
 use crate::protocol::error::Malformed;

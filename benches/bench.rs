@@ -2,11 +2,12 @@
 //! table. Run it with
 //!
 //! ```text
-//! cargo run --release --example bench
+//! cargo bench --profile release --bench bench
 //! ```
 //!
-//! (The crate's release profile is size-optimised for the wasm bundle; `--profile bench` gives
-//! opt-level 3 numbers for comparison.) It takes about a minute on a 2-core machine.
+//! (The crate's release profile is size-optimised for the wasm bundle; `cargo bench --bench
+//! bench`, the bench profile, gives opt-level 3 numbers for comparison.) It takes about a minute
+//! on a 2-core machine.
 //!
 //! Sections, all on data generated here except (c):
 //!
