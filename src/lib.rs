@@ -58,6 +58,8 @@ pub mod plugins;
 pub mod protocol;
 pub mod session;
 #[cfg(target_arch = "wasm32")]
+pub mod split;
+#[cfg(target_arch = "wasm32")]
 pub mod store;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]

@@ -37,10 +37,12 @@ use crate::protocol::types::{Message, ResumeEntry};
 use crate::protocol::Thread;
 use crate::session::branches::Switcher;
 use crate::session::{Flush, Route, RunRequest, Session};
+use crate::split::Handoff;
+#[cfg(agui_split)]
+use crate::split::{drive, LoadFailed};
 #[cfg(feature = "inspector")]
 use crate::trace::{self, Trace};
 use crate::transport::AbortHandle;
-use crate::ui::lazy::{in_module, Handoff};
 
 /// The storage prefix the app uses.
 pub use crate::embed::DEFAULT_STORAGE_PREFIX;
@@ -160,7 +162,7 @@ impl AgentStore {
         // for again (AI SDK resumable streams).
         if saved {
             store.restoring.set(true);
-            in_module(store, move || run::read_saved(store));
+            store.in_module(move || run::read_saved(store));
         }
         store
     }
@@ -485,7 +487,7 @@ impl AgentStore {
     fn execute(&self, request: RunRequest) {
         let store = *self;
         let request = Handoff::new(request);
-        in_module(store, move || run::request(store, request.clone()));
+        store.in_module(move || run::request(store, request.clone()));
     }
 
     /// A transport finished (cleanly or not).
@@ -517,7 +519,7 @@ impl AgentStore {
         // Shown until `run::send` takes it (at once when the module is here: never drawn).
         self.sending.set(Some(text.clone()));
         let message = Handoff::new((text, parts));
-        in_module(store, move || run::send(store, message.clone()));
+        store.in_module(move || run::send(store, message.clone()));
     }
 
     /// A message the person chose to send from an MCP App's `ui/message` (see
@@ -615,7 +617,7 @@ impl AgentStore {
     /// message and run again with a new run id (a failed resume resends its answers).
     pub fn retry(&self) {
         let store = *self;
-        in_module(store, move || run::retry(store));
+        store.in_module(move || run::retry(store));
     }
 
     /// Stop the running run: it shows as stopped and keeps everything received. (Nothing
@@ -623,7 +625,7 @@ impl AgentStore {
     pub fn stop(&self) {
         if self.running.get_untracked() {
             let store = *self;
-            in_module(store, move || run::stop(store));
+            store.in_module(move || run::stop(store));
         }
     }
 
@@ -769,7 +771,7 @@ impl AgentStore {
     /// A person lets the held run go.
     pub fn continue_held_run(&self) {
         let store = *self;
-        in_module(store, move || run::continue_held_run(store));
+        store.in_module(move || run::continue_held_run(store));
     }
 
     /// A part of the chat could not be loaded: shown by the error banner, whose Retry runs
@@ -1062,5 +1064,37 @@ impl Notify {
             paths,
             hitl: shell.hitl_version,
         }
+    }
+}
+
+impl AgentStore {
+    /// Runs `call` — a call of a `split!` function that returns nothing (an action: most are in
+    /// `run`, adding files is in `attach`) — at once when its module is here (for `run`, always
+    /// after the first run), else once it arrives, in the order asked for. A module that cannot
+    /// be loaded is reported ([`AgentStore::part_failed`]) with `call` to try again.
+    #[cfg(agui_split)]
+    pub fn in_module<F, Fut>(self, call: F)
+    where
+        F: Fn() -> Fut + 'static,
+        Fut: std::future::Future<Output = Result<(), LoadFailed>> + 'static,
+    {
+        fn run_once<F, Fut>(store: AgentStore, call: Rc<F>)
+        where
+            F: Fn() -> Fut + 'static,
+            Fut: std::future::Future<Output = Result<(), LoadFailed>> + 'static,
+        {
+            drive(call(), move |done| {
+                if done.is_err() {
+                    store.part_failed(Rc::new(move || run_once(store, call.clone())));
+                }
+            });
+        }
+        run_once(self, Rc::new(call));
+    }
+
+    /// Runs `call` (the unsplit build: at once).
+    #[cfg(not(agui_split))]
+    pub fn in_module(self, call: impl FnOnce()) {
+        call();
     }
 }

@@ -1241,7 +1241,8 @@ async fn an_upload_hook_sends_a_url_part_and_the_url_is_not_fetched_without_a_cl
 /// failed fetch says so with Retry (never a panic), and Retry tries again.
 #[wasm_bindgen_test]
 async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
-    use agui_leptos::ui::lazy::{fetched, LoadFailed};
+    use agui_leptos::split::LoadFailed;
+    use agui_leptos::ui::lazy::fetched;
     use leptos::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;

@@ -410,8 +410,9 @@ async fn code_streams_highlighted_line_by_line_and_finished_lines_stay_put() {
 /// (no notice: nothing is missing), and one whose place is gone before it loads is never built.
 #[wasm_bindgen_test]
 async fn a_stand_in_gives_way_to_its_part_and_stays_when_it_cannot_be_loaded() {
+    use agui_leptos::split::LoadFailed;
     use agui_leptos::transport::sleep;
-    use agui_leptos::ui::lazy::{with_stand_in, LoadFailed};
+    use agui_leptos::ui::lazy::with_stand_in;
     use leptos::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! What the lean widget keeps in its `run` module (`src/ui/lazy.rs`): everything that starts,
 //! sends and reads a run — the request's body, the transport, the wire decoders, the pipeline
 //! and the reducer — and what reads saved conversations. [`AgentStore`]'s methods call these
-//! through [`in_module`](crate::ui::lazy::in_module): at once when the module is here (every time
+//! through [`in_module`](crate::store::AgentStore::in_module): at once when the module is here (every time
 //! after the first), else once it arrives. A page fetches the module when the person starts
 //! typing (the composer), when something is saved to show, or at the first action that needs
 //! it; a chat nobody writes in never does. Without the split build each is a plain call.
@@ -17,8 +17,8 @@ use super::*;
 use crate::protocol::types::ContentPart;
 use crate::protocol::wire::WireFront;
 use crate::protocol::Wire;
+use crate::split::{split, Handoff};
 use crate::transport;
-use crate::ui::lazy::{split, Handoff};
 
 split!(run:
     /// Reads the saved conversations into the store's fresh session and shows the one that
@@ -93,7 +93,7 @@ split!(proto, preload fetch_proto:
 async fn front_for(wire: Wire) -> Result<Option<Box<dyn WireFront>>, TransportError> {
     #[cfg(feature = "protobuf")]
     if wire == Wire::Proto {
-        return crate::ui::lazy::from_module(proto_decoder())
+        return crate::split::from_module(proto_decoder())
             .await
             .map(Some)
             .map_err(|_| TransportError::DecoderUnavailable);
@@ -106,7 +106,7 @@ async fn front_for(wire: Wire) -> Result<Option<Box<dyn WireFront>>, TransportEr
 fn warm_decoders(accept: &str) {
     #[cfg(feature = "protobuf")]
     if accept == crate::protocol::proto::ACCEPT {
-        crate::ui::lazy::prefetch(fetch_proto());
+        crate::split::prefetch(fetch_proto());
     }
     let _ = accept;
 }

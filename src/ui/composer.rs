@@ -17,7 +17,7 @@ use web_sys::{ClipboardEvent, DragEvent, HtmlTextAreaElement, KeyboardEvent};
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
 use crate::ui::attach::{add_files, attachment_chips, files_of, Attachments};
-use crate::ui::lazy::{in_module, lazy, split};
+use crate::ui::lazy::{lazy, split};
 use crate::ui::message::warm_run;
 use crate::ui::queue::queue_view;
 use crate::ui::{locked_by_interrupts, tr};
@@ -230,7 +230,7 @@ pub fn Composer() -> impl IntoView {
                         let files = files_of(ev.data_transfer().and_then(|d| d.files()));
                         if !files.is_empty() {
                             ev.prevent_default();
-                            in_module(store, move || add_files(a, files.clone(), store));
+                            store.in_module(move || add_files(a, files.clone(), store));
                         }
                     }
                 }
@@ -278,7 +278,7 @@ pub fn Composer() -> impl IntoView {
                             let files = files_of(ev.clipboard_data().and_then(|d| d.files()));
                             if !files.is_empty() {
                                 ev.prevent_default();
-                                in_module(store, move || add_files(a, files.clone(), store));
+                                store.in_module(move || add_files(a, files.clone(), store));
                             }
                         }
                     }
@@ -334,7 +334,7 @@ fn interrupt_lock(store: AgentStore, locked_id: String) -> impl IntoView {
                 class="agui-button agui-button--secondary"
                 data-testid="interrupt-cancel-all"
                 disabled=move || store.running.get()
-                on:click=move |_| in_module(store, move || cancel_all(store, cancel_error))
+                on:click=move |_| store.in_module(move || cancel_all(store, cancel_error))
             >
                 {move || tr(store).cancel_all}
             </button>
@@ -389,7 +389,7 @@ fn attach_button(
             on:change=move |ev| {
                 let el: web_sys::HtmlInputElement = event_target(&ev);
                 let files = files_of(el.files());
-                in_module(store, move || add_files(att, files.clone(), store));
+                store.in_module(move || add_files(att, files.clone(), store));
                 // The same file can be picked again after removing it.
                 el.set_value("");
             }

@@ -6,7 +6,7 @@
 //! store's `run` module: request bodies, the transport, the wire decoders, the pipeline, the
 //! reducer, saved conversations) — fetched when the person starts typing
 //! ([`crate::ui::message::warm_run`]), when something saved is to be shown, or by the first
-//! action that needs it ([`in_module`]). Others: the interrupt cards when a run first asks, the
+//! action that needs it ([`AgentStore::in_module`]). Others: the interrupt cards when a run first asks, the
 //! state tree when there is state, the settings form, the queue, activity cards, attachments,
 //! the warnings badge, the editor of a sent message, A2UI surfaces and MCP Apps with the first
 //! of each, and the protobuf decoder when a response needs it. Without the cfg (the app's bundle, every
@@ -14,7 +14,7 @@
 //! nothing for it.
 //!
 //! A module that fails to load (offline, a blocked URL) is an error, never a panic: [`lazy()`]
-//! shows a notice with a Retry button, [`in_module`] has the error banner offer Retry of the
+//! shows a notice with a Retry button, [`AgentStore::in_module`] has the error banner offer Retry of the
 //! action, and the next try fetches again (`wasm_split`'s loader memoises only a success).
 
 use leptos::prelude::*;
@@ -24,168 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
+pub(crate) use crate::split::{drive, prefetch, split, split_data, LoadFailed};
 use crate::store::AgentStore;
 use crate::ui::tr;
-
-/// A chunk could not be loaded (the details are in the browser's console).
-#[derive(Debug, Clone, Copy)]
-pub struct LoadFailed;
-
-#[cfg(agui_split)]
-impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
-    fn from(_: ::leptos::wasm_split::SplitLoaderError) -> Self {
-        LoadFailed
-    }
-}
-
-/// Declares a part of the view that the split build moves into the chunk `$chunk`:
-/// `split!(chunk: fn name(args) -> AnyView { body })` defines, to be shown with [`lazy`],
-/// `async fn name(args) -> Result<AnyView, LoadFailed>` in the split build and
-/// `fn name(args) -> AnyView` elsewhere.
-///
-/// `split!(chunk, preload fetch_chunk: fn …)` also defines `async fn fetch_chunk()`, which
-/// fetches the chunk ahead of its first use (a no-op without the split build; see [`prefetch`]).
-///
-/// In the split build a split function first completes the stylesheet
-/// ([`crate::ui::styles::complete`]): the rules of what the modules render are in theirs.
-macro_rules! split {
-    ($chunk:ident $(, preload $preload:ident)?: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
-        #[cfg(agui_split)]
-        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible $(, preload($preload))?)]
-        $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::lazy::LoadFailed> {
-            // The rules of what the modules render come with the first of them.
-            $crate::ui::styles::complete();
-            Ok($body)
-        }
-
-        #[cfg(not(agui_split))]
-        $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> $ret $body
-
-        $(
-            /// Fetches the chunk of this part ahead of its first use (nothing to fetch here).
-            #[cfg(not(agui_split))]
-            $vis async fn $preload() -> Result<(), $crate::ui::lazy::LoadFailed> {
-                Ok(())
-            }
-        )?
-    };
-}
-pub(crate) use split;
-
-/// Declares a split point that hands back a value and renders nothing (a language's
-/// catalog): `split_data!(chunk: fn name(args) -> T { body })` defines
-/// `async fn name(args) -> Result<T, LoadFailed>` in every build. In the split build the call
-/// fetches the chunk first (at once when it is here); elsewhere the future is ready on its
-/// first poll, so [`drive`] runs what follows in the same pass. Unlike `split!` it leaves the
-/// stylesheet alone: nothing it gives is rendered by rules of its own.
-macro_rules! split_data {
-    ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
-        #[cfg(agui_split)]
-        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
-        $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::lazy::LoadFailed> {
-            let value: $ret = $body;
-            Ok(value)
-        }
-
-        #[cfg(not(agui_split))]
-        $(#[$m])*
-        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::lazy::LoadFailed> {
-            let value: $ret = $body;
-            Ok(value)
-        }
-    };
-}
-pub(crate) use split_data;
-
-/// Runs `then` with what `fut` gives: at once when it is ready on its first poll (a split
-/// function whose module is here already), else in a task once it is.
-pub fn drive<T: 'static>(fut: impl Future<Output = T> + 'static, then: impl FnOnce(T) + 'static) {
-    let mut fut = Box::pin(fut);
-    match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(out) => then(out),
-        Poll::Pending => leptos::task::spawn_local(async move { then(fut.await) }),
-    }
-}
-
-/// A value handed to a `split!` function once, without copying it: the call that runs takes
-/// it; a call whose module could not be loaded never ran, so the value stays for its retry.
-pub struct Handoff<T>(std::rc::Rc<std::cell::Cell<Option<T>>>);
-
-impl<T> Handoff<T> {
-    pub fn new(value: T) -> Self {
-        Handoff(std::rc::Rc::new(std::cell::Cell::new(Some(value))))
-    }
-
-    /// The value, the first time (`None` after).
-    pub fn take(&self) -> Option<T> {
-        self.0.take()
-    }
-}
-
-impl<T> Clone for Handoff<T> {
-    fn clone(&self) -> Self {
-        Handoff(self.0.clone())
-    }
-}
-
-/// Runs `call` — a call of a `split!` function that returns nothing (an action: most are in
-/// `run`, adding files is in `attach`) — at once when its module is here (for `run`, always
-/// after the first run), else once it arrives, in the order asked for. A module that cannot be
-/// loaded is reported on `store` ([`AgentStore::part_failed`]) with `call` to try again.
-#[cfg(agui_split)]
-pub fn in_module<F, Fut>(store: AgentStore, call: F)
-where
-    F: Fn() -> Fut + 'static,
-    Fut: Future<Output = Result<(), LoadFailed>> + 'static,
-{
-    run_once(store, std::rc::Rc::new(call));
-}
-
-#[cfg(agui_split)]
-fn run_once<F, Fut>(store: AgentStore, call: std::rc::Rc<F>)
-where
-    F: Fn() -> Fut + 'static,
-    Fut: Future<Output = Result<(), LoadFailed>> + 'static,
-{
-    drive(call(), move |done| {
-        if done.is_err() {
-            store.part_failed(std::rc::Rc::new(move || run_once(store, call.clone())));
-        }
-    });
-}
-
-/// Runs `call` (the unsplit build: at once).
-#[cfg(not(agui_split))]
-pub fn in_module(_store: AgentStore, call: impl FnOnce()) {
-    call();
-}
-
-/// What a `split!` function that gives a value (not a view, not an action) gives, once its
-/// module is here; `Err` when it could not be loaded. (The protobuf decoder: the transport
-/// awaits it before it reads the response.)
-#[cfg(agui_split)]
-pub async fn from_module<T>(
-    call: impl Future<Output = Result<T, LoadFailed>>,
-) -> Result<T, LoadFailed> {
-    call.await
-}
-
-/// What a `split!` function gives: without the split build the call was a plain one.
-#[cfg(not(agui_split))]
-pub async fn from_module<T>(value: T) -> Result<T, LoadFailed> {
-    Ok(value)
-}
-
-/// Starts fetching a chunk (a `preload` of `split!`) without waiting for it; a failure is
-/// only logged (by the loader) and the part's own load tries again when it shows.
-pub fn prefetch<E: 'static>(preload: impl Future<Output = Result<(), E>> + 'static) {
-    leptos::task::spawn_local(async move {
-        let _ = preload.await;
-    });
-}
 
 /// Shows a `split!` part: in the split build once its chunk is here ([`fetched`]).
 #[cfg(agui_split)]

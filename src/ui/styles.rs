@@ -44,6 +44,10 @@ fn with_text<R>(f: impl FnOnce(&str) -> R) -> R {
 /// page shares instead of parsing its own copy; a `<style>` where the browser has none.
 pub fn adopt(shadow: &web_sys::ShadowRoot, doc: &web_sys::Document) {
     use wasm_bindgen::JsValue;
+    // The rules of what the modules render come with the first of them: every split function
+    // completes the sheet first.
+    #[cfg(agui_split)]
+    crate::split::before_parts(complete);
     let sheet = SHEET.with(|s| {
         s.get_or_init(|| {
             let sheet = web_sys::CssStyleSheet::new().ok()?;

@@ -12,7 +12,7 @@ use crate::i18n::{split_placeholder, Strings};
 use crate::session::branches::UNTITLED;
 use crate::store::AgentStore;
 use crate::store::{ThreadError, ThreadSummary};
-use crate::ui::lazy::{in_module, lazy, split};
+use crate::ui::lazy::{lazy, split};
 use crate::ui::{tr, tr_now};
 use crate::wording;
 
@@ -61,7 +61,7 @@ pub fn ThreadList() -> impl IntoView {
                     data-testid="thread-new"
                     disabled=move || store.running.get()
                     title=move || tr(store).thread_new_title
-                    on:click=move |_| in_module(store, move || new_thread(store, set_error))
+                    on:click=move |_| store.in_module(move || new_thread(store, set_error))
                 >
                     {move || tr(store).thread_new}
                 </button>

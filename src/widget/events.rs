@@ -65,22 +65,18 @@ pub(super) fn bridge_events(store: AgentStore, host: HtmlElement) {
         {
             // Interrupts come with a run: the lean widget's `run` module is here.
             let (host, thread) = (host.clone(), thread.clone());
-            crate::ui::lazy::in_module(store, move || {
-                interrupted(host.clone(), store, thread.clone())
-            });
+            store.in_module(move || interrupted(host.clone(), store, thread.clone()));
         }
         if before.running && !now.running {
             // A run ended: the lean widget's `run` module is here, so this is at once.
             let (host, thread) = (host.clone(), thread.clone());
-            crate::ui::lazy::in_module(store, move || {
-                run_finished(host.clone(), store, thread.clone())
-            });
+            store.in_module(move || run_finished(host.clone(), store, thread.clone()));
         }
         now
     });
 }
 
-crate::ui::lazy::split!(run:
+crate::split::split!(run:
     /// `agui:interrupt`, with the run's open interrupts.
     fn interrupted(host: HtmlElement, store: AgentStore, thread: String) -> () {
         let interrupts = store
@@ -94,7 +90,7 @@ crate::ui::lazy::split!(run:
     }
 );
 
-crate::ui::lazy::split!(run:
+crate::split::split!(run:
     /// `agui:run-finished`, its error worded like the banner, in the widget's language.
     fn run_finished(host: HtmlElement, store: AgentStore, thread: String) -> () {
         let (status, error) = store

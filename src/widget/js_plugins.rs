@@ -152,7 +152,7 @@ pub(super) fn renderers_from_js(
     plugins
 }
 
-crate::ui::lazy::split!(run:
+crate::split::split!(run:
     /// A card body that is the page's own element: created once (by name, never from HTML), its
     /// `toolCall` property set again whenever the call changes.
     /// (In the `run` module: only a tool card shows it.)

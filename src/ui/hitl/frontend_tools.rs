@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::plugins::{FrontendToolCall, FrontendTools, ToolComponent};
 use crate::store::AgentStore;
-use crate::ui::lazy::{in_module, split};
+use crate::ui::lazy::split;
 use crate::ui::tr;
 use crate::view::tool::{ToolStatus, ToolView};
 
@@ -22,7 +22,7 @@ pub fn use_frontend_tools(store: AgentStore, tools: FrontendTools) {
             return;
         }
         let tools = tools.clone();
-        in_module(store, move || run_handlers(store, tools.clone()));
+        store.in_module(move || run_handlers(store, tools.clone()));
     });
 }
 

@@ -1,0 +1,162 @@
+//! The lean widget's split points, the machinery below the chat's layers: the lean widget's
+//! build (`scripts/build-widget.sh`, `--cfg agui_split`) cuts each `split!` function out of the
+//! main wasm module into a module of its own (Leptos's `wasm_split`, run by `wasm-split-cli`),
+//! fetched the first time it is needed; without the cfg (the app's bundle, every test) a split
+//! function is a plain call. The store runs actions in them
+//! ([`AgentStore::in_module`](crate::store::AgentStore::in_module)); the components show parts
+//! with `ui::lazy::lazy` (`docs/dev/lean-widget.md`).
+//!
+//! `leptos::wasm_split` is Leptos's re-export of the `wasm_split` crate (`#[doc(hidden)]` in
+//! Leptos 0.8, pinned by Cargo.lock with Leptos): the attribute macro the `split!` macros expand
+//! to, and its loader.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::task::{Context, Poll, Waker};
+
+/// A chunk could not be loaded (the details are in the browser's console).
+#[derive(Debug, Clone, Copy)]
+pub struct LoadFailed;
+
+#[cfg(agui_split)]
+impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
+    fn from(_: ::leptos::wasm_split::SplitLoaderError) -> Self {
+        LoadFailed
+    }
+}
+
+thread_local! {
+    /// What a split function runs first ([`before_parts`]).
+    static BEFORE_PART: Cell<Option<fn()>> = const { Cell::new(None) };
+}
+
+/// Registers what every split function runs first (in the split build): the stylesheet's
+/// completion, which `ui::styles` registers when a widget adopts the stylesheet.
+pub fn before_parts(first: fn()) {
+    BEFORE_PART.set(Some(first));
+}
+
+/// Runs what [`before_parts`] registered (the `split!` macro calls it).
+#[doc(hidden)]
+pub fn first_part() {
+    if let Some(first) = BEFORE_PART.get() {
+        first();
+    }
+}
+
+/// Declares a part of the view that the split build moves into the chunk `$chunk`:
+/// `split!(chunk: fn name(args) -> AnyView { body })` defines, to be shown with `ui::lazy::lazy`,
+/// `async fn name(args) -> Result<AnyView, LoadFailed>` in the split build and
+/// `fn name(args) -> AnyView` elsewhere.
+///
+/// `split!(chunk, preload fetch_chunk: fn …)` also defines `async fn fetch_chunk()`, which
+/// fetches the chunk ahead of its first use (a no-op without the split build; see [`prefetch`]).
+///
+/// In the split build a split function first runs what [`before_parts`] registered (the
+/// stylesheet's rules of what the modules render are in theirs: `ui::styles` completes it).
+macro_rules! split {
+    ($chunk:ident $(, preload $preload:ident)?: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        #[cfg(agui_split)]
+        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible $(, preload($preload))?)]
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
+            // The rules of what the modules render come with the first of them.
+            $crate::split::first_part();
+            Ok($body)
+        }
+
+        #[cfg(not(agui_split))]
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> $ret $body
+
+        $(
+            /// Fetches the chunk of this part ahead of its first use (nothing to fetch here).
+            #[cfg(not(agui_split))]
+            $vis async fn $preload() -> Result<(), $crate::split::LoadFailed> {
+                Ok(())
+            }
+        )?
+    };
+}
+pub(crate) use split;
+
+/// Declares a split point that hands back a value and renders nothing (a language's
+/// catalog): `split_data!(chunk: fn name(args) -> T { body })` defines
+/// `async fn name(args) -> Result<T, LoadFailed>` in every build. In the split build the call
+/// fetches the chunk first (at once when it is here); elsewhere the future is ready on its
+/// first poll, so [`drive`] runs what follows in the same pass. Unlike `split!` it leaves the
+/// stylesheet alone: nothing it gives is rendered by rules of its own.
+macro_rules! split_data {
+    ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        #[cfg(agui_split)]
+        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
+            let value: $ret = $body;
+            Ok(value)
+        }
+
+        #[cfg(not(agui_split))]
+        $(#[$m])*
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
+            let value: $ret = $body;
+            Ok(value)
+        }
+    };
+}
+pub(crate) use split_data;
+
+/// Runs `then` with what `fut` gives: at once when it is ready on its first poll (a split
+/// function whose module is here already), else in a task once it is.
+pub fn drive<T: 'static>(fut: impl Future<Output = T> + 'static, then: impl FnOnce(T) + 'static) {
+    let mut fut = Box::pin(fut);
+    match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(out) => then(out),
+        Poll::Pending => leptos::task::spawn_local(async move { then(fut.await) }),
+    }
+}
+
+/// A value handed to a `split!` function once, without copying it: the call that runs takes
+/// it; a call whose module could not be loaded never ran, so the value stays for its retry.
+pub struct Handoff<T>(std::rc::Rc<std::cell::Cell<Option<T>>>);
+
+impl<T> Handoff<T> {
+    pub fn new(value: T) -> Self {
+        Handoff(std::rc::Rc::new(std::cell::Cell::new(Some(value))))
+    }
+
+    /// The value, the first time (`None` after).
+    pub fn take(&self) -> Option<T> {
+        self.0.take()
+    }
+}
+
+impl<T> Clone for Handoff<T> {
+    fn clone(&self) -> Self {
+        Handoff(self.0.clone())
+    }
+}
+
+/// What a `split!` function that gives a value (not a view, not an action) gives, once its
+/// module is here; `Err` when it could not be loaded. (The protobuf decoder: the transport
+/// awaits it before it reads the response.)
+#[cfg(agui_split)]
+pub async fn from_module<T>(
+    call: impl Future<Output = Result<T, LoadFailed>>,
+) -> Result<T, LoadFailed> {
+    call.await
+}
+
+/// What a `split!` function gives: without the split build the call was a plain one.
+#[cfg(not(agui_split))]
+pub async fn from_module<T>(value: T) -> Result<T, LoadFailed> {
+    Ok(value)
+}
+
+/// Starts fetching a chunk (a `preload` of `split!`) without waiting for it; a failure is
+/// only logged (by the loader) and the part's own load tries again when it shows.
+pub fn prefetch<E: 'static>(preload: impl Future<Output = Result<(), E>> + 'static) {
+    leptos::task::spawn_local(async move {
+        let _ = preload.await;
+    });
+}
