@@ -1,88 +1,60 @@
-//! Minifies the stylesheets (`style/*.css`) for `src/ui/styles.rs`: the comments and
-//! indentation cost ~4 KB gzip in every bundle. A bundle gets the sheets of what it has: the
-//! demo's cards with the `demo` feature, the inspector's with `inspector`.
+//! Minifies the stylesheets (`style/*.css`, listed in cascade order in `build/sheets.rs`) for
+//! `src/ui/styles.rs`: the comments and indentation cost ~4 KB gzip in every bundle. A bundle
+//! gets the sheets of what it has: the demo's cards with the `demo` feature, the inspector's
+//! with `inspector`.
 //!
 //! Writes to `OUT_DIR`: `stylesheet.css`, the whole sheet in cascade order; and the same text
-//! cut in two for the lean widget's split build — `stylesheet-main.css`, what the main module
-//! renders, and `stylesheet-modules.css`, what only the parts fetched on first use render
-//! (rules between a `/* @modules */` line and the next `/* @main */` line of a sheet). Each is
-//! a list of runs joined by an empty comment `/**/` (never in minified CSS), so that putting
-//! them back alternately (main, modules, main, …) gives `stylesheet.css` again, in its order.
+//! cut in two for the lean widget's split build — `stylesheet-main.css`, the sheets of what the
+//! main module renders (`Half::Main`), and `stylesheet-modules.css`, those of what only the
+//! parts fetched on first use render (`Half::Modules`). Each half is a list of runs (sheets in
+//! a row of that half) joined by an empty comment `/**/` (never in minified CSS), so that
+//! putting them back alternately (main, modules, main, …: `css_min::interleave`) gives
+//! `stylesheet.css` again, in its order.
 
 #[path = "build/css_min.rs"]
 mod css_min;
+#[path = "build/sheets.rs"]
+mod sheets;
 
-/// Starts a run of rules only the modules render; [`MAIN`] ends it.
-const MODULES: &str = "/* @modules */";
-const MAIN: &str = "/* @main */";
+use sheets::{Half, FEATURE_SHEETS, SHEETS};
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    let has = |feature: &str| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some();
-    // In cascade order.
-    let sheets = [
-        ("tokens", true),
-        ("app", true),
-        ("tools", true),
-        ("demo", has("DEMO")),
-        ("inspector", has("INSPECTOR")),
-        ("widget", true),
-    ];
-    // Runs alternate: main, modules, main, … (a half may be empty).
-    let mut runs = vec![String::new()];
-    for (name, wanted) in sheets {
+    let has = |feature: &str| {
+        let var = format!("CARGO_FEATURE_{}", feature.to_uppercase().replace('-', "_"));
+        std::env::var_os(var).is_some()
+    };
+    let mut whole = String::new();
+    // The runs of each half: main's (index 0) and the modules' (1). The first run is main's,
+    // even when empty, as `interleave` expects.
+    let mut runs: [Vec<String>; 2] = [vec![String::new()], Vec::new()];
+    let mut last = Half::Main;
+    for &(name, half) in SHEETS {
         let src = format!("style/{name}.css");
         println!("cargo:rerun-if-changed={src}");
-        if !wanted {
+        if FEATURE_SHEETS.iter().any(|&(s, f)| s == name && !has(f)) {
             continue;
         }
         let css = std::fs::read_to_string(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
-        // A sheet starts and ends in the main half; the markers alternate from `MODULES`.
-        let mut rest = css.as_str();
-        let mut modules = false;
-        loop {
-            let (marker, other) = if modules {
-                (MAIN, MODULES)
-            } else {
-                (MODULES, MAIN)
-            };
-            let next = rest.find(marker);
-            assert!(
-                rest.find(other).is_none_or(|o| next.is_some_and(|n| n < o)),
-                "{src}: {other} where {marker} or the end was expected"
-            );
-            let run = css_min::minify(&rest[..next.unwrap_or(rest.len())]);
-            assert!(
-                run.matches('{').count() == run.matches('}').count(),
-                "{src}: a {marker} inside a block (the markers go between top-level rules)"
-            );
-            // Runs alternate: main (even), modules (odd).
-            let last_is_modules = runs.len() % 2 == 0;
-            if modules == last_is_modules {
-                runs.last_mut().expect("one run").push_str(&run);
-            } else {
-                runs.push(run);
-            }
-            let Some(n) = next else { break };
-            rest = &rest[n + marker.len()..];
-            modules = !modules;
+        let css = css_min::minify(&css);
+        whole.push_str(&css);
+        let i = match half {
+            Half::Main => 0,
+            Half::Modules => 1,
+        };
+        if half != last || runs[i].is_empty() {
+            runs[i].push(String::new());
+            last = half;
         }
-        assert!(!modules, "{src} ends after {MODULES} without {MAIN}");
+        runs[i].last_mut().expect("a run").push_str(&css);
     }
-    let half = |first: usize| {
-        runs.iter()
-            .skip(first)
-            .step_by(2)
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .join(css_min::JOIN)
-    };
     let write = |file: &str, text: &str| {
         let dst = format!("{out}/{file}");
         std::fs::write(&dst, text).unwrap_or_else(|e| panic!("{dst}: {e}"));
     };
-    write("stylesheet.css", &runs.concat());
-    write("stylesheet-main.css", &half(0));
-    write("stylesheet-modules.css", &half(1));
+    write("stylesheet.css", &whole);
+    write("stylesheet-main.css", &runs[0].join(css_min::JOIN));
+    write("stylesheet-modules.css", &runs[1].join(css_min::JOIN));
+    println!("cargo:rerun-if-changed=build/sheets.rs");
     println!("cargo:rerun-if-changed=build/css_min.rs");
 }

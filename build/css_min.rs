@@ -51,8 +51,8 @@ pub fn minify(css: &str) -> String {
 }
 
 /// What separates two runs of one half of the stylesheet (`build.rs` cuts it in two for the
-/// lean widget's split build: see `src/ui/styles.rs`): an empty comment — valid CSS, and never
-/// in minified CSS.
+/// lean widget's split build, by the halves of `build/sheets.rs`; a run is the sheets in a row
+/// of one half): an empty comment — valid CSS, and never in minified CSS.
 pub const JOIN: &str = "/**/";
 
 /// The two halves of the stylesheet put back in their places: runs of `main` and `modules`

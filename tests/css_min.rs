@@ -1,9 +1,12 @@
 //! The stylesheet minifier `build.rs` runs (`build/css_min.rs`): what it removes, what it
 //! must keep, and that on the real stylesheets it only drops comments, whitespace and `;`
-//! before `}`.
+//! before `}`; the list of the sheets (`build/sheets.rs`) and the halves `build.rs` cuts for
+//! the lean widget.
 
 #[path = "../build/css_min.rs"]
 mod css_min;
+#[path = "../build/sheets.rs"]
+mod sheets;
 
 use css_min::minify;
 
@@ -55,7 +58,7 @@ fn skeleton(css: &str) -> String {
 
 #[test]
 fn the_real_stylesheets_keep_every_rule_and_get_smaller_and_minifying_twice_changes_nothing() {
-    for name in ["tokens", "app", "tools", "demo", "inspector", "widget"] {
+    for &(name, _) in sheets::SHEETS {
         let css = std::fs::read_to_string(format!("style/{name}.css")).expect("stylesheet");
         let min = minify(&css);
         assert_eq!(skeleton(&min), skeleton(&css), "{name}.css lost something");
@@ -74,6 +77,26 @@ fn the_real_stylesheets_keep_every_rule_and_get_smaller_and_minifying_twice_chan
     }
 }
 
+#[test]
+fn every_stylesheet_is_listed_once_and_every_listed_one_exists() {
+    // A sheet missing from build/sheets.rs would be in no bundle.
+    let mut files: Vec<String> = std::fs::read_dir("style")
+        .expect("style/")
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".css").map(str::to_owned)
+        })
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = sheets::SHEETS.iter().map(|&(n, _)| n.to_owned()).collect();
+    listed.sort();
+    assert_eq!(listed, files, "build/sheets.rs against style/*.css");
+    for &(sheet, _) in sheets::FEATURE_SHEETS {
+        assert!(listed.iter().any(|n| n == sheet), "{sheet}");
+    }
+}
+
 /// Braces inside comments (the comparison above counts the rules outside them).
 fn skeleton_comment_braces(css: &str) -> usize {
     let mut n = 0;
@@ -89,7 +112,8 @@ fn skeleton_comment_braces(css: &str) -> usize {
 
 /// `build.rs`'s halves of the stylesheet (for the lean widget's split build).
 mod halves {
-    use super::css_min::{interleave, JOIN};
+    use super::css_min::{interleave, minify, JOIN};
+    use super::sheets::{Half, FEATURE_SHEETS, SHEETS};
 
     const WHOLE: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet.css"));
     const MAIN: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet-main.css"));
@@ -117,6 +141,28 @@ mod halves {
             for run in half.split(JOIN) {
                 assert_eq!(run.matches('{').count(), run.matches('}').count(), "{run}");
             }
+        }
+    }
+
+    #[test]
+    fn each_sheet_is_wholly_in_its_half() {
+        for &(name, half) in SHEETS {
+            let css = std::fs::read_to_string(format!("style/{name}.css")).expect("stylesheet");
+            let min = minify(&css);
+            if !WHOLE.contains(&min) {
+                // Only a feature's sheet may be left out (this build has not that feature).
+                assert!(
+                    FEATURE_SHEETS.iter().any(|&(s, _)| s == name),
+                    "{name}.css is missing"
+                );
+                continue;
+            }
+            let (ours, other) = match half {
+                Half::Main => (MAIN, MODULES),
+                Half::Modules => (MODULES, MAIN),
+            };
+            assert!(ours.contains(&min), "{name}.css is not whole in its half");
+            assert!(!other.contains(&min), "{name}.css is in the other half");
         }
     }
 

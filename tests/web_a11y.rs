@@ -748,13 +748,7 @@ async fn data_theme_on_the_shadow_host_reaches_the_root_inside() {
         .expect("attach a shadow root");
     let doc = document();
     let style = doc.create_element("style").expect("style");
-    style.set_text_content(Some(
-        &[
-            include_str!("../style/tokens.css"),
-            include_str!("../style/app.css"),
-        ]
-        .join("\n"),
-    ));
+    style.set_text_content(Some(agui_leptos::ui::STYLESHEET));
     shadow.append_child(&style).expect("append style");
     let mount_point: HtmlElement = doc
         .create_element("div")

@@ -63,7 +63,7 @@ pub fn Chat() -> impl IntoView {
     let lang = move || store.config.with(|c| c.locale.tag());
     let dir = direction(store);
     let (toggle, inspector) = inspector_parts(store);
-    // The compact layout (containers under 560px, style/app.css) folds the header's actions
+    // The compact layout (containers under 560px, style/narrow.css) folds the header's actions
     // into a menu and shows the thread list and the side column as drawers.
     let menu = RwSignal::new(false);
     let threads = RwSignal::new(false);

@@ -3,16 +3,15 @@
 //! features). The widget gives them to each shadow root ([`adopt`]), [`crate::app::AgentChat`]
 //! puts them next to the chat.
 //!
-//! The lean widget's split build (`--cfg agui_split`) keeps in its main module only the rules
-//! of what that module renders (the frame, header, composer, welcome, banners); the rules of
-//! the parts fetched on first use (rows and their Markdown, tool cards, interrupt forms, the
-//! state tree, settings, attachments, …: the runs between `/* @modules */` and `/* @main */` in
-//! `style/*.css`) come with the first of those parts to be fetched: every split function
-//! calls `complete()` before it renders, which puts them back in their places, so the cascade
-//! is the same as the whole sheet's.
+//! The lean widget's split build (`--cfg agui_split`) keeps in its main module only the sheets
+//! of what that module renders (the frame, header, composer, welcome, banners); the sheets of
+//! the parts fetched on first use (Markdown, tool cards, interrupt forms, the state tree,
+//! settings, attachments, …: `Half::Modules` in `build/sheets.rs`) come with the first of
+//! those parts to be fetched: every split function calls `complete()` before it renders, which
+//! puts them back in their places, so the cascade is the same as the whole sheet's.
 
-/// The stylesheet this build starts with: the whole of it, or in the split build what its main
-/// module renders (runs joined by [`JOIN`]).
+/// The stylesheet this build starts with: the whole of it, or in the split build the sheets of
+/// what its main module renders (runs of sheets in a row joined by [`JOIN`]).
 #[cfg(not(agui_split))]
 pub const STYLESHEET: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet.css"));
 #[cfg(agui_split)]

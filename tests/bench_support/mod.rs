@@ -76,14 +76,7 @@ pub async fn frame_tick() {
 pub fn inject_styles() -> Element {
     let doc = document();
     let style = doc.create_element("style").expect("style");
-    style.set_text_content(Some(
-        &[
-            include_str!("../../style/tokens.css"),
-            include_str!("../../style/app.css"),
-            include_str!("../../style/tools.css"),
-        ]
-        .join("\n"),
-    ));
+    style.set_text_content(Some(agui_leptos::ui::STYLESHEET));
     doc.head()
         .expect("head")
         .append_child(&style)

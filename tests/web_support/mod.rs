@@ -224,15 +224,8 @@ pub fn install_styles() {
     }
     let style = doc.create_element("style").expect("style element");
     style.set_id("agui-test-styles");
-    style.set_text_content(Some(
-        &[
-            include_str!("../../style/tokens.css"),
-            include_str!("../../style/app.css"),
-            include_str!("../../style/tools.css"),
-            include_str!("../../style/inspector.css"),
-        ]
-        .join("\n"),
-    ));
+    // The whole sheet, as the app's page has it (every style/*.css of this build's features).
+    style.set_text_content(Some(agui_leptos::ui::STYLESHEET));
     doc.head()
         .expect("head")
         .append_child(&style)
