@@ -45,9 +45,12 @@ pub fn first_part() {
 }
 
 /// Declares a part of the view that the split build moves into the chunk `$chunk`:
-/// `split!(chunk: fn name(args) -> AnyView { body })` defines, to be shown with `ui::lazy::lazy`,
-/// `async fn name(args) -> Result<AnyView, LoadFailed>` in the split build and
-/// `fn name(args) -> AnyView` elsewhere.
+/// `split!(chunk: fn name(args) -> T { body })` defines `async fn name(args) -> Result<T,
+/// LoadFailed>` in every build: in the split build the call fetches the chunk first (at once
+/// when it is here); elsewhere the future is ready on its first poll, with `Ok`, so what shows
+/// a part ([`ui::lazy::lazy`](crate::ui::lazy::lazy)), runs an action
+/// ([`AgentStore::in_module`](crate::store::AgentStore::in_module)) or awaits a value takes the
+/// same path in both builds, and a part that is here shows in the same pass.
 ///
 /// `split!(chunk, preload fetch_chunk: fn …)` also defines `async fn fetch_chunk()`, which
 /// fetches the chunk ahead of its first use (a no-op without the split build; see [`prefetch`]).
@@ -67,7 +70,9 @@ macro_rules! split {
 
         #[cfg(not(agui_split))]
         $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> $ret $body
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
+            Ok($body)
+        }
 
         $(
             /// Fetches the chunk of this part ahead of its first use (nothing to fetch here).
@@ -135,22 +140,6 @@ impl<T> Clone for Handoff<T> {
     fn clone(&self) -> Self {
         Handoff(self.0.clone())
     }
-}
-
-/// What a `split!` function that gives a value (not a view, not an action) gives, once its
-/// module is here; `Err` when it could not be loaded. (The protobuf decoder: the transport
-/// awaits it before it reads the response.)
-#[cfg(agui_split)]
-pub async fn from_module<T>(
-    call: impl Future<Output = Result<T, LoadFailed>>,
-) -> Result<T, LoadFailed> {
-    call.await
-}
-
-/// What a `split!` function gives: without the split build the call was a plain one.
-#[cfg(not(agui_split))]
-pub async fn from_module<T>(value: T) -> Result<T, LoadFailed> {
-    Ok(value)
 }
 
 /// Starts fetching a chunk (a `preload` of `split!`) without waiting for it; a failure is

@@ -37,9 +37,7 @@ use crate::protocol::types::{Message, ResumeEntry};
 use crate::protocol::Thread;
 use crate::session::branches::Switcher;
 use crate::session::{Flush, Route, RunRequest, Session};
-use crate::split::Handoff;
-#[cfg(agui_split)]
-use crate::split::{drive, LoadFailed};
+use crate::split::{drive, Handoff, LoadFailed};
 #[cfg(feature = "inspector")]
 use crate::trace::{self, Trace};
 use crate::transport::AbortHandle;
@@ -1071,8 +1069,8 @@ impl AgentStore {
     /// Runs `call` — a call of a `split!` function that returns nothing (an action: most are in
     /// `run`, adding files is in `attach`) — at once when its module is here (for `run`, always
     /// after the first run), else once it arrives, in the order asked for. A module that cannot
-    /// be loaded is reported ([`AgentStore::part_failed`]) with `call` to try again.
-    #[cfg(agui_split)]
+    /// be loaded is reported ([`AgentStore::part_failed`]) with `call` to try again. Without
+    /// the split build the call is ready on its first poll: it runs now.
     pub fn in_module<F, Fut>(self, call: F)
     where
         F: Fn() -> Fut + 'static,
@@ -1090,11 +1088,5 @@ impl AgentStore {
             });
         }
         run_once(self, Rc::new(call));
-    }
-
-    /// Runs `call` (the unsplit build: at once).
-    #[cfg(not(agui_split))]
-    pub fn in_module(self, call: impl FnOnce()) {
-        call();
     }
 }

@@ -1242,7 +1242,7 @@ async fn an_upload_hook_sends_a_url_part_and_the_url_is_not_fetched_without_a_cl
 #[wasm_bindgen_test]
 async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
     use agui_leptos::split::LoadFailed;
-    use agui_leptos::ui::lazy::fetched;
+    use agui_leptos::ui::lazy::lazy;
     use leptos::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
@@ -1254,7 +1254,7 @@ async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
     let handle = leptos::mount::mount_to(container.clone(), move || {
         store.provide();
         let counted = counted.clone();
-        fetched(store, move || {
+        lazy(store, move || {
             let n = counted.fetch_add(1, Ordering::SeqCst);
             async move {
                 sleep(30).await;

@@ -93,7 +93,7 @@ split!(proto, preload fetch_proto:
 async fn front_for(wire: Wire) -> Result<Option<Box<dyn WireFront>>, TransportError> {
     #[cfg(feature = "protobuf")]
     if wire == Wire::Proto {
-        return crate::split::from_module(proto_decoder())
+        return proto_decoder()
             .await
             .map(Some)
             .map_err(|_| TransportError::DecoderUnavailable);

@@ -28,71 +28,55 @@ pub(crate) use crate::split::{drive, prefetch, split, split_data, LoadFailed};
 use crate::store::AgentStore;
 use crate::ui::tr;
 
-/// Shows a `split!` part: in the split build once its chunk is here ([`fetched`]).
-#[cfg(agui_split)]
+/// Shows a `split!` part: in the same pass when its module is here (always, without the split
+/// build), else nothing until it arrives; a module that could not be loaded shows a notice with
+/// Retry, which fetches it again.
 pub fn lazy<F, Fut>(store: AgentStore, load: F) -> impl IntoView
 where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
 {
-    fetched(store, load)
-}
-
-/// Shows a `split!` part: without the split build, a plain call.
-#[cfg(not(agui_split))]
-pub fn lazy(_store: AgentStore, load: impl Fn() -> AnyView) -> AnyView {
-    load()
+    let attempt = RwSignal::new(0u32);
+    let shown = move |loaded: Result<AnyView, LoadFailed>| match loaded {
+        Ok(view) => view,
+        Err(LoadFailed) => view! {
+            <p class="agui-lazy-failed" data-testid="lazy-failed" role="alert">
+                <span>{move || tr(store).lazy_failed}</span>
+                <button
+                    type="button"
+                    class="agui-button agui-button--secondary"
+                    data-testid="lazy-retry"
+                    on:click=move |_| attempt.update(|n| *n = n.wrapping_add(1))
+                >
+                    {move || tr(store).retry}
+                </button>
+            </p>
+        }
+        .into_any(),
+    };
+    move || {
+        attempt.track();
+        // Built untracked, as a plain call would be: the part's own closures track what they
+        // read, and only Retry runs this again.
+        let mut part = Box::pin(untrack(&load));
+        match untrack(|| part.as_mut().poll(&mut Context::from_waker(Waker::noop()))) {
+            Poll::Ready(loaded) => shown(loaded),
+            Poll::Pending => {
+                let part = SendWrapper::new(part);
+                Suspend::new(async move { shown(part.await) }).into_any()
+            }
+        }
+    }
 }
 
 /// Shows a `split!` part in the same pass when its module is here (a transcript row: rows
-/// exist only once `run` is), `fallback` until then: in the split build [`with_stand_in`].
-#[cfg(agui_split)]
+/// exist only once `run` is), `fallback` until then ([`with_stand_in`]).
 pub use with_stand_in as lazy_or;
-
-/// Shows a `split!` part: without the split build, a plain call.
-#[cfg(not(agui_split))]
-pub fn lazy_or<V>(load: impl FnOnce() -> AnyView, _fallback: impl Fn() -> V) -> AnyView {
-    load()
-}
-
-/// Shows what `load` gives once it has resolved (nothing while its chunk is on the way), or a
-/// notice with Retry when it failed. (Public for the browser test of the failure path, which
-/// the unsplit build never takes.)
-pub fn fetched<F, Fut>(store: AgentStore, load: F) -> impl IntoView
-where
-    F: Fn() -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
-{
-    let attempt = RwSignal::new(0u32);
-    move || {
-        attempt.track();
-        let part = SendWrapper::new(load());
-        Suspend::new(async move {
-            match part.await {
-                Ok(view) => view,
-                Err(LoadFailed) => view! {
-                    <p class="agui-lazy-failed" data-testid="lazy-failed" role="alert">
-                        <span>{move || tr(store).lazy_failed}</span>
-                        <button
-                            type="button"
-                            class="agui-button agui-button--secondary"
-                            data-testid="lazy-retry"
-                            on:click=move |_| attempt.update(|n| *n = n.wrapping_add(1))
-                        >
-                            {move || tr(store).retry}
-                        </button>
-                    </p>
-                }
-                .into_any(),
-            }
-        })
-    }
-}
 
 /// Shows `fallback` until `load` has resolved, then what it gives: at once when it resolves on
 /// its first poll (the chunk is here already — every part after the first), so the stand-in is
 /// then never built. A failure leaves the stand-in (it shows everything, so there is nothing to
-/// retry); the next part that mounts tries again. (Public for the browser test, as [`fetched`].)
+/// retry); the next part that mounts tries again. (Public for the browser test.)
 pub fn with_stand_in<Fut, V>(
     load: impl FnOnce() -> Fut + 'static,
     fallback: impl Fn() -> V + Send + Sync + 'static,
