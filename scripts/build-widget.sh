@@ -70,6 +70,10 @@ split="$target/split"
 rm -rf "$split"
 wasm-split-cli "$target/wasm32-unknown-unknown/release/agui-leptos.wasm" "$split" \
     --target web --out-name agui-widget
+# The tool that says why a function is in the main module (scripts/why-main.py) follows the
+# splitter's graph: everything it says a root reaches must be in the main module just written.
+python3 scripts/why-main.py --wasm "$target/wasm32-unknown-unknown/release/agui-leptos.wasm" \
+    --check-split "$split"
 # wasm-bindgen names the JS snippets' folder after the crate (snippets/agui-leptos-HASH/), the
 # same folder as the app bundle's, whose inline0.js… differ with the features: written into
 # dist/ directly, they would replace the app's. So out of dist/, the folder renamed. The
