@@ -68,7 +68,7 @@ pub fn AgentChat(
     }
 }
 
-/// Mounts a [`Chat`] on a given store with `plugins` into `el` (tests and embedders: the
+/// Mounts the chat on a given store with `plugins` into `el` (tests and embedders: the
 /// caller keeps the store, e.g. to feed a recorded stream with `begin_external` /
 /// `push_bytes`). Dropping the returned handle unmounts the view and disposes its owner.
 pub fn mount_with(

@@ -34,9 +34,10 @@
 //! and persistence; [`wording`], the words of every failure; [`embed`], widget options; `a2ui`
 //! and `mcp_apps`, the A2UI surface model and the MCP Apps bridge — all pure, tested natively.
 //! Then the browser-only modules, built for wasm32: [`transport`] (fetch streaming),
-//! [`store`] (signals over the session), [`plugins`], [`ui`] (components), [`hooks`], [`app`]
-//! and [`widget`] (the custom element); and on top the `demo` plug-in. A module imports only
-//! those before it.
+//! `store` (signals over the session: [`AgentStore`]), [`plugins`], `ui` (the components),
+//! [`hooks`], [`app`] and [`widget`] (the custom element); and on top the `demo` plug-in. A
+//! module imports only those before it. `store` and `ui` are the crate's own: an app reaches
+//! them through [`AgentStore`], [`AgentChat`], the hooks and the plug-ins.
 
 #[cfg(feature = "a2ui")]
 pub mod a2ui;
@@ -60,12 +61,12 @@ pub mod session;
 #[cfg(target_arch = "wasm32")]
 pub mod split;
 #[cfg(target_arch = "wasm32")]
-pub mod store;
+pub(crate) mod store;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod transport;
 #[cfg(target_arch = "wasm32")]
-pub mod ui;
+pub(crate) mod ui;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod widget;
@@ -86,6 +87,21 @@ pub use session::AgentConfig;
 #[cfg(target_arch = "wasm32")]
 pub use store::AgentStore;
 pub use view::tool::{ToolStatus, ToolView};
+
+/// The parts of the chat's view and store that this repository's browser tests and benchmarks
+/// mount or read directly. Not the library's API: they change without notice, and they exist
+/// only with the `app` feature (the app's bundle and the tests build with it).
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::store::BrowserStorage;
+    pub use crate::ui::chat::Chat;
+    pub use crate::ui::inspector::open_bytes;
+    pub use crate::ui::lazy::{lazy, with_stand_in};
+    pub use crate::ui::state_panel::StatePanel;
+    pub use crate::ui::tool::ToolCard;
+    pub use crate::ui::STYLESHEET;
+}
 
 /// What a Leptos app uses: `use agui_leptos::prelude::*;`.
 pub mod prelude {

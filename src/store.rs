@@ -20,15 +20,16 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 pub use crate::session::hitl::{HitlError, PendingCall};
+#[cfg(feature = "inspector")]
 pub use crate::session::inspector::TraceFormat;
 pub use crate::session::threads::{ThreadError, ThreadSummary};
 pub use crate::session::{AgentConfig, RunOptions};
-pub use crate::view::failure::{Notice, RunFailure, TransportError};
+pub use crate::view::failure::{Notice, TransportError};
 pub use crate::view::feedback::{Feedback, Rating};
 pub use crate::view::rows::Row;
 pub use crate::view::run::RunView;
-pub use crate::view::tool::{ToolStatus, ToolView};
-pub use browser::{browser_locale, new_id, BrowserEnv, BrowserStorage};
+pub use crate::view::tool::ToolView;
+pub use browser::{browser_locale, BrowserEnv, BrowserStorage};
 
 #[cfg(feature = "inspector")]
 use crate::event_log::{EventLog, LogError};
@@ -41,9 +42,6 @@ use crate::split::{drive, Handoff, LoadFailed};
 #[cfg(feature = "inspector")]
 use crate::trace::{self, Trace};
 use crate::transport::AbortHandle;
-
-/// The storage prefix the app uses.
-pub use crate::embed::DEFAULT_STORAGE_PREFIX;
 
 /// The longest pause honoured between two events of a timed replay.
 #[cfg(feature = "inspector")]

@@ -24,8 +24,8 @@
 use agui_leptos::app::mount_with_store;
 use agui_leptos::protocol::types::Content;
 use agui_leptos::protocol::{Message, Role, Thread};
-use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::GetUntracked;
 use serde_json::json;
 use wasm_bindgen_test::*;

@@ -13,8 +13,8 @@ mod web_support;
 
 use agui_leptos::demo::model::VenueQuery;
 use agui_leptos::i18n::Locale;
-use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::GetUntracked;
 use serde_json::json;
 use wasm_bindgen::JsCast;
@@ -748,7 +748,7 @@ async fn data_theme_on_the_shadow_host_reaches_the_root_inside() {
         .expect("attach a shadow root");
     let doc = document();
     let style = doc.create_element("style").expect("style");
-    style.set_text_content(Some(agui_leptos::ui::STYLESHEET));
+    style.set_text_content(Some(agui_leptos::internals::STYLESHEET));
     shadow.append_child(&style).expect("append style");
     let mount_point: HtmlElement = doc
         .create_element("div")

@@ -7,8 +7,8 @@
 
 mod web_support;
 
-use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::GetUntracked;
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
@@ -1241,8 +1241,8 @@ async fn an_upload_hook_sends_a_url_part_and_the_url_is_not_fetched_without_a_cl
 /// failed fetch says so with Retry (never a panic), and Retry tries again.
 #[wasm_bindgen_test]
 async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
+    use agui_leptos::internals::lazy;
     use agui_leptos::split::LoadFailed;
-    use agui_leptos::ui::lazy::lazy;
     use leptos::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;

@@ -12,12 +12,12 @@
 
 mod web_support;
 
+use agui_leptos::internals::Chat;
 use agui_leptos::plugins::Plugins;
 use agui_leptos::protocol::types::{Content, Tool};
-use agui_leptos::store::HitlError;
-use agui_leptos::store::{AgentConfig, AgentStore};
+use agui_leptos::session::hitl::HitlError;
 use agui_leptos::transport::sleep;
-use agui_leptos::ui::chat::Chat;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};

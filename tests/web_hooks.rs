@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use agui_leptos::prelude::*;
-use agui_leptos::store::AgentStore;
+use agui_leptos::AgentStore;
 use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen_test::*;

@@ -8,10 +8,10 @@
 mod web_support;
 
 use agui_leptos::i18n::Locale;
-use agui_leptos::store::TraceFormat;
-use agui_leptos::store::{AgentConfig, AgentStore};
+use agui_leptos::internals::open_bytes;
+use agui_leptos::session::inspector::TraceFormat;
 use agui_leptos::transport::sleep;
-use agui_leptos::ui::inspector::open_bytes;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen::JsCast;

@@ -6,7 +6,7 @@
 
 mod web_support;
 
-use agui_leptos::store::{AgentConfig, AgentStore};
+use agui_leptos::{AgentConfig, AgentStore};
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -410,9 +410,9 @@ async fn code_streams_highlighted_line_by_line_and_finished_lines_stay_put() {
 /// (no notice: nothing is missing), and one whose place is gone before it loads is never built.
 #[wasm_bindgen_test]
 async fn a_stand_in_gives_way_to_its_part_and_stays_when_it_cannot_be_loaded() {
+    use agui_leptos::internals::with_stand_in;
     use agui_leptos::split::LoadFailed;
     use agui_leptos::transport::sleep;
-    use agui_leptos::ui::lazy::with_stand_in;
     use leptos::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;

@@ -14,9 +14,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 async fn app_mounts_renders_and_unmounts() {
     let container = fresh_container();
-    let store = agui_leptos::store::AgentStore::new(agui_leptos::store::AgentConfig {
+    let store = agui_leptos::AgentStore::new(agui_leptos::AgentConfig {
         demo_speed: 0.0,
-        ..agui_leptos::store::AgentConfig::default()
+        ..agui_leptos::AgentConfig::default()
     });
     let handle = web_support::mount_demo(container.clone(), store);
     leptos::task::tick().await;

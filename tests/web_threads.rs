@@ -13,8 +13,8 @@
 
 mod web_support;
 
-use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::GetUntracked;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
@@ -699,8 +699,8 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
 // warning the person sees, and the chat starts.
 #[wasm_bindgen_test]
 async fn local_storage_holds_the_conversations_and_garbage_in_it_is_a_visible_warning() {
+    use agui_leptos::internals::BrowserStorage;
     use agui_leptos::session::storage::KeyValue;
-    use agui_leptos::store::BrowserStorage;
     let prefix = unique_prefix("local");
     let kv = BrowserStorage::default();
     kv.set(&format!("{prefix}:probe"), "1").expect("set");

@@ -8,11 +8,11 @@
 mod web_support;
 
 use agui_leptos::demo::ui::trip_panel::TripPanel;
+use agui_leptos::internals::StatePanel;
+use agui_leptos::internals::ToolCard;
 use agui_leptos::plugins::Plugins;
-use agui_leptos::store::{AgentConfig, AgentStore};
-use agui_leptos::ui::state_panel::StatePanel;
-use agui_leptos::ui::tool::ToolCard;
 use agui_leptos::view::tool::PREVIEW_CHARS;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;

@@ -15,8 +15,8 @@
 mod web_support;
 
 use agui_leptos::i18n::Locale;
-use agui_leptos::store::{AgentConfig, AgentStore};
 use agui_leptos::transport::sleep;
+use agui_leptos::{AgentConfig, AgentStore};
 use leptos::prelude::GetUntracked;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;

@@ -67,8 +67,7 @@ pub use crate::view::attachments::Limits;
 pub use crate::view::suggestions::Suggestion;
 
 /// What a page adds to the chat. Cheap to clone; put it in context with
-/// [`Plugins::provide`] before mounting [`crate::ui::chat::Chat`] (or pass it to
-/// [`crate::app::AgentChat`]).
+/// [`Plugins::provide`] before mounting the chat (or pass it to [`crate::app::AgentChat`]).
 #[derive(Clone, Default)]
 pub struct Plugins {
     renderers: ToolRegistry,

@@ -18,7 +18,7 @@ pub struct ToolCallView {
 }
 
 impl ToolCallView {
-    /// The live view of `tool_call_id` (what [`ToolCard`](crate::ui::tool::ToolCard) hands its renderer).
+    /// The live view of `tool_call_id` (what the chat's tool card hands its renderer).
     pub fn new(tool_call_id: &str) -> Self {
         let store = AgentStore::expect();
         let version = store.tool_version(tool_call_id);

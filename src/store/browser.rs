@@ -21,11 +21,6 @@ impl Env for BrowserEnv {
     }
 }
 
-/// A fresh random id (`prefix-xxxxxxxx…`).
-pub fn new_id(prefix: &str) -> String {
-    BrowserEnv.new_id(prefix)
-}
-
 /// The first shipped language among the browser's preferred ones, else English.
 pub fn browser_locale() -> Locale {
     let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {

@@ -81,10 +81,6 @@ impl Attachments {
         self.list.with(|l| l.iter().any(|a| a.part.is_none()))
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.list.with(Vec::is_empty)
-    }
-
     /// Check, then read (or upload) each file; refusals are worded into `errors`.
     pub fn add(&self, files: Vec<File>, t: &'static Strings) {
         let mut errors = Vec::new();

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::KeyboardEvent;
 
-pub use crate::embed::{parse_headers, HeaderError};
+pub use crate::embed::parse_headers;
 use crate::protocol::Wire;
 use crate::session::AgentConfig;
 use crate::store::AgentStore;

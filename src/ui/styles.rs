@@ -11,16 +11,17 @@
 //! puts them back in their places, so the cascade is the same as the whole sheet's.
 
 /// The stylesheet this build starts with: the whole of it, or in the split build the sheets of
-/// what its main module renders (runs of sheets in a row joined by [`JOIN`]).
+/// what its main module renders (runs of sheets in a row joined by `css_min::JOIN`).
 #[cfg(not(agui_split))]
 pub const STYLESHEET: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet.css"));
 #[cfg(agui_split)]
 pub const STYLESHEET: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet-main.css"));
 
 #[path = "../../build/css_min.rs"]
-#[allow(dead_code)] // the minifier is build.rs's; the widget uses `interleave`.
+#[allow(dead_code)] // the minifier is build.rs's; the split widget uses `interleave`.
 mod css_min;
-pub use css_min::{interleave, JOIN};
+#[cfg(agui_split)]
+use css_min::interleave;
 
 thread_local! {
     /// The chat's stylesheet, constructed once and adopted by every widget's shadow root

@@ -76,7 +76,7 @@ pub async fn frame_tick() {
 pub fn inject_styles() -> Element {
     let doc = document();
     let style = doc.create_element("style").expect("style");
-    style.set_text_content(Some(agui_leptos::ui::STYLESHEET));
+    style.set_text_content(Some(agui_leptos::internals::STYLESHEET));
     doc.head()
         .expect("head")
         .append_child(&style)

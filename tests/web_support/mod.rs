@@ -5,8 +5,8 @@
 
 use agui_leptos::app::mount_with;
 use agui_leptos::plugins::Plugins;
-use agui_leptos::store::AgentStore;
 use agui_leptos::transport::sleep;
+use agui_leptos::AgentStore;
 use leptos::prelude::GetUntracked;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
@@ -225,7 +225,7 @@ pub fn install_styles() {
     let style = doc.create_element("style").expect("style element");
     style.set_id("agui-test-styles");
     // The whole sheet, as the app's page has it (every style/*.css of this build's features).
-    style.set_text_content(Some(agui_leptos::ui::STYLESHEET));
+    style.set_text_content(Some(agui_leptos::internals::STYLESHEET));
     doc.head()
         .expect("head")
         .append_child(&style)

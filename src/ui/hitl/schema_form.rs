@@ -67,17 +67,6 @@ impl FormState {
         }
     }
 
-    /// The current errors.
-    pub fn errors(&self) -> Vec<FieldError> {
-        self.errors.get_untracked()
-    }
-
-    /// True when the schema asks for nothing (an object without properties counts as asking).
-    pub fn is_empty(&self) -> bool {
-        self.root
-            .with_value(|r| matches!(&r.kind, FieldKind::Object(fields) if fields.is_empty()))
-    }
-
     fn set(&self, pointer: &str, value: String) {
         self.inputs.update_value(|m| {
             m.insert(pointer.to_owned(), value);
