@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use agui_leptos::protocol::{Pipeline, PipelineOptions, Thread};
 
-#[path = "../tests/bench_support/workloads.rs"]
+#[path = "bench_support/workloads.rs"]
 mod workloads;
 
 fn floor(bytes: &[u8]) -> usize {

@@ -2,7 +2,7 @@
 //! comments, collapses whitespace to one space, removes the spaces around `{`, `}`, `;` and
 //! `,` and the `;` before a `}`. Quoted strings are copied as they are; a space that may
 //! be a descendant combinator (`.a :focus`) or part of a value (`0 auto`, `1px + 2px`) stays.
-//! Shared by `build.rs`, `src/ui/styles.rs` and `tests/css_min.rs` (`#[path]`), so it is std
+//! Shared by `build.rs`, `src/ui/styles.rs` and `tests/project/css_min.rs` (`#[path]`), so it is std
 //! only. It also knows the two halves `build.rs` cuts the sheet into ([`JOIN`], [`interleave`]).
 
 /// `css` minified (see the module docs). Minifying twice gives the same text.

@@ -1,6 +1,6 @@
 //! The chat's stylesheets, `style/NAME.css`: one per component family, in cascade order (a
 //! rule that overrides another comes after it), each in one half of the lean widget's split
-//! build. Shared by `build.rs` and `tests/css_min.rs` (`#[path]`), so it is std only.
+//! build. Shared by `build.rs` and `tests/project/css_min.rs` (`#[path]`), so it is std only.
 //!
 //! The main module carries the sheets of what it renders alone; the modules' sheets come with
 //! the first module fetched (`src/ui/styles.rs`), and `scripts/check-split-css.py` fails a

@@ -1,6 +1,6 @@
 // The types of the npm package `agui-leptos` (its entries `agui-leptos` and `agui-leptos/full`).
 // The options and the events are generated from the option table (src/embed/table.rs) by
-// tests/manifest.rs; the rest is written here.
+// tests/project/manifest.rs; the rest is written here.
 
 /**
  * A language the chat speaks (`zh` is simplified Chinese; `ar` is written right to left). A
@@ -8,7 +8,7 @@
  */
 export type AguiLang = 'en' | 'de' | 'fr' | 'es' | 'pt' | 'ja' | 'zh' | 'ar' | (string & {});
 
-// @strings-begin from src/i18n/strings.rs (AGUI_BLESS=1 cargo test --test manifest)
+// @strings-begin from src/i18n/strings.rs (AGUI_BLESS=1 cargo test --test project manifest)
 /**
  * Every UI string of the chat, by key: the `strings` option gives the page's own text for any
  * of them (`Partial<AguiStrings>`). A text keeps the English text's `{}` placeholders (filled in
@@ -1256,7 +1256,7 @@ export interface AguiToolCall {
   durationMs: number | null;
 }
 
-// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test manifest)
+// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test project manifest)
 /** The options of `mount()`, and the properties of `<agui-chat>`. */
 export interface AguiChatOptions {
   /**

@@ -10,7 +10,7 @@ export type {
   AguiToolCall,
 } from './index.js';
 
-// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test manifest)
+// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test project manifest)
 /** One prop per event: each receives the `CustomEvent`. */
 export interface AguiChatEventProps {
   /** `agui:run-started`: A run started. */

@@ -7,7 +7,7 @@
 import { createElement, forwardRef, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import './index.js';
 
-// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test manifest)
+// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test project manifest)
 const OPTIONS = [
   'endpoint', 'protocol', 'resume', 'transport', 'headers', 'mode',
   'theme', 'inspector', 'threadKey', 'persist', 'storageBudget', 'lang',

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser benchmark: the full chat in headless Chromium streaming 20,000 text deltas into one
-# answer, on an empty thread and on one holding 200 earlier messages (tests/bench_browser.rs).
+# answer, on an empty thread and on one holding 200 earlier messages (benches/browser.rs).
 # Release build (the profile `trunk build --release` ships: opt-level "z", LTO; without
 # trunk's wasm-opt pass). Prints a table; not part of scripts/test.sh or CI.
 #

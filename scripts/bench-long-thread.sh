@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser benchmark of long threads: a 1,000-message MESSAGES_SNAPSHOT, a 2,000-delta answer at
 # its end (and in an empty thread), and opening a saved 1,000-message thread, in headless
-# Chromium (tests/bench_long_thread.rs). Release build, as scripts/bench-browser.sh. Prints a
+# Chromium (benches/long_thread.rs). Release build, as scripts/bench-browser.sh. Prints a
 # table; not part of scripts/test.sh or CI.
 #
 #   scripts/bench-long-thread.sh

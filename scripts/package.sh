@@ -19,7 +19,7 @@ for f in dist/agui-chat.js dist/agui-widget.js dist/agui-widget_bg.wasm dist/agu
     dist/agui-leptos.js dist/agui-leptos_bg.wasm; do
     [ -f "$f" ] || { echo "[package] $f is missing: run scripts/build-release.sh first" >&2; exit 1; }
 done
-# One version everywhere (tests/version.rs checks the sources; this, what is packed).
+# One version everywhere (tests/project/version.rs checks the sources; this, what is packed).
 grep -q "\"version\": \"${version}\"" npm/package.json ||
     { echo "[package] npm/package.json's version is not Cargo.toml's ${version}" >&2; exit 1; }
 grep -q "^export const version = '${version}';" src/loader/agui-chat.js ||

@@ -5,7 +5,7 @@
 #   scripts/test.sh fmt 'clippy*'   # only the stages whose name matches a glob
 #
 # Stages: setup -> fmt -> native build/tests -> native fuzz (release) -> clippy (native +
-# wasm32) -> browser tests (every tests/web_*.rs, headless Chromium) -> trunk release
+# wasm32) -> browser tests (every tests/web/*.rs, headless Chromium) -> trunk release
 # build + asset sizes. To add a stage, append a `stage NAME command...` line
 # (or a shell function + `stage NAME my_function`) at the end of this file.
 set -euo pipefail
@@ -187,10 +187,10 @@ stage docs-rs env RUSTDOCFLAGS="-D warnings" \
 stage crate-package cargo package --allow-dirty
 
 shopt -s nullglob
-_web_tests=(tests/web_*.rs)
+_web_tests=(tests/web/*.rs)
 shopt -u nullglob
 for _t in "${_web_tests[@]}"; do
-    _stem="$(basename "$_t" .rs)"
+    _stem="web_$(basename "$_t" .rs)"
     if [ "$_stem" = "$WASM_PACK_TEST" ]; then
         stage "browser-test:${_stem}:wasm-pack" wasm_pack_test "$_stem"
     else

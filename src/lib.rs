@@ -27,7 +27,7 @@
 //!
 //! # Layers
 //!
-//! Bottom up (`docs/dev/architecture.md`, "The layers, in order"; `tests/layering.rs` keeps
+//! Bottom up (`docs/dev/architecture.md`, "The layers, in order"; `tests/project/layering.rs` keeps
 //! it): [`protocol`], the sans-IO AG-UI core (no web-sys, leptos or wasm-bindgen); [`base64`],
 //! [`markdown`], [`i18n`]; [`view`], what the screen shows as data; [`event_log`] and
 //! [`trace`], the event inspector's log and trace files; [`session`], runs, threads, branches

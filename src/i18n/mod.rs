@@ -1,5 +1,5 @@
 //! The catalog of every string the chat UI shows (pure: no web-sys, so its completeness is
-//! tested natively in `tests/i18n.rs`).
+//! tested natively in `tests/view/i18n.rs`).
 //!
 //! One [`Strings`] value per language, one file per language (`en.rs`, `de.rs`, …); a field
 //! per key (`strings.rs`). A language that forgets a key does not compile (a struct literal

@@ -39,7 +39,7 @@ const WORDS_MODULE = () => import('./agui-chat.words.js');
 // @end
 const scanning = new URL(import.meta.url).searchParams.has('scan');
 // The options: the attributes, then the JS-only properties.
-// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test manifest)
+// @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test project manifest)
 const ATTRS = 'endpoint protocol resume transport headers mode theme inspector thread-key persist storage-budget lang open title speed demo settings suggestions strings credentials redirects url-options allowed-endpoints mcp-apps-proxy queue accept max-file-bytes max-message-bytes max-files attachments capabilities preload'.split(' ');
 const JS_ONLY = 'tools renderers upload'.split(' ');
 // @generated-end
@@ -49,7 +49,7 @@ const JS_ONLY = 'tools renderers upload'.split(' ');
 const EN = ['Open chat: ', 'Loading the chat…', 'The chat could not be loaded.', 'Retry', 'Chat'];
 let WORDS = {};
 let asked = false;
-// The launcher's own look: the chat's tokens (tests/css_tokens.rs keeps these defaults equal
+// The launcher's own look: the chat's tokens (tests/project/css_tokens.rs keeps these defaults equal
 // to style/tokens.css), overridable on the element like the chat's.
 const CSS = `:host{display:block;--agui-color-accent:light-dark(#3d5bd9, #7d95f5);
 --agui-color-accent-hover:light-dark(#3149b8, #98abf8);--agui-color-accent-contrast:light-dark(#ffffff, #10131f);

@@ -1,6 +1,6 @@
 // The launcher's words in the languages other than English (src/loader/agui-chat.js fetches
 // this when a launcher is drawn on a page in one of them): its name ("Open chat: " + the
-// title), the loading text, the failure text, Retry, and the default title. tests/i18n.rs
+// title), the loading text, the failure text, Retry, and the default title. tests/view/i18n.rs
 // keeps one entry per language of the chat's catalogs.
 export default {
   de: ['Chat öffnen: ', 'Der Chat wird geladen…', 'Der Chat konnte nicht geladen werden.', 'Erneut versuchen', 'Chat'],

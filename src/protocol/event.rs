@@ -10,7 +10,7 @@
 //! internally tagged enum flattened into an envelope buffers every event through serde's private
 //! `Content` tree and cost about 75 KB of wasm; this gives the same values, and serde's wording
 //! for the errors (`missing field`, `unknown variant`, `invalid type`) that `enforce` already
-//! rules out (`tests/event_json.rs`).
+//! rules out (`tests/protocol/event_json.rs`).
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};

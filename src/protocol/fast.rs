@@ -7,7 +7,7 @@
 //! optionally an integer `timestamp`. Anything else — another field (`rawEvent`, `metadata`,
 //! `subagentRunId`, an unknown one), a duplicate key, a string the JSON rules refuse (a lone
 //! surrogate escape, a control character), a non-string value, trailing bytes — is left to the
-//! general path (`None`), which decides, warns or fails as it always does. `tests/fast_path.rs`
+//! general path (`None`), which decides, warns or fails as it always does. `tests/protocol/fast_path.rs`
 //! checks the two agree on every frame it takes.
 
 use super::event::{Delta, Event, EventKind, ToolCallArgs};

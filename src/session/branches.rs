@@ -1,6 +1,6 @@
 //! Conversation history kept in the browser: **branches** (regenerate an answer, edit an
 //! earlier user message) and the **saved form** of a conversation (one record per thread plus an
-//! index). Pure: no web-sys or leptos, so all of it is tested natively (`tests/branches.rs`).
+//! index). Pure: no web-sys or leptos, so all of it is tested natively (`tests/session/branches.rs`).
 //!
 //! ## Branches
 //!

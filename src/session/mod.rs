@@ -1,5 +1,5 @@
 //! The session layer: what a chat does between the protocol core and the screen, as plain Rust
-//! (no web-sys, leptos or wasm-bindgen; `tests/layering.rs` keeps it so, `tests/session.rs`
+//! (no web-sys, leptos or wasm-bindgen; `tests/project/layering.rs` keeps it so, `tests/session/session.rs`
 //! drives it natively). The browser store (`crate::store`) is a thin shell around a
 //! [`Session`]: it runs the transport a [`RunRequest`] names, feeds the bytes back, and turns
 //! each [`Flush`] into signal writes.

@@ -1,5 +1,5 @@
 //! The view layer: what the screen shows, as plain data and functions of the session's state
-//! (no web-sys, leptos or wasm-bindgen; `tests/layering.rs` keeps it so). Components render
+//! (no web-sys, leptos or wasm-bindgen; `tests/project/layering.rs` keeps it so). Components render
 //! these models; every assertion about them is a native test.
 
 pub mod attachments;

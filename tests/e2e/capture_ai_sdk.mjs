@@ -1,6 +1,6 @@
 // Captures what the AI SDK server (ai_sdk_server.mjs, the npm `ai` package's own producer)
 // sends, byte for byte, into tests/fixtures/ai_sdk/ for the native decoder tests
-// (tests/ai_sdk_captured.rs), and checks the server's routes on the way.
+// (tests/protocol/ai_sdk_captured.rs), and checks the server's routes on the way.
 //
 //     node tests/e2e/capture_ai_sdk.mjs [--out DIR]
 //

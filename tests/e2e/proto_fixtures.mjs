@@ -1,4 +1,4 @@
-// Fixtures of the protobuf binding for tests/proto.rs, made with the reference encoder.
+// Fixtures of the protobuf binding for tests/protocol/proto.rs, made with the reference encoder.
 //
 //   cd tests/e2e && npm ci && node proto_fixtures.mjs
 //
@@ -298,7 +298,7 @@ const edges = {
   "message-parts-for-assistant": arm(9, len(len(w(), 1, base(8)), 2, len(str(str(w(), 1, "a"), 2, "assistant"), 8, len(w(), 1, str(w(), 1, "t").finish()).finish()).finish()).finish()),
   "tool-result-both-contents": arm(22, cat(len(w(), 1, base(21)).finish(), str(w(), 5, "s").finish(), len(w(), 7, len(w(), 1, str(w(), 1, "t").finish()).finish()).finish())),
   // Where this decoder is stricter than the reference (which skips a known field of the wrong
-  // wire type): the verdict recorded is the reference's; tests/proto.rs says which differ.
+  // wire type): the verdict recorded is the reference's; tests/protocol/proto.rs says which differ.
   "wrong-wire-type-inner": arm(1, cat(len(w(), 1, base(0)).finish(), w().uint32((2 << 3) | 0).uint64(1).finish())),
 };
 

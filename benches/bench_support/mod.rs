@@ -1,6 +1,6 @@
-//! What the browser benchmarks share (`tests/bench_browser.rs`, `tests/bench_long_thread.rs`):
+//! What the browser benchmarks share (`benches/browser.rs`, `benches/long_thread.rs`):
 //! the clock, yielding to the event loop and to the next frame, the `longtask` observer, the
-//! app's stylesheet and the containers they mount into (a plain one is `tests/web_support`'s).
+//! app's stylesheet and the containers they mount into (a plain one is `tests/web/support`'s).
 #![allow(dead_code)]
 
 use wasm_bindgen::prelude::*;
@@ -8,7 +8,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement};
 
 // The document and a plain container in the body are the browser tests' own.
-#[path = "../web_support/mod.rs"]
+#[path = "../../tests/web/support/mod.rs"]
 mod web_support;
 pub use web_support::{document, fresh_container};
 

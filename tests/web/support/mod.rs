@@ -1,4 +1,4 @@
-//! Helpers shared by the browser tests (`tests/web_*.rs`): a fresh mount point and the chat
+//! Helpers shared by the browser tests (`tests/web/*.rs`): a fresh mount point and the chat
 //! mounted in it, queries by `data-testid`, clicks, typing and keyboard events, SSE frames, and
 //! letting the store flush and the DOM settle (or waiting until a condition holds).
 #![allow(dead_code)]

@@ -8,9 +8,8 @@ use agui_leptos::protocol::enforce::{enforce_event, Enforced};
 use agui_leptos::protocol::{
     Change, Delivered, Pipeline, PipelineOptions, ProtocolError, RunStatus, Thread,
 };
-mod native_support;
 
-use native_support::Rng;
+use crate::native_support::Rng;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{json, Map, Value};

@@ -2,13 +2,11 @@
 //! typed event): on every frame the fast path takes, the general path gives the same event
 //! and no warning; the frames a stream is mostly made of are taken; everything else is left.
 
-mod native_support;
-
+use crate::native_support::Rng;
 use agui_leptos::protocol::compat::Compat;
 use agui_leptos::protocol::enforce::{enforce_event, Enforced};
 use agui_leptos::protocol::fast::decode;
 use agui_leptos::protocol::{Event, Pipeline, PipelineOptions, Thread};
-use native_support::Rng;
 
 /// The general path's event for `data`, when it gives one without a warning.
 fn general(data: &str) -> Option<Event> {

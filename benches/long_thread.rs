@@ -1,6 +1,6 @@
 //! Browser benchmark of long threads (headless Chromium), not a test: it asserts only that the
 //! work happened (every message mounted, the answer whole, the view at the bottom), never a
-//! time. Not picked up by CI (`tests/web_*.rs`); run it with `scripts/bench-long-thread.sh`
+//! time. Not picked up by CI (`tests/web/*.rs`); run it with `scripts/bench-long-thread.sh`
 //! (release build, prints a table).
 //!
 //! The full chat (`mount_with_store`, the app's stylesheet injected, in an 800 × 1000 px box
@@ -15,7 +15,7 @@
 //!   every `longtask` entry (≥ 50 ms) a `PerformanceObserver` saw;
 //! - **answer**: right after, in the same run, a 2,000-delta answer streamed at the end (one
 //!   SSE frame per push, flush + tick every 16 deltas, a task yield in between, as
-//!   `tests/bench_browser.rs` does): script time per 1,000 deltas (first / last 1,000), the
+//!   `benches/browser.rs` does): script time per 1,000 deltas (first / last 1,000), the
 //!   longest batch, the long tasks — and the same answer into an empty thread for comparison;
 //! - **open**: a store continuing a saved 1,000-message thread, then mounted: the synchronous
 //!   mount, the time to the first animation frame after it (the composer and the newest

@@ -5,6 +5,7 @@
 //! own strings.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use agui_leptos::transport::sleep;

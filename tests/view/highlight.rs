@@ -2,10 +2,8 @@
 //! cover every line exactly, incremental pushes equal to a one-shot pass at every split, lines
 //! that are never tokenised again, and the budgets on hostile input.
 
-mod native_support;
-
+use crate::native_support::Rng;
 use agui_leptos::view::highlight::*;
-use native_support::Rng;
 use Class::*;
 
 /// Checks the invariants of one line: spans in order, contiguous, at char boundaries, covering

@@ -292,7 +292,7 @@ fn state_leaves_are_pointers_with_values_and_changes_cover_subtrees() {
 }
 
 /// The sample traces in `examples/data/` are what this code exports for two demo runs
-/// (regenerate with `UPDATE_SAMPLES=1 cargo test --test inspector`).
+/// (regenerate with `UPDATE_SAMPLES=1 cargo test --test session inspector::`).
 #[test]
 fn the_sample_traces_are_what_the_inspector_exports() {
     let mut log = EventLog::new(LogLimits::default());

@@ -5,6 +5,7 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_tools`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use agui_leptos::demo::ui::trip_panel::TripPanel;
@@ -1522,7 +1523,7 @@ async fn the_reference_sandbox_proxy_relays_only_between_its_host_and_its_view()
         .unwrap();
     frame.set_srcdoc(&format!(
         r#"<!DOCTYPE html><meta name="mcp-host-origin" content="{origin}"><body><script>{}</script></body>"#,
-        include_str!("../examples/mcp-sandbox/sandbox.js")
+        include_str!("../../examples/mcp-sandbox/sandbox.js")
     ));
     doc.body().unwrap().append_child(&frame).unwrap();
     let methods = |heard: &Rc<RefCell<Vec<(String, Value)>>>| -> Vec<String> {

@@ -9,6 +9,7 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_a11y`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use agui_leptos::demo::model::VenueQuery;

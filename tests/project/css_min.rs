@@ -3,12 +3,12 @@
 //! before `}`; the list of the sheets (`build/sheets.rs`) and the halves `build.rs` cuts for
 //! the lean widget.
 
-#[path = "../build/css_min.rs"]
-mod css_min;
-#[path = "../build/sheets.rs"]
+#[path = "../../build/css_min.rs"]
+mod minifier;
+#[path = "../../build/sheets.rs"]
 mod sheets;
 
-use css_min::minify;
+use minifier::minify;
 
 #[test]
 fn drops_comments_and_the_spaces_around_braces_semicolons_and_commas() {
@@ -112,7 +112,7 @@ fn skeleton_comment_braces(css: &str) -> usize {
 
 /// `build.rs`'s halves of the stylesheet (for the lean widget's split build).
 mod halves {
-    use super::css_min::{interleave, minify, JOIN};
+    use super::minifier::{interleave, minify, JOIN};
     use super::sheets::{Half, FEATURE_SHEETS, SHEETS};
 
     const WHOLE: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet.css"));

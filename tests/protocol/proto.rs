@@ -6,10 +6,9 @@
 //! mutations that never panic.
 #![cfg(feature = "protobuf")]
 
-mod native_support;
-
 use std::path::PathBuf;
 
+use crate::native_support::Rng;
 use agui_leptos::protocol::enforce::{enforce_event, Enforced};
 use agui_leptos::protocol::proto::{
     decode_event, decode_frame, decode_frame_within, is_proto_response, DecodeError, ProtoDecoder,
@@ -19,7 +18,6 @@ use agui_leptos::protocol::{
     Delivered, Event, Pipeline, PipelineOptions, ProtocolError, RunStatus, Thread, Warning,
     WarningKind,
 };
-use native_support::Rng;
 use serde_json::{json, Value};
 
 const STREAMS: &[&str] = &["run", "snapshots", "failure"];

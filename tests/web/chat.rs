@@ -5,6 +5,7 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_chat`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use agui_leptos::transport::sleep;

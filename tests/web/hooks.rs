@@ -3,6 +3,7 @@
 //! `AgentChat` under an `AgentProvider` shares the provider's store.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use std::cell::Cell;

@@ -454,7 +454,7 @@ fn the_generated_files_agree_with_the_option_table() {
     );
     assert!(
         problems.is_empty(),
-        "generated from src/embed/table.rs (AGUI_BLESS=1 cargo test --test manifest writes \
+        "generated from src/embed/table.rs (AGUI_BLESS=1 cargo test --test project manifest writes \
          them):\n{}",
         problems.join("\n")
     );

@@ -1,5 +1,5 @@
 //! Browser benchmark (headless Chromium), not a test: it asserts only that the answer arrived
-//! whole, never a time. Not picked up by CI (`tests/web_*.rs`); run it with
+//! whole, never a time. Not picked up by CI (`tests/web/*.rs`); run it with
 //! `scripts/bench-browser.sh` (release build, prints a table).
 //!
 //! The full chat (`mount_with_store`, the app's real stylesheet injected) on a store holding

@@ -4,6 +4,7 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_smoke`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use wasm_bindgen_test::*;

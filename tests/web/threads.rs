@@ -1,6 +1,6 @@
 //! Browser tests of threads and branches (headless Chromium, the demo agent at high speed) —
 //! the thread list, the inline editor and the version switcher on screen, over real
-//! `localStorage`; the rules themselves are tested natively (tests/session.rs):
+//! `localStorage`; the rules themselves are tested natively (tests/session/session.rs):
 //! each conversation keeps its own messages and state, everything survives a reload (open
 //! interrupts included), rename and delete persist, regenerate and edit make versions that a
 //! switcher flips between, and broken or full storage is a warning, never a dead app.
@@ -11,6 +11,7 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_threads`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use agui_leptos::transport::sleep;
@@ -694,7 +695,7 @@ async fn editing_a_message_starts_a_new_branch_with_a_new_id() {
 
 // ---- the browser's storage ----------------------------------------------------------------
 
-// The session's persistence is tested natively over a `MemoryStore` (tests/session.rs); this
+// The session's persistence is tested natively over a `MemoryStore` (tests/session/session.rs); this
 // is the `localStorage` side: the same records land there, garbage in it is skipped with a
 // warning the person sees, and the chat starts.
 #[wasm_bindgen_test]

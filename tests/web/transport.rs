@@ -12,6 +12,7 @@
 //! Run with `cargo test --target wasm32-unknown-unknown --test web_transport`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "support/mod.rs"]
 mod web_support;
 
 use agui_leptos::i18n::Locale;
@@ -1215,7 +1216,7 @@ async fn a_protobuf_response_is_read_from_its_frames_when_the_page_admits_it() {
         Some("text/event-stream, application/vnd.ag-ui.event+proto")
     );
     // The reference encoder's bytes (tests/e2e/proto_fixtures.mjs), in uneven pieces.
-    let body = include_bytes!("fixtures/proto/run.bin");
+    let body = include_bytes!("../fixtures/proto/run.bin");
     for piece in body.chunks(97) {
         assert!(stub_enqueue(0, piece));
         sleep(1).await;
