@@ -41,7 +41,7 @@
 //!
 //! Two oracles are relaxed, each where it is documented: markdown with a link reference
 //! definition (`]:`) is compared with a one-push feed rather than `parse` (definitions apply
-//! within their segment, `src/markdown.rs`), and partial-JSON numbers with serde_json's to a few
+//! within their segment, `src/markdown/`), and partial-JSON numbers with serde_json's to a few
 //! ULP (serde_json's default float parser is not correctly rounded).
 
 mod native_support;
@@ -979,7 +979,7 @@ fn markdown_random_deltas_match_a_one_shot_parse() {
             let reference = markdown::parse(&doc);
             let mut whole = IncrementalMarkdown::new();
             whole.push(&doc);
-            // The documented difference (src/markdown.rs): a link reference definition applies
+            // The documented difference (src/markdown/mod.rs): a link reference definition applies
             // within its own segment only, so with one in the text the oracle is the one-push feed.
             let reference = if doc.contains("]:") {
                 whole.blocks()

@@ -1,4 +1,5 @@
-//! The repository's own rules: the layers the imports keep, what the option table generates, the stylesheets (`build/`, `style/`), one version everywhere.
+//! The repository's own rules: the layers the imports keep, what the option table generates, the
+//! stylesheets (`build/`, `style/`), one version everywhere.
 //!
 //! One test binary per layer of `src/` (docs/dev/testing.md): `cargo test --test project`, or one
 //! file's tests with `cargo test --test project FILE::`.

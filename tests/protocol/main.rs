@@ -1,4 +1,6 @@
-//! The protocol core (`src/protocol/`): the SSE decoder, the verifier, the pipeline and the reducer, resumption, partial JSON, state patches, the fast path, the official conformance corpus, and the other wires (the AI SDK stream, protobuf).
+//! The protocol core (`src/protocol/`): the SSE decoder, the verifier, the pipeline and the
+//! reducer, resumption, partial JSON, state patches, the fast path, the official conformance
+//! corpus, and the other wires (the AI SDK stream, protobuf).
 //!
 //! One test binary per layer of `src/` (docs/dev/testing.md): `cargo test --test protocol`, or one
 //! file's tests with `cargo test --test protocol FILE::`.

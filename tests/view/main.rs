@@ -1,4 +1,5 @@
-//! What the screen shows as data (`src/view/`, `src/markdown.rs`, `src/i18n/`, `src/embed/`, `src/base64.rs`): view models, Markdown, highlighting, the catalogs, widget options.
+//! What the screen shows as data (`src/view/`, `src/markdown/`, `src/i18n/`, `src/embed/`,
+//! `src/base64.rs`): view models, Markdown, highlighting, the catalogs, widget options.
 //!
 //! One test binary per layer of `src/` (docs/dev/testing.md): `cargo test --test view`, or one
 //! file's tests with `cargo test --test view FILE::`.
