@@ -114,8 +114,10 @@ fn scrub(src: &str, keep_literals: bool) -> String {
             let end = (i + close.len()).min(chars.len());
             out.extend(&chars[i..end]);
             i = end;
-        } else if c == '"' {
-            // A string literal: copy it whole, honouring escapes.
+        } else if c == '"' || (c == '\'' && (chars.get(i + 2) == Some(&'\'') || next == Some('\\')))
+        {
+            // A string literal, or a char literal (`'"'`, `'\''`) rather than a lifetime: copied
+            // whole, honouring escapes.
             out.push(c);
             i += 1;
             while i < chars.len() {
@@ -127,29 +129,8 @@ fn scrub(src: &str, keep_literals: bool) -> String {
                     i += 2;
                     continue;
                 }
-                if chars[i] == '"' {
-                    out.push('"');
-                    i += 1;
-                    break;
-                }
-                lit(&mut out, chars[i]);
-                i += 1;
-            }
-        } else if c == '\'' && (chars.get(i + 2) == Some(&'\'') || next == Some('\\')) {
-            // A char literal (`'"'`, `'\''`), not a lifetime.
-            out.push(c);
-            i += 1;
-            while i < chars.len() {
-                if chars[i] == '\\' {
-                    lit(&mut out, chars[i]);
-                    if let Some(&e) = chars.get(i + 1) {
-                        lit(&mut out, e);
-                    }
-                    i += 2;
-                    continue;
-                }
-                if chars[i] == '\'' {
-                    out.push('\'');
+                if chars[i] == c {
+                    out.push(c);
                     i += 1;
                     break;
                 }
