@@ -27,20 +27,29 @@ impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
 
 thread_local! {
     /// What a split function runs first ([`before_parts`]).
-    static BEFORE_PART: Cell<Option<fn()>> = const { Cell::new(None) };
+    static BEFORE_PART: Cell<Option<fn(&'static str)>> = const { Cell::new(None) };
 }
 
-/// Registers what every split function runs first (in the split build): the stylesheet's
-/// completion, which `ui::styles` registers when a widget adopts the stylesheet.
-pub fn before_parts(first: fn()) {
+/// The stylesheet's rules of what only the modules render (`build.rs`'s modules' half). Only
+/// split functions name it (the `split!` macro hands it to [`first_part`]), so it is data of
+/// the modules, never of the main module.
+#[cfg(agui_split)]
+#[doc(hidden)]
+pub static MODULES_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet-modules.css"));
+
+/// Registers what every split function runs first (in the split build), given
+/// [`MODULES_CSS`]: the stylesheet's completion, which `ui::styles` registers when a widget
+/// adopts the stylesheet. (A registered function is in the main module: it must not name the
+/// modules' rules itself.)
+pub fn before_parts(first: fn(&'static str)) {
     BEFORE_PART.set(Some(first));
 }
 
 /// Runs what [`before_parts`] registered (the `split!` macro calls it).
 #[doc(hidden)]
-pub fn first_part() {
+pub fn first_part(modules_css: &'static str) {
     if let Some(first) = BEFORE_PART.get() {
-        first();
+        first(modules_css);
     }
 }
 
@@ -64,7 +73,7 @@ macro_rules! split {
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
             // The rules of what the modules render come with the first of them.
-            $crate::split::first_part();
+            $crate::split::first_part($crate::split::MODULES_CSS);
             Ok($body)
         }
 

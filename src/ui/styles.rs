@@ -7,7 +7,8 @@
 //! of what that module renders (the frame, header, composer, welcome, banners); the sheets of
 //! the parts fetched on first use (Markdown, tool cards, interrupt forms, the state tree,
 //! settings, attachments, …: `Half::Modules` in `build/sheets.rs`) come with the first of
-//! those parts to be fetched: every split function calls `complete()` before it renders, which
+//! those parts to be fetched (`split::MODULES_CSS`, which only split functions name): every
+//! split function first calls the completion [`adopt`] registers (`split::before_parts`), which
 //! puts them back in their places, so the cascade is the same as the whole sheet's.
 
 /// The stylesheet this build starts with: the whole of it, or in the split build the sheets of
@@ -75,16 +76,15 @@ pub fn adopt(shadow: &web_sys::ShadowRoot, doc: &web_sys::Document) {
     }
 }
 
-/// Completes the stylesheet of every widget with the rules of the parts fetched on first use
-/// (at most once; the split build's split functions call it before they render).
+/// Completes the stylesheet of every widget with `modules`, the rules of the parts fetched on
+/// first use (at most once; the split build's split functions call it before they render,
+/// handing it `split::MODULES_CSS`, which only they name: the main module does not carry it).
 #[cfg(agui_split)]
-pub fn complete() {
-    /// What only the parts fetched on first use render: in the module of the first of them.
-    static MODULES: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet-modules.css"));
+fn complete(modules: &'static str) {
     if WHOLE.with(|w| w.get().is_some()) {
         return;
     }
-    let whole = interleave(STYLESHEET, MODULES);
+    let whole = interleave(STYLESHEET, modules);
     if let Some(Some(sheet)) = SHEET.with(|s| s.get().cloned()) {
         let _ = sheet.replace_sync(&whole);
     }
