@@ -38,7 +38,7 @@ thread_local! {
 pub static MODULES_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/stylesheet-modules.css"));
 
 /// Registers what every split function runs first (in the split build), given
-/// [`MODULES_CSS`]: the stylesheet's completion, which `ui::styles` registers when a widget
+/// `MODULES_CSS`: the stylesheet's completion, which `ui::styles` registers when a widget
 /// adopts the stylesheet. (A registered function is in the main module: it must not name the
 /// modules' rules itself.)
 pub fn before_parts(first: fn(&'static str)) {
