@@ -1,9 +1,9 @@
-//! A Leptos app that uses agui-leptos as a library, through its prelude only: an
-//! [`AgentProvider`] on an [`AgentConfig`] holds the conversation; inside it, a bar of the
-//! page's own beside the chat sends with `use_agent().send` and follows the state at
-//! `/forecast` with `use_agent_state`, and the [`AgentChat`] gets [`Plugins`] of the app's — a
-//! card for its `get_weather` tool that fills in while the arguments stream, a side panel, a
-//! suggestion chip, and a small local agent so it runs offline.
+//! A Leptos app that uses agui-leptos as a library, through its prelude only: an [`AgentProvider`]
+//! on an [`AgentConfig`] holds the conversation; inside it, a bar of the page's own beside the chat
+//! sends with `use_agent().send` and follows the state at `/forecast` with `use_agent_state`, and
+//! the [`AgentChat`] gets [`Plugins`] of the app's — a card for its `get_weather` tool that fills
+//! in while the arguments stream (`use_tool_call(id).args()`), a side panel, a suggestion chip, and
+//! a small local agent so it runs offline.
 //!
 //! Point it at a real AG-UI endpoint at build time: `AGENT_ENDPOINT=/api/agent trunk serve`.
 
@@ -61,9 +61,11 @@ mod app {
     /// The card for `get_weather`: the city as soon as it streams, then the forecast.
     #[component]
     fn WeatherCard(
-        /// The tool call's live view.
-        call: ToolCallView,
+        /// The tool call's id.
+        id: String,
     ) -> impl IntoView {
+        // Re-read only when this call changes: its arguments as they stream, then its result.
+        let call = use_tool_call(&id);
         let (args, status) = (call.clone(), call.clone());
         let city = move || {
             args.args()
@@ -138,7 +140,8 @@ mod app {
         let plugins = Plugins::new()
             .local_agent(WeatherAgent)
             .tool_renderer("get_weather", |call| {
-                view! { <WeatherCard call /> }.into_any()
+                let id = call.id.to_string();
+                view! { <WeatherCard id /> }.into_any()
             })
             .side_panel(|| view! { <ForecastPanel /> }.into_any())
             .suggestion("What's the weather in Lisbon?", None)
