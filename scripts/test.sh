@@ -25,7 +25,7 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 
 # Size budgets (docs/dev/size.md), gzip -9 bytes of what `trunk build --release` ships in dist/:
 # the app bundle (wasm + glue + snippets). The trunk-build-release stage fails above it.
-SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-902000}
+SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-915000}
 # What a host page loads before its popup is opened: the loader alone (it draws the launcher).
 LOADER_BUDGET_GZIP=${LOADER_BUDGET_GZIP:-3800}
 # The lean widget bundle (scripts/build-widget.sh): what a host page fetches when its chat opens.

@@ -123,7 +123,14 @@ pub(crate) use split_data;
 /// Runs `then` with what `fut` gives: at once when it is ready on its first poll (a split
 /// function whose module is here already), else in a task once it is.
 pub fn drive<T: 'static>(fut: impl Future<Output = T> + 'static, then: impl FnOnce(T) + 'static) {
-    let mut fut = Box::pin(fut);
+    drive_boxed(Box::pin(fut), Box::new(then));
+}
+
+/// [`drive`], type-erased: one copy per `T`, not per call.
+fn drive_boxed<T: 'static>(
+    mut fut: std::pin::Pin<Box<dyn Future<Output = T>>>,
+    then: Box<dyn FnOnce(T)>,
+) {
     match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(out) => then(out),
         Poll::Pending => leptos::task::spawn_local(async move { then(fut.await) }),

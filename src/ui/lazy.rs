@@ -20,6 +20,7 @@
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
@@ -27,6 +28,10 @@ use std::task::{Context, Poll, Waker};
 pub(crate) use crate::split::{drive, prefetch, split, split_data, LoadFailed};
 use crate::store::AgentStore;
 use crate::ui::tr;
+
+/// What a `split!` part's call gives, type-erased: one instantiation of the waiting and retry
+/// code serves every part (the app's bundle would otherwise carry a copy per part).
+type Part = Pin<Box<dyn Future<Output = Result<AnyView, LoadFailed>>>>;
 
 /// Shows a `split!` part: in the same pass when its module is here (always, without the split
 /// build), else nothing until it arrives; a module that could not be loaded shows a notice with
@@ -36,6 +41,10 @@ where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
 {
+    lazy_part(store, Arc::new(move || -> Part { Box::pin(load()) }))
+}
+
+fn lazy_part(store: AgentStore, load: Arc<dyn Fn() -> Part + Send + Sync>) -> impl IntoView {
     let attempt = RwSignal::new(0u32);
     let shown = move |loaded: Result<AnyView, LoadFailed>| match loaded {
         Ok(view) => view,
@@ -58,7 +67,7 @@ where
         attempt.track();
         // Built untracked, as a plain call would be: the part's own closures track what they
         // read, and only Retry runs this again.
-        let mut part = Box::pin(untrack(&load));
+        let mut part = untrack(|| load());
         match untrack(|| part.as_mut().poll(&mut Context::from_waker(Waker::noop()))) {
             Poll::Ready(loaded) => shown(loaded),
             Poll::Pending => {
@@ -85,9 +94,12 @@ where
     Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
     V: IntoView + 'static,
 {
+    stand_in(Box::pin(load()), Arc::new(move || fallback().into_any()))
+}
+
+fn stand_in(mut load: Part, fallback: Arc<dyn Fn() -> AnyView + Send + Sync>) -> impl IntoView {
     // The part is built where it is shown (its components read this owner's context) and
     // tracked by nothing.
-    let mut load = Box::pin(load());
     let first = untrack(|| load.as_mut().poll(&mut Context::from_waker(Waker::noop())));
     let part = RwSignal::new_local(None::<AnyView>);
     match first {
@@ -119,7 +131,7 @@ where
         part.track();
         match part.try_update_untracked(Option::take).flatten() {
             Some(view) => view,
-            None => untrack(|| fallback().into_any()),
+            None => untrack(|| fallback()),
         }
     }
 }
