@@ -66,21 +66,26 @@ pub fn first_part(modules_css: &'static str) {
 ///
 /// In the split build a split function first runs what [`before_parts`] registered (the
 /// stylesheet's rules of what the modules render are in theirs: `ui::styles` completes it).
+///
+/// `split!(chunk, data: fn …)` is a split point that hands back a value and renders nothing (a
+/// language's catalog): the same, but it leaves the stylesheet alone, so its module does not
+/// need the modules' rules.
 macro_rules! split {
-    ($chunk:ident $(, preload $preload:ident)?: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+    (@point [$chunk:ident] [$($preload:ident)?] [$($first:tt)*] $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         #[cfg(agui_split)]
         #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible $(, preload($preload))?)]
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
-            // The rules of what the modules render come with the first of them.
-            $crate::split::first_part($crate::split::MODULES_CSS);
-            Ok($body)
+            $($first)*
+            let value: $ret = $body;
+            Ok(value)
         }
 
         #[cfg(not(agui_split))]
         $(#[$m])*
         $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
-            Ok($body)
+            let value: $ret = $body;
+            Ok(value)
         }
 
         $(
@@ -91,34 +96,16 @@ macro_rules! split {
             }
         )?
     };
-}
-pub(crate) use split;
-
-/// Declares a split point that hands back a value and renders nothing (a language's
-/// catalog): `split_data!(chunk: fn name(args) -> T { body })` defines
-/// `async fn name(args) -> Result<T, LoadFailed>` in every build. In the split build the call
-/// fetches the chunk first (at once when it is here); elsewhere the future is ready on its
-/// first poll, so [`drive`] runs what follows in the same pass. Unlike `split!` it leaves the
-/// stylesheet alone: nothing it gives is rendered by rules of its own.
-macro_rules! split_data {
-    ($chunk:ident: $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
-        #[cfg(agui_split)]
-        #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
-        $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
-            let value: $ret = $body;
-            Ok(value)
-        }
-
-        #[cfg(not(agui_split))]
-        $(#[$m])*
-        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
-            let value: $ret = $body;
-            Ok(value)
-        }
+    ($chunk:ident, data: $($rest:tt)*) => {
+        $crate::split::split!(@point [$chunk] [] [] $($rest)*);
+    };
+    ($chunk:ident $(, preload $preload:ident)?: $($rest:tt)*) => {
+        // The rules of what the modules render come with the first of them.
+        $crate::split::split!(@point [$chunk] [$($preload)?]
+            [$crate::split::first_part($crate::split::MODULES_CSS);] $($rest)*);
     };
 }
-pub(crate) use split_data;
+pub(crate) use split;
 
 /// Runs `then` with what `fut` gives: at once when it is ready on its first poll (a split
 /// function whose module is here already), else in a task once it is.

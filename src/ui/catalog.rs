@@ -15,20 +15,20 @@ use leptos::prelude::*;
 use crate::i18n::overrides::Overrides;
 use crate::i18n::{Locale, Strings, EN};
 use crate::store::{AgentStore, Notice};
-use crate::ui::lazy::{drive, split_data, LoadFailed};
+use crate::ui::lazy::{drive, split, LoadFailed};
 
 /// A page's own texts: (key, text) pairs as given, checked where they are applied.
 pub type Texts = Arc<[(String, String)]>;
 
-split_data!(lang_de: fn catalog_de() -> &'static Strings { &crate::i18n::de::DE });
-split_data!(lang_fr: fn catalog_fr() -> &'static Strings { &crate::i18n::fr::FR });
-split_data!(lang_es: fn catalog_es() -> &'static Strings { &crate::i18n::es::ES });
-split_data!(lang_pt: fn catalog_pt() -> &'static Strings { &crate::i18n::pt::PT });
-split_data!(lang_ja: fn catalog_ja() -> &'static Strings { &crate::i18n::ja::JA });
-split_data!(lang_zh: fn catalog_zh() -> &'static Strings { &crate::i18n::zh::ZH });
-split_data!(lang_ar: fn catalog_ar() -> &'static Strings { &crate::i18n::ar::AR });
+split!(lang_de, data: fn catalog_de() -> &'static Strings { &crate::i18n::de::DE });
+split!(lang_fr, data: fn catalog_fr() -> &'static Strings { &crate::i18n::fr::FR });
+split!(lang_es, data: fn catalog_es() -> &'static Strings { &crate::i18n::es::ES });
+split!(lang_pt, data: fn catalog_pt() -> &'static Strings { &crate::i18n::pt::PT });
+split!(lang_ja, data: fn catalog_ja() -> &'static Strings { &crate::i18n::ja::JA });
+split!(lang_zh, data: fn catalog_zh() -> &'static Strings { &crate::i18n::zh::ZH });
+split!(lang_ar, data: fn catalog_ar() -> &'static Strings { &crate::i18n::ar::AR });
 
-split_data!(strings:
+split!(strings, data:
     /// Puts in the store `base`, the catalog of `locale`, with the usable ones of `texts`
     /// over it; what is wrong with the others is a notice when `report`.
     fn with_texts(store: AgentStore, locale: Locale, base: &'static Strings, texts: Texts, report: bool) -> () {

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-pub(crate) use crate::split::{drive, prefetch, split, split_data, LoadFailed};
+pub(crate) use crate::split::{drive, prefetch, split, LoadFailed};
 use crate::store::AgentStore;
 use crate::ui::tr;
 
