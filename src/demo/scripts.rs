@@ -1005,49 +1005,7 @@ pub fn reserved(req: &DemoRequest, action: &Value) -> Vec<DemoChunk> {
 /// The demo's MCP App: a self-contained `ui://` View (its own script and styles, no network)
 /// that shakes hands, draws the venues it gets as `ui/notifications/tool-input` on a little
 /// map of Lisbon (text nodes and SVG it builds itself), sizes itself and offers a link.
-const MAP_VIEW: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Venues in Lisbon</title>
-<style>
-body { margin: 0; font: 14px system-ui, sans-serif; color: #1c1c1e; background: #f3f6f4; }
-@media (prefers-color-scheme: dark) { body { color: #ececef; background: #1f2421; } }
-svg { display: block; width: 100%; height: 180px; }
-ul { margin: 8px 12px; padding: 0; list-style: none; }
-li { display: flex; justify-content: space-between; padding: 2px 0; cursor: pointer; }
-li:hover { text-decoration: underline; }
-p { margin: 4px 12px 10px; min-height: 1.4em; }
-</style></head><body>
-<svg viewBox="0 0 300 180" role="img" aria-label="Map of Lisbon">
-<path d="M0 150 Q80 120 150 140 T300 130 L300 180 L0 180 Z" fill="#8fc1e3" />
-<g id="pins"></g></svg><ul id="list"></ul><p id="detail">Click a venue for details.</p>
-<script>
-const post = (m) => parent.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*');
-const ns = 'http://www.w3.org/2000/svg';
-let next = 10;
-const size = () => post({ method: 'ui/notifications/size-changed', params: { height: document.body.scrollHeight } });
-function draw(venues) {
-  const pins = document.getElementById('pins'), list = document.getElementById('list');
-  pins.textContent = ''; list.textContent = '';
-  venues.forEach((v, i) => {
-    const c = document.createElementNS(ns, 'circle');
-    c.setAttribute('cx', 40 + i * 70); c.setAttribute('cy', 50 + (i % 2) * 40); c.setAttribute('r', 8);
-    c.setAttribute('fill', '#c0352b'); pins.appendChild(c);
-    const li = document.createElement('li'), a = document.createElement('span'), b = document.createElement('span');
-    a.textContent = v.name; b.textContent = v.area; li.append(a, b);
-    li.addEventListener('click', () => post({ id: next++, method: 'tools/call', params: { name: 'venue_details', arguments: { name: v.name } } }));
-    list.appendChild(li);
-  });
-  size();
-}
-addEventListener('message', (e) => {
-  const m = e.data || {};
-  if (m.id === 1 && m.result) post({ method: 'ui/notifications/initialized' });
-  if (m.method === 'ui/notifications/tool-input') draw((m.params && m.params.arguments && m.params.arguments.venues) || []);
-  if (m.id >= 10) {
-    const text = m.result && m.result.content && m.result.content[0] ? m.result.content[0].text : (m.error ? m.error.message : '');
-    document.getElementById('detail').textContent = text; size();
-  }
-});
-post({ id: 1, method: 'ui/initialize', params: { protocolVersion: '2026-01-26', appInfo: { name: 'lisbon-map', version: '1.0' }, appCapabilities: {} } });
-</script></body></html>"##;
+const MAP_VIEW: &str = include_str!("map_view.html");
 
 /// Scenario 13, "show the map": the venues as a small MCP App, in the shape
 /// `@ag-ui/mcp-apps-middleware` sends (`resourceUri`, no HTML: the chat fetches it with a

@@ -46,7 +46,7 @@ Scripts, chosen by the last user message (or by what the request answers):
   "map"        three venues as an MCP App (an `mcp-apps` activity naming its `ui://` resource,
                no HTML); `forwardedProps.__proxiedMCPRequest` (`resources/read`, `tools/call
                venue_details`) is answered in `RUN_FINISHED.result`, as `@ag-ui/mcp-apps-middleware`
-               does: the View (mcp_view.html), a venue's details
+               does: the View (src/demo/map_view.html, the demo's own), a venue's details
   a tool message or `resume` in the request → "Got your answer: …"
   media parts on the last user message → "Received image data image/png." (as the SDK parsed them)
 """
@@ -270,7 +270,7 @@ def mcp_proxied(req: dict) -> dict:
     venue's details for `tools/call venue_details`, an `{error}` for anything else."""
     method, params = req.get("method"), req.get("params") or {}
     if method == "resources/read" and params.get("uri") == MAP_URI:
-        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_view.html"), encoding="utf-8") as f:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "demo", "map_view.html"), encoding="utf-8") as f:
             view = f.read()
         return {"contents": [{"uri": MAP_URI, "mimeType": "text/html;profile=mcp-app", "text": view}]}
     if method == "tools/call" and params.get("name") == "venue_details":
