@@ -767,6 +767,12 @@ export interface AguiStrings {
   image_load_title: string;
   /** English: “Load image”. */
   image_load: string;
+  /**
+   * A formula whose TeX could not be shown as math (invalid, or over a budget): its source is shown
+   * with this as the marker's title and accessible text.
+   * English: “Formula not rendered (its TeX source is shown)”.
+   */
+  math_invalid: string;
   /** English: “Collapse”. */
   collapse: string;
   /** English: “Expand”. */
@@ -1371,6 +1377,13 @@ export interface AguiChatOptions {
    * Attribute: `suggestions`.
    */
   suggestions?: Array<string | AguiSuggestion>;
+  /**
+   * Math in answers, shown as MathML with the system's math font: `on` reads `$$…$$`, `\\[…\\]`
+   * and `\\(…\\)`; `dollars` also `$…$` (then "$5 and $10" would be a formula); `off` leaves
+   * them as text. The lean widget fetches the math module with the first formula.
+   * Attribute: `math`. Default: `on`.
+   */
+  math?: 'on' | 'dollars' | 'off';
   /**
    * The page's own words for any UI string, by key (`{"composer_placeholder": "Ask Acme…"}`; the
    * keys and what each text is are `AguiStrings`); every other key keeps the language's text. A

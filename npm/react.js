@@ -12,9 +12,9 @@ const OPTIONS = [
   'endpoint', 'protocol', 'resume', 'transport', 'headers', 'mode',
   'theme', 'inspector', 'threadKey', 'persist', 'storageBudget', 'lang',
   'open', 'title', 'speed', 'demo', 'settings', 'suggestions',
-  'strings', 'credentials', 'redirects', 'urlOptions', 'allowedEndpoints', 'mcpAppsProxy',
-  'queue', 'accept', 'maxFileBytes', 'maxMessageBytes', 'maxFiles', 'attachments',
-  'capabilities', 'preload', 'tools', 'renderers', 'upload',
+  'math', 'strings', 'credentials', 'redirects', 'urlOptions', 'allowedEndpoints',
+  'mcpAppsProxy', 'queue', 'accept', 'maxFileBytes', 'maxMessageBytes', 'maxFiles',
+  'attachments', 'capabilities', 'preload', 'tools', 'renderers', 'upload',
 ];
 const EVENTS = {
   onRunStarted: 'agui:run-started',

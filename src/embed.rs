@@ -152,6 +152,8 @@ pub struct WidgetOptions {
     pub mcp_apps_proxy: Option<String>,
     /// `queue="off"`: no queue while a run is live ([`crate::session::queue`]).
     pub queue_off: bool,
+    /// `math`: which delimiters make math.
+    pub math: crate::markdown::MathSyntax,
     /// `accept`, `max-file-bytes`, `max-message-bytes`, `max-files` (`None`: none given, the
     /// defaults).
     pub attach_limits: Option<crate::view::attachments::Limits>,
@@ -321,6 +323,12 @@ impl WidgetOptions {
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list_using(&v, json));
         o.mcp_apps_proxy = text("mcp-apps-proxy");
         o.queue_off = get("queue").is_some_and(|v| !flag(&v));
+        if let Some(m) = get("math") {
+            match crate::markdown::MathSyntax::parse(&m) {
+                Some(m) => o.math = m,
+                None => problems.push(format!("math: unknown value {m:?} (on, dollars, off)")),
+            }
+        }
         o.attachments_off = get("attachments").is_some_and(|v| !flag(&v));
         if let Some(c) = text("capabilities") {
             let parsed = json(&c)

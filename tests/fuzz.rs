@@ -937,6 +937,15 @@ const MD_LINES: &[&str] = &[
     "hard break  ",
     "😀 e\u{301} \u{200d} \u{202e}rtl",
     "\u{0}nul",
+    "$$\\int_0^1 x\\,dx$$ and \\(\\frac{a}{b}\\) and \\[E=mc^2\\]",
+    "it costs $5 and $10, or $x$",
+    "$$",
+    "\\[",
+    "\\]",
+    "\\(x",
+    "`$$code$$` \\[ `x` \\]",
+    "$${{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{x}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}$$",
+    "$$\\left(\\left(\\left(\\begin{matrix}a&b\\\\c&d\\end{matrix}$$",
     "",
     "",
 ];
@@ -953,7 +962,9 @@ fn markdown_doc(r: &mut Rng) -> String {
         }
         match r.below(20) {
             0 => {
-                let unit = r.pick(&["x", "*", "_", "`", "[", "](", "<", "|", "\\", "é", " "]);
+                let unit = r.pick(&[
+                    "x", "*", "_", "`", "[", "](", "<", "|", "\\", "é", " ", "$", "\\[", "{",
+                ]);
                 doc.push_str(&unit.repeat(r.size(3_000)));
             }
             1 => doc.push_str(&" ".repeat(r.below(12))),
@@ -963,7 +974,16 @@ fn markdown_doc(r: &mut Rng) -> String {
     }
     if r.chance(30) {
         // End inside something (no final newline).
-        doc.push_str(r.pick(&["```", "<div", "| a", "> ", "[x](", "**"]));
+        doc.push_str(r.pick(&[
+            "```",
+            "<div",
+            "| a",
+            "> ",
+            "[x](",
+            "**",
+            "$$\\frac{1}{",
+            "\\[x",
+        ]));
     }
     doc
 }
@@ -976,7 +996,8 @@ fn markdown_random_deltas_match_a_one_shot_parse() {
         MARKDOWN_CASES,
         |r| {
             let doc = markdown_doc(r);
-            let reference = markdown::parse(&doc);
+            // The text may still grow: a formula not closed at its end is its source.
+            let reference = markdown::parse_with(&doc, markdown::MathSyntax::On, true);
             let mut whole = IncrementalMarkdown::new();
             whole.push(&doc);
             // The documented difference (src/markdown/mod.rs): a link reference definition applies
@@ -1005,8 +1026,136 @@ fn markdown_random_deltas_match_a_one_shot_parse() {
                 "segmentation depends on the deltas"
             );
             assert_eq!(md.text(), doc);
+            // Every formula found renders or is refused, never panics.
+            for_each_formula(&reference, &mut |tex, display| {
+                let _ = markdown::tex_to_mathml(tex, display);
+            });
         },
     );
+}
+
+fn for_each_formula(blocks: &[markdown::Block], f: &mut dyn FnMut(&str, bool)) {
+    use markdown::{Block, Inline};
+    fn inlines(list: &[Inline], f: &mut dyn FnMut(&str, bool)) {
+        for inline in list {
+            match inline {
+                Inline::Math { tex, display } => f(tex, *display),
+                Inline::Emphasis(c)
+                | Inline::Strong(c)
+                | Inline::Strikethrough(c)
+                | Inline::Link { content: c, .. } => inlines(c, f),
+                _ => {}
+            }
+        }
+    }
+    for block in blocks {
+        match block {
+            Block::Paragraph(c) | Block::Heading { content: c, .. } => inlines(c, f),
+            Block::Quote(b) => for_each_formula(b, f),
+            Block::List { items, .. } => {
+                for item in items {
+                    for_each_formula(&item.blocks, f);
+                }
+            }
+            Block::Table { header, rows, .. } => {
+                for cell in header.iter().chain(rows.iter().flatten()) {
+                    inlines(cell, f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+const TEX_BITS: &[&str] = &[
+    "x",
+    "1.5",
+    "+",
+    "=",
+    "^",
+    "_",
+    "{",
+    "}",
+    "\\frac",
+    "\\sqrt",
+    "\\sqrt[3]",
+    "\\left(",
+    "\\right)",
+    "\\left.",
+    "\\right|",
+    "\\begin{matrix}",
+    "\\end{matrix}",
+    "\\begin{cases}",
+    "\\end{cases}",
+    "\\begin{align}",
+    "\\end{align}",
+    "\\begin{array}{|c|l}",
+    "\\end{array}",
+    "&",
+    "\\\\",
+    "\\hline",
+    "\\text{",
+    "\\mathbb{",
+    "\\color{red}",
+    "\\displaystyle",
+    "\\not",
+    "\\sum",
+    "\\int",
+    "\\lim",
+    "\\kern1em",
+    "\\hspace{-3pt}",
+    "\\big(",
+    "\\operatorname{f}",
+    "\\overbrace",
+    "\\underline",
+    "\\def",
+    "\\x",
+    "%",
+    "#",
+    "~",
+    "é",
+    "😀",
+    " ",
+    "\\",
+    "\\{",
+    "\\}",
+    "'",
+    "\\prime",
+    "\\mathrm{",
+    "\\scriptstyle",
+];
+
+#[test]
+fn tex_never_panics_and_keeps_its_budgets() {
+    drive(
+        "markdown",
+        "tex_never_panics_and_keeps_its_budgets",
+        MARKDOWN_CASES,
+        |r| {
+            let mut tex = String::new();
+            for _ in 0..r.size(200) {
+                tex.push_str(r.pick(TEX_BITS));
+            }
+            if r.chance(5) {
+                let depth = r.range(1, 80);
+                tex = format!("{}{tex}{}", "{".repeat(depth), "}".repeat(depth));
+            }
+            // On a thread with the stack of an optimised wasm render's share (see tests/view/math.rs).
+            let stack = if cfg!(debug_assertions) { 512 } else { 128 } * 1024;
+            let ok = std::thread::Builder::new()
+                .stack_size(stack)
+                .spawn(move || {
+                    let _ = markdown::tex_to_mathml(&tex, r_display(&tex));
+                })
+                .map(|h| h.join().is_ok())
+                .unwrap_or(false);
+            assert!(ok, "tex_to_mathml panicked");
+        },
+    );
+}
+
+fn r_display(tex: &str) -> bool {
+    tex.len() % 2 == 0
 }
 
 // ---- 4. partial JSON and SSE -------------------------------------------------------------------

@@ -118,6 +118,8 @@ options! {
         "Show the agent picker (endpoint and headers) in the header; always shown in `page` mode, never otherwise: a widget's endpoint comes from its page, not from its visitors.";
     "suggestions" "suggestions" Chat: "Array<string | AguiSuggestion>", "JSON array of strings or `{title, description}`", "",
         "Follow-up chips that send their prompt.";
+    "math" "math" Chat: "'on' | 'dollars' | 'off'", "`on`, `dollars`, `off`", "on",
+        "Math in answers, shown as MathML with the system's math font: `on` reads `$$…$$`, `\\\\[…\\\\]` and `\\\\(…\\\\)`; `dollars` also `$…$` (then \"$5 and $10\" would be a formula); `off` leaves them as text. The lean widget fetches the math module with the first formula.";
     "strings" "strings" Chat: "Partial<AguiStrings>", "JSON object of UI strings by key", "",
         "The page's own words for any UI string, by key (`{\"composer_placeholder\": \"Ask Acme…\"}`; the keys and what each text is are `AguiStrings`); every other key keeps the language's text. A text must keep the English text's `{}` placeholders; an unknown key, a changed placeholder count, an empty text or one over 2,000 characters is shown as a warning and ignored (at most 400 texts). Shown as text, never as HTML.";
     "credentials" "credentials" Chat: "'same-origin' | 'include' | 'omit'", "`same-origin`, `include`, `omit`", "same-origin",

@@ -201,6 +201,7 @@ pub static AR: Strings = Strings {
     image_alt: "صورة",
     image_load_title: "تحميل الصورة من {}",
     image_load: "تحميل الصورة",
+    math_invalid: "تعذّر عرض الصيغة (يُعرض مصدرها بصيغة TeX)",
     collapse: "طيّ",
     expand: "توسيع",
     tool_fallback_name: "أداة",

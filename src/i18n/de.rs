@@ -201,6 +201,7 @@ pub static DE: Strings = Strings {
     image_alt: "Bild",
     image_load_title: "Das Bild von {} laden",
     image_load: "Bild laden",
+    math_invalid: "Formel nicht dargestellt (ihr TeX-Quelltext wird gezeigt)",
     collapse: "Einklappen",
     expand: "Ausklappen",
     tool_fallback_name: "Werkzeug",

@@ -201,6 +201,7 @@ pub static EN: Strings = Strings {
     image_alt: "Image",
     image_load_title: "Load the image from {}",
     image_load: "Load image",
+    math_invalid: "Formula not rendered (its TeX source is shown)",
     collapse: "Collapse",
     expand: "Expand",
     tool_fallback_name: "tool",

@@ -201,6 +201,7 @@ pub static ES: Strings = Strings {
     image_alt: "Imagen",
     image_load_title: "Cargar la imagen desde {}",
     image_load: "Cargar imagen",
+    math_invalid: "Fórmula no representada (se muestra su código TeX)",
     collapse: "Contraer",
     expand: "Expandir",
     tool_fallback_name: "herramienta",

@@ -201,6 +201,7 @@ pub static FR: Strings = Strings {
     image_alt: "Image",
     image_load_title: "Charger l’image depuis {}",
     image_load: "Charger l’image",
+    math_invalid: "Formule non affichée (sa source TeX est montrée)",
     collapse: "Replier",
     expand: "Déplier",
     tool_fallback_name: "outil",

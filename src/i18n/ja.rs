@@ -201,6 +201,7 @@ pub static JA: Strings = Strings {
     image_alt: "画像",
     image_load_title: "{} から画像を読み込む",
     image_load: "画像を読み込む",
+    math_invalid: "数式を表示できません（TeX ソースを表示しています）",
     collapse: "折りたたむ",
     expand: "展開",
     tool_fallback_name: "ツール",

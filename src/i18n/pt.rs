@@ -201,6 +201,7 @@ pub static PT: Strings = Strings {
     image_alt: "Imagem",
     image_load_title: "Carregar a imagem de {}",
     image_load: "Carregar imagem",
+    math_invalid: "Fórmula não renderizada (o código TeX é mostrado)",
     collapse: "Recolher",
     expand: "Expandir",
     tool_fallback_name: "ferramenta",

@@ -405,6 +405,9 @@ catalog! {
     /// `{}` = the image's host.
     image_load_title,
     image_load,
+    /// A formula whose TeX could not be shown as math (invalid, or over a budget): its source
+    /// is shown with this as the marker's title and accessible text.
+    math_invalid,
     // tool cards
     collapse,
     expand,

@@ -201,6 +201,7 @@ pub static ZH: Strings = Strings {
     image_alt: "图片",
     image_load_title: "从 {} 加载图片",
     image_load: "加载图片",
+    math_invalid: "无法显示公式（显示其 TeX 源码）",
     collapse: "收起",
     expand: "展开",
     tool_fallback_name: "工具",

@@ -3,10 +3,14 @@
 
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
+use super::math::{prepare, MathSyntax};
 use super::model::*;
 
 pub(super) fn options() -> Options {
-    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_MATH
 }
 
 /// How many containers (quotes, lists, list items, emphasis, strong, strikethrough, links)
@@ -14,13 +18,50 @@ pub(super) fn options() -> Options {
 pub const MAX_NESTING: usize = 32;
 
 /// Parse a whole markdown document into blocks (GFM: tables, task lists, strikethrough;
-/// footnotes off). Never panics.
+/// math with the default [`MathSyntax`]; footnotes off). Never panics.
 pub fn parse(source: &str) -> Vec<Block> {
+    parse_with(source, MathSyntax::default(), false)
+}
+
+/// [`parse`] with the page's math syntax; `open`: the text may still grow, so a formula whose
+/// closer has not arrived ends the text as [`Inline::MathSource`].
+pub fn parse_with(source: &str, math: MathSyntax, open: bool) -> Vec<Block> {
+    let mut options = options();
+    if math == MathSyntax::Off {
+        options.remove(Options::ENABLE_MATH);
+    }
+    let prepared = prepare(source, math, open, options);
     let mut builder = Builder::default();
-    for event in Parser::new_ext(source, options()) {
+    for event in Parser::new_ext(&prepared.text, options) {
         builder.event(event);
     }
-    builder.finish()
+    let mut blocks = builder.finish();
+    if let Some(source) = prepared.pending {
+        let pending = Inline::MathSource(source.to_owned());
+        match blocks.last_mut() {
+            Some(Block::Paragraph(content) | Block::Heading { content, .. })
+                if continues_paragraph(&prepared.text) =>
+            {
+                // The parser trimmed the paragraph's end: the space before the formula.
+                match prepared.text.chars().last() {
+                    Some('\n') => content.push(Inline::SoftBreak),
+                    Some(' ' | '\t') => push_inline_merged(content, Inline::Text(" ".into())),
+                    _ => {}
+                }
+                content.push(pending)
+            }
+            _ => blocks.push(Block::Paragraph(vec![pending])),
+        }
+    }
+    blocks
+}
+
+/// Whether what follows `head` continues its last paragraph (no blank line between).
+fn continues_paragraph(head: &str) -> bool {
+    let head = head.trim_end_matches([' ', '\t']);
+    let head = head.strip_suffix('\n').unwrap_or(head);
+    let head = head.trim_end_matches([' ', '\t', '\r']);
+    !head.is_empty() && !head.ends_with('\n')
 }
 
 /// An open inline container.
@@ -177,7 +218,10 @@ fn non_empty(s: &str) -> Option<String> {
 fn plain_text(inlines: &[Inline], out: &mut String) {
     for inline in inlines {
         match inline {
-            Inline::Text(t) | Inline::Code(t) | Inline::Html(t) => out.push_str(t),
+            Inline::Text(t) | Inline::Code(t) | Inline::Html(t) | Inline::MathSource(t) => {
+                out.push_str(t)
+            }
+            Inline::Math { tex, .. } => out.push_str(tex),
             Inline::Emphasis(c) | Inline::Strong(c) | Inline::Strikethrough(c) => {
                 plain_text(c, out)
             }
@@ -203,9 +247,15 @@ impl Builder {
                 _ => self.push_inline(Inline::Html(html.into_string())),
             },
             Event::InlineHtml(html) => self.push_inline(Inline::Html(html.into_string())),
-            Event::Code(code) | Event::InlineMath(code) | Event::DisplayMath(code) => {
-                self.push_inline(Inline::Code(code.into_string()))
-            }
+            Event::Code(code) => self.push_inline(Inline::Code(code.into_string())),
+            Event::InlineMath(tex) => self.push_inline(Inline::Math {
+                tex: tex.into_string(),
+                display: false,
+            }),
+            Event::DisplayMath(tex) => self.push_inline(Inline::Math {
+                tex: tex.into_string(),
+                display: true,
+            }),
             Event::FootnoteReference(label) => {
                 self.push_inline(Inline::Text(format!("[^{label}]")))
             }

@@ -2,7 +2,8 @@
 
 use pulldown_cmark::{Event, Parser};
 
-use super::build::{code_lang, is_lang_char, options, parse};
+use super::build::{code_lang, is_lang_char, options, parse, parse_with};
+use super::math::MathSyntax;
 use super::model::Block;
 
 /// A fenced code block open at the top level of the open segment (see [`IncrementalMarkdown`]).
@@ -128,6 +129,8 @@ pub struct IncrementalMarkdown {
     /// (indented, `>`, a list marker, `|`, `<`…): a fence there may belong to it, so it gets
     /// no fast path. Cleared where the parser confirms a top-level block starts.
     uncertain: bool,
+    /// Which delimiters make math.
+    math: MathSyntax,
 }
 
 fn is_blank(line: &str) -> bool {
@@ -137,6 +140,19 @@ fn is_blank(line: &str) -> bool {
 impl IncrementalMarkdown {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Which delimiters make math here.
+    pub fn math(&self) -> MathSyntax {
+        self.math
+    }
+
+    /// A parser whose math delimiters are `math`'s (the page's `math` option).
+    pub fn with_math(math: MathSyntax) -> Self {
+        IncrementalMarkdown {
+            math,
+            ..Self::default()
+        }
     }
 
     /// Append streamed text. Cost: O(appended text + the size of the last, still-open segment)
@@ -150,7 +166,11 @@ impl IncrementalMarkdown {
         if self.fast_tail() {
             return;
         }
-        let tail = parse(self.text.get(self.seg_start..).unwrap_or_default());
+        let tail = parse_with(
+            self.text.get(self.seg_start..).unwrap_or_default(),
+            self.math,
+            true,
+        );
         self.bytes_parsed += self.text.len().saturating_sub(self.seg_start);
         self.tail = tail;
     }
@@ -218,7 +238,7 @@ impl IncrementalMarkdown {
             Some(rest) => self.push(rest),
             None => {
                 let bytes_parsed = self.bytes_parsed;
-                *self = Self::new();
+                *self = Self::with_math(self.math);
                 self.bytes_parsed = bytes_parsed;
                 self.push(text);
             }
@@ -391,7 +411,11 @@ impl IncrementalMarkdown {
 
     /// Finishes the open segment where `at` starts: parsed once, it never changes again.
     fn close_segment(&mut self, at: usize) {
-        let segment = parse(self.text.get(self.seg_start..at).unwrap_or_default());
+        let segment = parse_with(
+            self.text.get(self.seg_start..at).unwrap_or_default(),
+            self.math,
+            false,
+        );
         self.bytes_parsed += at.saturating_sub(self.seg_start);
         self.finished.push(segment);
         self.seg_start = at;

@@ -36,8 +36,13 @@
 //!   kept), so every recursive walk of the tree — clone, drop, rendering — stays within a
 //!   fixed depth whatever an agent sends (`"> "` × 4,000 is a 32-deep quote).
 //!
-//! Syntax: CommonMark plus the GFM extensions tables, task lists and strikethrough. Footnotes,
-//! math, heading attributes, smart punctuation and the like are off.
+//! * **Math never becomes markup from a string**: a formula's TeX is parsed by pulldown-latex
+//!   and built into a closed tree of MathML Core elements and attributes ([`tex_to_mathml`]),
+//!   within size and nesting budgets; anything else shows as its source.
+//!
+//! Syntax: CommonMark plus the GFM extensions tables, task lists and strikethrough, and math
+//! (`$$…$$`, `\[…\]`, `\(…\)`; `$…$` where the page opts in: [`MathSyntax`]). Footnotes,
+//! heading attributes, smart punctuation and the like are off.
 //!
 //! # Incremental strategy
 //!
@@ -84,14 +89,21 @@
 //!
 //! For paragraphs, headings, fenced and indented code, tables, tight and loose lists, quotes,
 //! rules and HTML blocks, [`IncrementalMarkdown::blocks`] equals `parse(whole text)`. The known
-//! difference: **link reference definitions** (`[a]: https://…`) only apply within their own
+//! differences: a formula whose closer has not arrived ends the tail as its source
+//! ([`Inline::MathSource`]; [`parse`] reads it as text), and **link reference definitions** (`[a]: https://…`) only apply within their own
 //! segment, so `[a]` used after a blank line and a new top-level block elsewhere stays text.
 //! Agent output rarely uses them.
 
 mod build;
 mod incremental;
+mod math;
 mod model;
+mod tex;
 
-pub use build::{parse, MAX_NESTING};
+pub use build::{parse, parse_with, MAX_NESTING};
 pub use incremental::IncrementalMarkdown;
+pub use math::MathSyntax;
 pub use model::{Align, Block, Inline, ListItem, SafeUrl};
+pub use tex::{
+    tex_to_mathml, MathAttr, MathElement, MathNode, MathTag, TexError, MAX_TEX_BYTES, MAX_TEX_DEPTH,
+};

@@ -81,6 +81,16 @@ pub enum Inline {
         alt: String,
         title: Option<String>,
     },
+    /// A formula: its TeX, as written between the delimiters (`$$…$$`, `\[…\]` and `\(…\)`,
+    /// `$…$` where the page allows it). `display`: `$$`/`\[` (a block of its own). The UI
+    /// turns the TeX into MathML ([`tex_to_mathml`](super::tex_to_mathml)) or shows it as is.
+    Math {
+        tex: String,
+        display: bool,
+    },
+    /// The source of a formula still streaming (its closer has not arrived): shown as text,
+    /// muted, until it closes.
+    MathSource(String),
     SoftBreak,
     HardBreak,
     /// Inline raw HTML (`<b>`, `<script>`…): literal text.

@@ -64,6 +64,9 @@ pub struct AgentConfig {
     /// a View is shown, a refused one shows a notice and no View). `None`: the opaque frame.
     /// Never from the page's URL.
     pub mcp_apps_proxy: Option<String>,
+    /// Which delimiters make math in answers (`math`: `$$…$$`, `\[…\]`, `\(…\)` by default;
+    /// single dollars only when the page opts in).
+    pub math: crate::markdown::MathSyntax,
 }
 
 impl AgentConfig {
@@ -117,6 +120,7 @@ impl Default for AgentConfig {
             resume: false,
             protobuf: false,
             mcp_apps_proxy: None,
+            math: crate::markdown::MathSyntax::default(),
         }
     }
 }

@@ -17,14 +17,14 @@ use wasm_bindgen::JsValue;
 
 use crate::i18n::fill;
 use crate::i18n::Strings;
-use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
+use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, MathSyntax, SafeUrl};
 use crate::store::AgentStore;
+use crate::ui::lazy::lazy;
 use crate::ui::tr_ctx;
 use crate::view::highlight::{self, Highlighter, Line};
 
 /// The parser of one message plus a generation that changes when its text was replaced
 /// (not just appended to), so every rendered segment is thrown away.
-#[derive(Default)]
 struct MdState {
     md: IncrementalMarkdown,
     generation: u64,
@@ -33,6 +33,14 @@ struct MdState {
 }
 
 impl MdState {
+    fn new(math: MathSyntax) -> Self {
+        MdState {
+            md: IncrementalMarkdown::with_math(math),
+            generation: 0,
+            epoch: None,
+        }
+    }
+
     /// Bring the parser up to `text`; returns whether anything changed.
     fn feed(&mut self, text: &str, epoch: u64) -> bool {
         if let Some(rest) = appended(text, self.md.text_len(), self.epoch, epoch) {
@@ -50,7 +58,7 @@ impl MdState {
             }
             None => {
                 // A snapshot rewrote the message: start over.
-                self.md = IncrementalMarkdown::new();
+                self.md = IncrementalMarkdown::with_math(self.md.math());
                 self.generation += 1;
                 self.md.push(text);
                 true
@@ -93,7 +101,8 @@ pub fn MarkdownMessage(
 pub fn incremental_markdown(row_key: String) -> impl IntoView {
     let store = AgentStore::expect();
     let version = store.row_version(&row_key);
-    let state = StoredValue::new(MdState::default());
+    let math = store.config.with_untracked(|c| c.math);
+    let state = StoredValue::new(MdState::new(math));
     // Feed the new text whenever this row's version bumps (and only then).
     let progress = Memo::new(move |prev: Option<&Progress>| {
         version.track();
@@ -568,6 +577,23 @@ fn render_inline(inline: &Inline) -> AnyView {
         Inline::HardBreak => view! { <br /> }.into_any(),
         // Raw inline HTML from the agent: literal text.
         Inline::Html(text) => view! { <span class="agui-md__raw">{text.clone()}</span> }.into_any(),
+        Inline::Math { tex, display } => formula(tex.clone(), *display),
+        // A formula still streaming: its source, muted, until it closes.
+        Inline::MathSource(source) => {
+            view! { <span class="agui-math-pending" data-testid="math-pending">{source.clone()}</span> }
+                .into_any()
+        }
+    }
+}
+
+/// A formula: MathML from the math module (fetched with the first one in the lean widget).
+fn formula(tex: String, display: bool) -> AnyView {
+    match use_context::<AgentStore>() {
+        Some(store) => lazy(store, move || {
+            crate::ui::math::formula(tex.clone(), display)
+        })
+        .into_any(),
+        None => view! { <code class="agui-md__code">{tex}</code> }.into_any(),
     }
 }
 

@@ -17,6 +17,7 @@ pub mod hitl;
 pub mod inspector;
 pub mod lazy;
 pub mod markdown_view;
+pub mod math;
 #[cfg(feature = "mcp-apps")]
 pub mod mcp_app;
 pub mod message;

@@ -134,6 +134,7 @@ pub(super) fn mount(
             mcp_apps_proxy: options.mcp_apps_proxy.clone(),
             fetch: options.fetch,
             queue: !options.queue_off,
+            math: options.math,
             capabilities: options.capabilities.clone(),
             demo_speed: options.speed.unwrap_or(crate::session::DEFAULT_DEMO_SPEED),
             locale: options

@@ -38,6 +38,8 @@ fn urls(blocks: &[Block]) -> Vec<(&'static str, String)> {
                 Inline::Text(_)
                 | Inline::Code(_)
                 | Inline::Html(_)
+                | Inline::Math { .. }
+                | Inline::MathSource(_)
                 | Inline::SoftBreak
                 | Inline::HardBreak => {}
             }
@@ -72,7 +74,10 @@ fn all_text(blocks: &[Block]) -> String {
     fn inlines(list: &[Inline], out: &mut String) {
         for inline in list {
             match inline {
-                Inline::Text(t) | Inline::Code(t) | Inline::Html(t) => out.push_str(t),
+                Inline::Text(t) | Inline::Code(t) | Inline::Html(t) | Inline::MathSource(t) => {
+                    out.push_str(t)
+                }
+                Inline::Math { tex, .. } => out.push_str(tex),
                 Inline::Image { alt, .. } => out.push_str(alt),
                 Inline::Link { content: c, .. }
                 | Inline::Emphasis(c)

@@ -501,3 +501,121 @@ async fn a_stand_in_gives_way_to_its_part_and_stays_when_it_cannot_be_loaded() {
     drop(handle);
     container.remove();
 }
+
+// ---- 6. math ---------------------------------------------------------------------------------
+
+const MATH: &str = "The area is \\(\\pi r^2\\) and\n\n\
+$$\\int_0^1 x\\,dx = \\frac{1}{2}$$\n\n\
+Prices stay text: $5 and $10.\n\n\
+Broken: $$\\nosuchcommand{a}$$\n\n\
+Hostile: $$\\text{<img src=x onerror=alert(1)>}$$\n";
+
+#[wasm_bindgen_test]
+async fn math_streams_as_mathml_built_from_the_allow_list() {
+    let (m, handle) = mount_streaming("m-math").await;
+    // While the display formula streams its source shows, muted, and no math element yet.
+    push_text(&m.store, "m-math", &MATH[..MATH.find("dx").expect("dx")]);
+    settle(&m.store).await;
+    let pending = q(&m.root, r#"[data-testid="math-pending"]"#)
+        .unwrap_or_else(|| panic!("pending source: {}", answer(&m.root).inner_html()));
+    assert!(
+        text_of(&pending).starts_with("$$\\int_0^1"),
+        "{}",
+        text_of(&pending)
+    );
+    assert_eq!(
+        q_all(&m.root, r#"[data-testid="math"] math[display="block"]"#).len(),
+        0
+    );
+    push_text(&m.store, "m-math", &MATH[MATH.find("dx").expect("dx")..]);
+    finish(&m.store, "m-math");
+    settle(&m.store).await;
+    assert!(
+        q(&m.root, r#"[data-testid="math-pending"]"#).is_none(),
+        "closed: no source left"
+    );
+
+    let answer = answer(&m.root);
+    let maths = q_all(&answer, "math");
+    assert_eq!(
+        maths.len(),
+        3,
+        "inline, display and the hostile text formula"
+    );
+    for math in &maths {
+        assert_eq!(
+            math.namespace_uri().as_deref(),
+            Some("http://www.w3.org/1998/Math/MathML"),
+            "a MathML element, not an HTML one"
+        );
+    }
+    assert_eq!(maths[0].get_attribute("display"), None);
+    assert_eq!(maths[1].get_attribute("display").as_deref(), Some("block"));
+    assert_eq!(q_all(&maths[1], "mfrac").len(), 1);
+    assert_eq!(q_all(&maths[1], "msubsup, munderover").len(), 1);
+    // The TeX is kept in an annotation (what copy and assistive tools can read).
+    let annotation = q(&maths[1], "annotation").expect("annotation");
+    assert_eq!(
+        annotation.get_attribute("encoding").as_deref(),
+        Some("application/x-tex")
+    );
+    assert!(
+        text_of(&annotation).contains("\\int_0^1 x\\,dx"),
+        "every backslash kept"
+    );
+    // Prices are text.
+    assert!(
+        text_of(&answer).contains("Prices stay text: $5 and $10."),
+        "{}",
+        text_of(&answer)
+    );
+    // Invalid TeX: its source and the marker's words, never an error box.
+    let invalid = q(&answer, r#"[data-testid="math-invalid"]"#)
+        .unwrap_or_else(|| panic!("invalid formula: {}", answer.inner_html()));
+    assert!(
+        text_of(&invalid).contains("\\nosuchcommand{a}"),
+        "{}",
+        text_of(&invalid)
+    );
+    assert!(invalid
+        .get_attribute("title")
+        .is_some_and(|t| !t.is_empty()));
+    // Markup-looking TeX text is text, and every element is of the allow-list.
+    assert_inert(&m.root);
+    assert!(text_of(&maths[2]).contains("<img src=x onerror=alert(1)>"));
+    const ALLOWED: &[&str] = &[
+        "math",
+        "semantics",
+        "annotation",
+        "mrow",
+        "mi",
+        "mn",
+        "mo",
+        "mtext",
+        "mspace",
+        "msub",
+        "msup",
+        "msubsup",
+        "munder",
+        "mover",
+        "munderover",
+        "mfrac",
+        "msqrt",
+        "mroot",
+        "mtable",
+        "mtr",
+        "mtd",
+    ];
+    for math in &maths {
+        for el in q_all(math, "*") {
+            assert!(
+                ALLOWED.contains(&el.local_name().as_str()),
+                "{}",
+                el.local_name()
+            );
+            assert!(el.get_attribute("href").is_none() && el.get_attribute("style").is_none());
+        }
+    }
+    drop(handle);
+    m.container.remove();
+}
