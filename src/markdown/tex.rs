@@ -99,6 +99,7 @@ pub enum MathAttr {
     Mathbackground,
     Encoding,
     Class,
+    Dir,
 }
 
 impl MathAttr {
@@ -120,6 +121,7 @@ impl MathAttr {
             MathAttr::Mathbackground => "mathbackground",
             MathAttr::Encoding => "encoding",
             MathAttr::Class => "class",
+            MathAttr::Dir => "dir",
         }
     }
 }
@@ -228,7 +230,8 @@ pub fn tex_to_mathml(tex: &str, display: bool) -> Result<MathElement, TexError> 
     let annotation = MathElement::new(MathTag::Annotation, vec![MathNode::Text(tex.to_owned())])
         .attr(MathAttr::Encoding, "application/x-tex");
     let semantics = MathElement::new(MathTag::Semantics, vec![body.into(), annotation.into()]);
-    let math = MathElement::new(MathTag::Math, vec![semantics.into()]);
+    // Formulas read left to right, also in a right-to-left paragraph.
+    let math = MathElement::new(MathTag::Math, vec![semantics.into()]).attr(MathAttr::Dir, "ltr");
     Ok(if display {
         math.attr(MathAttr::Display, "block")
     } else {

@@ -187,7 +187,11 @@ pub fn render_blocks(blocks: &[Block]) -> AnyView {
 
 fn render_block(block: &Block) -> AnyView {
     match block {
-        Block::Paragraph(inlines) => view! { <p>{render_inlines(inlines)}</p> }.into_any(),
+        // Each block finds its own direction (a Hebrew paragraph in an English answer reads
+        // right to left while it streams); code and math keep theirs.
+        Block::Paragraph(inlines) => {
+            view! { <p dir="auto">{render_inlines(inlines)}</p> }.into_any()
+        }
         Block::Heading { level, content } => heading(*level, render_inlines(content)),
         Block::CodeBlock { lang, code } => code_block(lang.clone(), code.clone()),
         Block::Quote(blocks) => view! {
@@ -206,18 +210,20 @@ fn render_block(block: &Block) -> AnyView {
         } => table(align, header, rows),
         Block::Rule => view! { <hr class="agui-md__rule" /> }.into_any(),
         // Raw HTML from the agent is shown as what it is: text.
-        Block::Html(text) => view! { <p class="agui-md__raw">{text.clone()}</p> }.into_any(),
+        Block::Html(text) => {
+            view! { <p class="agui-md__raw" dir="auto">{text.clone()}</p> }.into_any()
+        }
     }
 }
 
 fn heading(level: u8, content: AnyView) -> AnyView {
     match level {
-        1 => view! { <h1 class="agui-md__h">{content}</h1> }.into_any(),
-        2 => view! { <h2 class="agui-md__h">{content}</h2> }.into_any(),
-        3 => view! { <h3 class="agui-md__h">{content}</h3> }.into_any(),
-        4 => view! { <h4 class="agui-md__h">{content}</h4> }.into_any(),
-        5 => view! { <h5 class="agui-md__h">{content}</h5> }.into_any(),
-        _ => view! { <h6 class="agui-md__h">{content}</h6> }.into_any(),
+        1 => view! { <h1 class="agui-md__h" dir="auto">{content}</h1> }.into_any(),
+        2 => view! { <h2 class="agui-md__h" dir="auto">{content}</h2> }.into_any(),
+        3 => view! { <h3 class="agui-md__h" dir="auto">{content}</h3> }.into_any(),
+        4 => view! { <h4 class="agui-md__h" dir="auto">{content}</h4> }.into_any(),
+        5 => view! { <h5 class="agui-md__h" dir="auto">{content}</h5> }.into_any(),
+        _ => view! { <h6 class="agui-md__h" dir="auto">{content}</h6> }.into_any(),
     }
 }
 
@@ -227,7 +233,7 @@ fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
         .iter()
         .map(|item| match item.task {
             Some(checked) => view! {
-                <li class="agui-md__task" data-checked=checked.to_string()>
+                <li class="agui-md__task" dir="auto" data-checked=checked.to_string()>
                     <input
                         class="agui-md__checkbox"
                         type="checkbox"
@@ -239,7 +245,7 @@ fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
                 </li>
             }
             .into_any(),
-            None => view! { <li>{render_blocks(&item.blocks)}</li> }.into_any(),
+            None => view! { <li dir="auto">{render_blocks(&item.blocks)}</li> }.into_any(),
         })
         .collect();
     let class = if has_tasks {
@@ -268,7 +274,7 @@ fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> 
         .iter()
         .enumerate()
         .map(|(i, cell)| {
-            view! { <th class=align_class(align.get(i)) scope="col">{render_inlines(cell)}</th> }
+            view! { <th class=align_class(align.get(i)) scope="col" dir="auto">{render_inlines(cell)}</th> }
                 .into_any()
         })
         .collect();
@@ -279,7 +285,7 @@ fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> 
                 .iter()
                 .enumerate()
                 .map(|(i, cell)| {
-                    view! { <td class=align_class(align.get(i))>{render_inlines(cell)}</td> }
+                    view! { <td class=align_class(align.get(i)) dir="auto">{render_inlines(cell)}</td> }
                         .into_any()
                 })
                 .collect();
@@ -383,7 +389,7 @@ fn code_frame(
                     </button>
                 </span>
             </div>
-            <pre class="agui-code__pre" tabindex="0">
+            <pre class="agui-code__pre" dir="ltr" tabindex="0">
                 <code class=class>{body}</code>
             </pre>
         </div>

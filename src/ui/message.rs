@@ -283,9 +283,11 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
         thanked.set(false);
     };
     let thumb_button = move |rating: Rating| {
-        let (testid, icon) = match rating {
-            Rating::Up => ("rate-up", "👍"),
-            Rating::Down => ("rate-down", "👎"),
+        // One drawing (no emoji: a system without an emoji font shows an empty box); down is
+        // up turned over.
+        let (testid, class) = match rating {
+            Rating::Up => ("rate-up", "agui-thumb"),
+            Rating::Down => ("rate-down", "agui-thumb agui-thumb--down"),
         };
         view! {
             <button
@@ -299,7 +301,9 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
                 aria-pressed=move || (asking.get().or(rated.get()) == Some(rating)).to_string()
                 on:click=move |_| thumb(rating)
             >
-                {icon}
+                <svg class=class viewBox="0 0 24 24" aria-hidden="true">
+                    <path d="M7 10v11H3V10zM7 10l4-7a2 2 0 0 1 3 2l-1 5h6a2 2 0 0 1 2 2.3l-1.4 7a2 2 0 0 1-2 1.7H7" />
+                </svg>
             </button>
         }
     };

@@ -1304,3 +1304,23 @@ fn a_long_html_block_with_blank_lines_asks_no_candidate_lines() {
         doc.len()
     );
 }
+
+#[test]
+fn cjk_strong_before_full_width_punctuation_follows_commonmark() {
+    // CommonMark's flanking rules: a closing `**` after punctuation (the full-width colon)
+    // and before a letter (正) is not right-flanking, so no strong text: the asterisks stay
+    // (docs/answers.md says so, and how to write it).
+    assert_eq!(parse("**注意：**正文"), vec![para("**注意：**正文")]);
+    // With the punctuation outside, or a space after, it is strong.
+    assert_eq!(
+        parse("**注意**：正文"),
+        vec![Block::Paragraph(vec![
+            Inline::Strong(vec![text("注意")]),
+            text("：正文")
+        ])]
+    );
+    assert!(matches!(
+        parse("**注意：** 正文").as_slice(),
+        [Block::Paragraph(c)] if matches!(c.first(), Some(Inline::Strong(_)))
+    ));
+}

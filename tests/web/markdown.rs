@@ -550,6 +550,13 @@ async fn math_streams_as_mathml_built_from_the_allow_list() {
         );
     }
     assert_eq!(maths[0].get_attribute("display"), None);
+    // Formulas read left to right whatever the paragraph's direction, which is its own.
+    assert!(maths
+        .iter()
+        .all(|m| m.get_attribute("dir").as_deref() == Some("ltr")));
+    assert!(q_all(&answer, "p")
+        .iter()
+        .all(|p| p.get_attribute("dir").as_deref() == Some("auto")));
     assert_eq!(maths[1].get_attribute("display").as_deref(), Some("block"));
     assert_eq!(q_all(&maths[1], "mfrac").len(), 1);
     assert_eq!(q_all(&maths[1], "msubsup, munderover").len(), 1);

@@ -576,6 +576,22 @@ async fn rating_an_answer_dispatches_feedback_with_its_comment() {
     assert!(detail["threadId"].as_str().is_some_and(|t| !t.is_empty()));
     let down = testid(&root, "rate-down").unwrap();
     assert_eq!(down.get_attribute("aria-pressed").as_deref(), Some("true"));
+    // The thumbs are drawn (an SVG, no emoji a system may lack) and named.
+    for id in ["rate-up", "rate-down"] {
+        let button = testid(&root, id).unwrap();
+        assert!(
+            button.query_selector("svg").ok().flatten().is_some(),
+            "{id}: an svg"
+        );
+        assert_eq!(
+            button.text_content().unwrap_or_default().trim(),
+            "",
+            "{id}: no emoji"
+        );
+        assert!(button
+            .get_attribute("aria-label")
+            .is_some_and(|l| !l.is_empty()));
+    }
     assert!(testid(&root, "feedback-form").is_none(), "the form closed");
     assert!(testid(&root, "feedback-thanks").is_some());
     // Thumbs up, skipping the comment: a second event, without one.
