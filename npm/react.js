@@ -14,7 +14,7 @@ const OPTIONS = [
   'open', 'title', 'speed', 'demo', 'settings', 'suggestions',
   'strings', 'credentials', 'redirects', 'urlOptions', 'allowedEndpoints', 'mcpAppsProxy',
   'queue', 'accept', 'maxFileBytes', 'maxMessageBytes', 'maxFiles', 'attachments',
-  'capabilities', 'preload', 'tools', 'renderers', 'upload',
+  'capabilities', 'preload', 'tools', 'renderers', 'codeRenderers', 'upload',
 ];
 const EVENTS = {
   onRunStarted: 'agui:run-started',

@@ -13,14 +13,17 @@
 //! message) and never O(the transcript).
 
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
 
 use crate::i18n::fill;
 use crate::i18n::Strings;
 use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, SafeUrl};
+use crate::plugins::{CodeBlockView, Plugins};
 use crate::store::AgentStore;
+use crate::ui::clipboard::copy_to_clipboard;
+use crate::ui::table_tools::table_toolbar;
 use crate::ui::tr_ctx;
 use crate::view::highlight::{self, Highlighter, Line};
+use crate::view::rows::is_last_answer;
 
 /// The parser of one message plus a generation that changes when its text was replaced
 /// (not just appended to), so every rendered segment is thrown away.
@@ -59,6 +62,10 @@ impl MdState {
     }
 }
 
+/// Whether blocks may still change: `None` for a finished segment; for the open tail, a
+/// signal that is true while its message streams (a finished message's tail is final too).
+type Live = Option<Signal<bool>>;
+
 /// What the view needs to know after feeding: which segments are final, and a counter that
 /// moves whenever the tail must be re-rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +101,16 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
     let store = AgentStore::expect();
     let version = store.row_version(&row_key);
     let state = StoredValue::new(MdState::default());
+    // The message streams while a run is in flight and it is the last answer (or the last
+    // row: a reasoning box). Read only by a table or a drawn code block in the tail.
+    let live_key = row_key.clone();
+    let live: Signal<bool> = Memo::new(move |_| {
+        store.running.get()
+            && store.rows.with(|rows| {
+                rows.last().is_some_and(|r| r.key == live_key) || is_last_answer(rows, &live_key)
+            })
+    })
+    .into();
     // Feed the new text whenever this row's version bumps (and only then).
     let progress = Memo::new(move |prev: Option<&Progress>| {
         version.track();
@@ -139,13 +156,13 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
         Some((p.generation, p.finished, lang))
     });
     let tail = move || match tail_code.get() {
-        Some((_, _, lang)) => streaming_code_block(state, progress, lang),
+        Some((_, _, lang)) => streaming_code_block(state, progress, lang, live),
         None => {
             progress.track();
             let blocks = state
                 .try_with_value(|s| s.md.tail().to_vec())
                 .unwrap_or_default();
-            render_blocks(&blocks)
+            render_blocks(&blocks, Some(live))
         }
     };
     view! {
@@ -160,7 +177,7 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
                     .try_with_value(|s| s.md.finished().get(i).cloned())
                     .flatten()
                     .unwrap_or_default();
-                render_blocks(&blocks)
+                render_blocks(&blocks, None)
             }
         />
         {tail}
@@ -168,33 +185,29 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
 }
 
 /// Blocks → DOM.
-pub fn render_blocks(blocks: &[Block]) -> AnyView {
+fn render_blocks(blocks: &[Block], live: Live) -> AnyView {
     blocks
         .iter()
-        .map(render_block)
+        .map(|b| render_block(b, live))
         .collect::<Vec<_>>()
         .into_any()
 }
 
-fn render_block(block: &Block) -> AnyView {
+fn render_block(block: &Block, live: Live) -> AnyView {
     match block {
         Block::Paragraph(inlines) => view! { <p>{render_inlines(inlines)}</p> }.into_any(),
         Block::Heading { level, content } => heading(*level, render_inlines(content)),
-        Block::CodeBlock { lang, code } => code_block(lang.clone(), code.clone()),
+        Block::CodeBlock { lang, code } => code_block(lang.clone(), code.clone(), live),
         Block::Quote(blocks) => view! {
-            <blockquote class="agui-md__quote">{render_blocks(blocks)}</blockquote>
+            <blockquote class="agui-md__quote">{render_blocks(blocks, live)}</blockquote>
         }
         .into_any(),
         Block::List {
             ordered,
             start,
             items,
-        } => list(*ordered, *start, items),
-        Block::Table {
-            align,
-            header,
-            rows,
-        } => table(align, header, rows),
+        } => list(*ordered, *start, items, live),
+        Block::Table { .. } => table(block, live),
         Block::Rule => view! { <hr class="agui-md__rule" /> }.into_any(),
         // Raw HTML from the agent is shown as what it is: text.
         Block::Html(text) => view! { <p class="agui-md__raw">{text.clone()}</p> }.into_any(),
@@ -212,7 +225,7 @@ fn heading(level: u8, content: AnyView) -> AnyView {
     }
 }
 
-fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
+fn list(ordered: bool, start: u64, items: &[ListItem], live: Live) -> AnyView {
     let has_tasks = items.iter().any(|i| i.task.is_some());
     let items: Vec<AnyView> = items
         .iter()
@@ -226,11 +239,11 @@ fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
                         checked=checked
                         aria-label=move || if checked { tr_ctx().task_done } else { tr_ctx().task_not_done }
                     />
-                    <div class="agui-md__task-body">{render_blocks(&item.blocks)}</div>
+                    <div class="agui-md__task-body">{render_blocks(&item.blocks, live)}</div>
                 </li>
             }
             .into_any(),
-            None => view! { <li>{render_blocks(&item.blocks)}</li> }.into_any(),
+            None => view! { <li>{render_blocks(&item.blocks, live)}</li> }.into_any(),
         })
         .collect();
     let class = if has_tasks {
@@ -254,7 +267,17 @@ fn align_class(align: Option<&Align>) -> &'static str {
     }
 }
 
-fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> AnyView {
+/// A table in its card: the table scrolls sideways inside it, the toolbar
+/// ([`table_toolbar`]) under it once the table is final.
+fn table(block: &Block, live: Live) -> AnyView {
+    let Block::Table {
+        align,
+        header,
+        rows,
+    } = block
+    else {
+        return ().into_any();
+    };
     let head: Vec<AnyView> = header
         .iter()
         .enumerate()
@@ -278,13 +301,16 @@ fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> 
         })
         .collect();
     view! {
-        <div class="agui-md__table-wrap" tabindex="0" role="region" aria-label=move || tr_ctx().table_label>
-            <table class="agui-md__table">
-                <thead>
-                    <tr>{head}</tr>
-                </thead>
-                <tbody>{body}</tbody>
-            </table>
+        <div class="agui-md__table-card" data-testid="md-table">
+            <div class="agui-md__table-wrap" tabindex="0" role="region" aria-label=move || tr_ctx().table_label>
+                <table class="agui-md__table">
+                    <thead>
+                        <tr>{head}</tr>
+                    </thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+            {table_toolbar(block.clone(), live)}
         </div>
     }
     .into_any()
@@ -322,15 +348,20 @@ fn code_lines(lang: Option<&str>, code: &str) -> Vec<Line> {
 }
 
 /// A code block's frame: the bar (language, toggles for a long block, Copy) around `body`.
+/// With `drawn` (the page's renderer for its language, [`drawn_code`]) that is shown instead,
+/// and a toggle in the bar shows the source (`body`) and back.
 fn code_frame(
     lang: Option<String>,
     long: bool,
     copy: impl Fn() -> String + Send + Sync + 'static,
     body: AnyView,
+    drawn: Option<AnyView>,
 ) -> AnyView {
     let (copied, set_copied) = signal(false);
     let numbered = RwSignal::new(false);
     let wrapped = RwSignal::new(false);
+    let has_drawn = drawn.is_some();
+    let source = RwSignal::new(false);
     let class = lang
         .as_ref()
         .map(|l| format!("language-{l}"))
@@ -359,6 +390,16 @@ fn code_frame(
             <div class="agui-code__bar">
                 <span class="agui-code__lang">{lang.unwrap_or_else(|| "text".to_owned())}</span>
                 <span class="agui-code__tools">
+                    {has_drawn.then(|| view! {
+                        <button
+                            type="button"
+                            class="agui-code__copy"
+                            data-testid="code-source"
+                            on:click=move |_| source.update(|v| *v = !*v)
+                        >
+                            {move || if source.get() { tr_ctx().code_diagram } else { tr_ctx().code_source }}
+                        </button>
+                    })}
                     {long.then(|| view! {
                         {toggle(numbered, "code-numbers", |t| t.code_line_numbers)}
                         {toggle(wrapped, "code-wrap", |t| t.code_wrap)}
@@ -374,7 +415,12 @@ fn code_frame(
                     </button>
                 </span>
             </div>
-            <pre class="agui-code__pre" tabindex="0">
+            {drawn.map(|d| view! {
+                <div class="agui-code__drawn" data-testid="code-drawn" hidden=move || source.get()>
+                    {d}
+                </div>
+            })}
+            <pre class="agui-code__pre" tabindex="0" hidden=move || has_drawn && !source.get()>
                 <code class=class>{body}</code>
             </pre>
         </div>
@@ -382,11 +428,28 @@ fn code_frame(
     .into_any()
 }
 
-fn code_block(lang: Option<String>, code: String) -> AnyView {
+fn code_block(lang: Option<String>, code: String, live: Live) -> AnyView {
     let lines = code_lines(lang.as_deref(), &code);
     let long = lines.len() >= LONG_BLOCK_LINES;
     let body: Vec<AnyView> = lines.iter().map(code_line).collect();
-    code_frame(lang, long, move || code.clone(), body.into_any())
+    let drawn = drawn_code(lang.as_deref(), Signal::stored(code.clone()), live);
+    code_frame(lang, long, move || code.clone(), body.into_any(), drawn)
+}
+
+/// The page's own view of a block of `lang` ([`Plugins::code_renderer`]), if it registered
+/// one: it gets the block's text and whether it is finished (not while `live`).
+fn drawn_code(lang: Option<&str>, code: Signal<String>, live: Live) -> Option<AnyView> {
+    let lang = lang?;
+    let render = with_context::<Plugins, _>(|p| p.code_renderer_for(lang)).flatten()?;
+    let complete = match live {
+        Some(live) => Signal::derive(move || !live.get()),
+        None => Signal::stored(true),
+    };
+    Some(render(CodeBlockView {
+        lang: crate::embed::fence_key(lang).unwrap_or_default().into(),
+        code,
+        complete,
+    }))
 }
 
 /// The lines of a code block as it streams: highlighted when its language is known.
@@ -451,6 +514,7 @@ fn streaming_code_block(
     state: StoredValue<MdState>,
     progress: Memo<Progress>,
     lang: Option<String>,
+    live: Signal<bool>,
 ) -> AnyView {
     let stream = StoredValue::new(CodeStream::new(lang.as_deref()));
     let tail_code = move |from: usize| {
@@ -490,30 +554,13 @@ fn streaming_code_block(
     }
     .into_any();
     let copy = move || tail_code(0).unwrap_or_default();
-    code_frame(lang, false, copy, body)
-}
-
-/// `navigator.clipboard.writeText`; failures (no permission, insecure context) are ignored.
-pub(crate) fn copy_to_clipboard(text: String, set_copied: WriteSignal<bool>) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let navigator = window.navigator();
-    // `navigator.clipboard` is undefined outside secure contexts; calling into it would throw.
-    let available = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .map(|c| !c.is_undefined() && !c.is_null())
-        .unwrap_or(false);
-    if !available {
-        return;
-    }
-    let promise = navigator.clipboard().write_text(&text);
-    leptos::task::spawn_local(async move {
-        if wasm_bindgen_futures::JsFuture::from(promise).await.is_ok() {
-            set_copied.try_set(true);
-            crate::transport::sleep(1500).await;
-            set_copied.try_set(false);
-        }
+    // The whole text for a page's renderer (read only when there is one).
+    let code = Memo::new(move |_| {
+        fed.track();
+        tail_code(0).unwrap_or_default()
     });
+    let drawn = drawn_code(lang.as_deref(), code.into(), Some(live));
+    code_frame(lang, false, copy, body, drawn)
 }
 
 /// Inlines → DOM.
