@@ -432,13 +432,19 @@ fn code_block(lang: Option<String>, code: String, live: Live) -> AnyView {
     let lines = code_lines(lang.as_deref(), &code);
     let long = lines.len() >= LONG_BLOCK_LINES;
     let body: Vec<AnyView> = lines.iter().map(code_line).collect();
-    let drawn = drawn_code(lang.as_deref(), Signal::stored(code.clone()), live);
+    let text = code.clone();
+    let drawn = drawn_code(lang.as_deref(), move || Signal::stored(text), live);
     code_frame(lang, long, move || code.clone(), body.into_any(), drawn)
 }
 
 /// The page's own view of a block of `lang` ([`Plugins::code_renderer`]), if it registered
-/// one: it gets the block's text and whether it is finished (not while `live`).
-fn drawn_code(lang: Option<&str>, code: Signal<String>, live: Live) -> Option<AnyView> {
+/// one: it gets the block's text (`code`, asked for only then) and whether it is finished (not
+/// while `live`).
+fn drawn_code(
+    lang: Option<&str>,
+    code: impl FnOnce() -> Signal<String>,
+    live: Live,
+) -> Option<AnyView> {
     let lang = lang?;
     let render = with_context::<Plugins, _>(|p| p.code_renderer_for(lang)).flatten()?;
     let complete = match live {
@@ -447,7 +453,7 @@ fn drawn_code(lang: Option<&str>, code: Signal<String>, live: Live) -> Option<An
     };
     Some(render(CodeBlockView {
         lang: crate::embed::fence_key(lang).unwrap_or_default().into(),
-        code,
+        code: code(),
         complete,
     }))
 }
@@ -554,12 +560,15 @@ fn streaming_code_block(
     }
     .into_any();
     let copy = move || tail_code(0).unwrap_or_default();
-    // The whole text for a page's renderer (read only when there is one).
-    let code = Memo::new(move |_| {
-        fed.track();
-        tail_code(0).unwrap_or_default()
-    });
-    let drawn = drawn_code(lang.as_deref(), code.into(), Some(live));
+    // The whole text, for a page's renderer.
+    let code = move || {
+        Memo::new(move |_| {
+            fed.track();
+            tail_code(0).unwrap_or_default()
+        })
+        .into()
+    };
+    let drawn = drawn_code(lang.as_deref(), code, Some(live));
     code_frame(lang, false, copy, body, drawn)
 }
 
