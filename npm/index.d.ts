@@ -397,6 +397,14 @@ export interface AguiStrings {
   /** English: “Wrap”. */
   code_wrap: string;
   /**
+   * The toggle of a code block the page draws itself (a diagram, a chart): show the highlighted
+   * source instead of the drawing, and back.
+   * English: “Source”.
+   */
+  code_source: string;
+  /** English: “Diagram”. */
+  code_diagram: string;
+  /**
    * An agent-drawn (A2UI) component this chat does not render; `{}` its type.
    * English: “Unsupported component: {}”.
    */
@@ -754,6 +762,24 @@ export interface AguiStrings {
   copy: string;
   /** English: “Copied”. */
   copied: string;
+  /**
+   * The toolbar under a finished table: its group's name; the buttons' accessible names (copy as
+   * Markdown, copy as CSV, download a CSV file) and their short visible texts.
+   * English: “Table actions”.
+   */
+  table_tools: string;
+  /** English: “Copy table as Markdown”. */
+  table_copy_markdown: string;
+  /** English: “Copy table as CSV”. */
+  table_copy_csv: string;
+  /** English: “Download table as CSV”. */
+  table_download_csv: string;
+  /** English: “Copy Markdown”. */
+  table_markdown: string;
+  /** English: “Copy CSV”. */
+  table_csv: string;
+  /** English: “Download”. */
+  table_download: string;
   /** English: “done”. */
   task_done: string;
   /** English: “not done”. */
@@ -1484,6 +1510,16 @@ export interface AguiChatOptions {
    * JS only.
    */
   renderers?: Record<string, string>;
+  /**
+   * Fenced code blocks drawn by the page's own custom elements, by language: `{mermaid:
+   * 'my-mermaid-element'}`. The chat creates the element (by name, never from HTML) in the block's
+   * card and sets its `code` (the block's text) and `complete` (`false` while the fence is still
+   * open) properties on every change; the bar keeps Copy, and a Source toggle shows the highlighted
+   * code. A language matches a fence's first word, case ignored; only valid custom element names
+   * are taken. The agent's output only picks among these.
+   * JS only.
+   */
+  codeRenderers?: Record<string, string>;
   /**
    * Uploads an attached file and returns its URL; the message then carries the URL instead of the
    * file's bytes.

@@ -14,7 +14,8 @@ const OPTIONS = [
   'open', 'title', 'speed', 'demo', 'settings', 'suggestions',
   'math', 'strings', 'credentials', 'redirects', 'urlOptions', 'allowedEndpoints',
   'mcpAppsProxy', 'queue', 'accept', 'maxFileBytes', 'maxMessageBytes', 'maxFiles',
-  'attachments', 'capabilities', 'preload', 'tools', 'renderers', 'upload',
+  'attachments', 'capabilities', 'preload', 'tools', 'renderers', 'codeRenderers',
+  'upload',
 ];
 const EVENTS = {
   onRunStarted: 'agui:run-started',

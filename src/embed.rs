@@ -16,7 +16,9 @@ use serde_json::Value;
 use crate::i18n::{fill, Locale, Strings};
 use crate::session::{Credentials, FetchPolicy};
 
+mod elements;
 mod table;
+pub use elements::{code_renderer_entries, fence_key, valid_element_name, MAX_CODE_RENDERERS};
 pub use table::{EventSpec, OptionSpec, Reader, EVENTS, OPTIONS, OPTION_TABLE};
 
 /// Where conversations are saved in `localStorage` unless a thread key says otherwise.
@@ -610,31 +612,6 @@ pub fn endpoint_allowed(target: Target, allowed: &[Target]) -> bool {
                     .strip_prefix(base)
                     .is_some_and(|rest| rest.starts_with('/')))
     })
-}
-
-/// A valid custom element name (HTML's "valid custom element name", ASCII subset): starts
-/// with a lower-case letter, contains a hyphen, only `a-z 0-9 - . _`, and not one of the names
-/// the spec reserves. What a page may ask the widget to create (`renderers`); anything else is
-/// refused, so no option can make the widget create a `script`, an `iframe` or any built-in
-/// element.
-pub fn valid_element_name(name: &str) -> bool {
-    const RESERVED: &[&str] = &[
-        "annotation-xml",
-        "color-profile",
-        "font-face",
-        "font-face-src",
-        "font-face-uri",
-        "font-face-format",
-        "font-face-name",
-        "missing-glyph",
-    ];
-    name.len() <= 100
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.contains('-')
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._".contains(&b))
-        && !RESERVED.contains(&name)
 }
 
 /// Why the headers field was refused.

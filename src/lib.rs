@@ -80,7 +80,7 @@ pub use hooks::{
     provide_agent, use_agent, use_agent_state, use_tool_call, AgentProvider, UseAgentReturn,
 };
 #[cfg(target_arch = "wasm32")]
-pub use plugins::ToolCallView;
+pub use plugins::{CodeBlockView, ToolCallView};
 #[cfg(target_arch = "wasm32")]
 pub use plugins::{Plugins, Suggestion};
 pub use session::AgentConfig;
@@ -114,7 +114,7 @@ pub mod prelude {
     #[cfg(target_arch = "wasm32")]
     pub use crate::plugins::Plugins;
     #[cfg(target_arch = "wasm32")]
-    pub use crate::plugins::ToolCallView;
+    pub use crate::plugins::{CodeBlockView, ToolCallView};
     pub use crate::protocol::types::Tool;
     pub use crate::session::{AgentConfig, LocalAgent, TimedChunk};
     pub use crate::view::feedback::Feedback;

@@ -152,6 +152,8 @@ options! {
         "Frontend tools executed in the page: `{name, description, parameters, handler}`; `handler(args)` returns a value or a promise (a throw is the tool's error result). The agent is offered exactly these.";
     "" "renderers" Js: "Record<string, string>", "", "",
         "Tool cards drawn by the page's own custom elements: `{tool_name: 'element-name'}`. The chat creates the element in the card (by name, never from HTML) and sets its `toolCall` property on every change, streaming arguments included.";
+    "" "codeRenderers" Js: "Record<string, string>", "", "",
+        "Fenced code blocks drawn by the page's own custom elements, by language: `{mermaid: 'my-mermaid-element'}`. The chat creates the element (by name, never from HTML) in the block's card and sets its `code` (the block's text) and `complete` (`false` while the fence is still open) properties on every change; the bar keeps Copy, and a Source toggle shows the highlighted code. A language matches a fence's first word, case ignored; only valid custom element names are taken. The agent's output only picks among these.";
     "" "upload" Js: "(file: File) => string | Promise<string>", "", "",
         "Uploads an attached file and returns its URL; the message then carries the URL instead of the file's bytes.";
 }

@@ -240,6 +240,10 @@ catalog! {
     /// The toggles of a long code block.
     code_line_numbers,
     code_wrap,
+    /// The toggle of a code block the page draws itself (a diagram, a chart): show the
+    /// highlighted source instead of the drawing, and back.
+    code_source,
+    code_diagram,
     /// An agent-drawn (A2UI) component this chat does not render; `{}` its type.
     a2ui_unsupported,
     /// A catalogue component whose properties break the catalogue's rules; `{}` its type,
@@ -399,6 +403,15 @@ catalog! {
     table_label,
     copy,
     copied,
+    /// The toolbar under a finished table: its group's name; the buttons' accessible names
+    /// (copy as Markdown, copy as CSV, download a CSV file) and their short visible texts.
+    table_tools,
+    table_copy_markdown,
+    table_copy_csv,
+    table_download_csv,
+    table_markdown,
+    table_csv,
+    table_download,
     task_done,
     task_not_done,
     image_alt,

@@ -215,7 +215,15 @@ fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
-fn plain_text(inlines: &[Inline], out: &mut String) {
+/// The text a person reads in `inlines`: a link's text, code's code, an image's alt text, raw
+/// HTML as written, a formula's TeX, a line break as a space.
+pub fn plain_text(inlines: &[Inline]) -> String {
+    let mut out = String::new();
+    push_plain_text(inlines, &mut out);
+    out
+}
+
+fn push_plain_text(inlines: &[Inline], out: &mut String) {
     for inline in inlines {
         match inline {
             Inline::Text(t) | Inline::Code(t) | Inline::Html(t) | Inline::MathSource(t) => {
@@ -223,9 +231,9 @@ fn plain_text(inlines: &[Inline], out: &mut String) {
             }
             Inline::Math { tex, .. } => out.push_str(tex),
             Inline::Emphasis(c) | Inline::Strong(c) | Inline::Strikethrough(c) => {
-                plain_text(c, out)
+                push_plain_text(c, out)
             }
-            Inline::Link { content, .. } => plain_text(content, out),
+            Inline::Link { content, .. } => push_plain_text(content, out),
             Inline::Image { alt, .. } => out.push_str(alt),
             Inline::SoftBreak | Inline::HardBreak => out.push(' '),
         }
@@ -558,7 +566,7 @@ impl Builder {
                     title,
                 } => {
                     let mut text = String::new();
-                    plain_text(&content, &mut text);
+                    push_plain_text(&content, &mut text);
                     self.push_inline(Inline::Link {
                         shown_host: spoofed_host(&text, &href),
                         href,
@@ -568,7 +576,7 @@ impl Builder {
                 }
                 Span::Image { src, title } => {
                     let mut alt = String::new();
-                    plain_text(&content, &mut alt);
+                    push_plain_text(&content, &mut alt);
                     match src {
                         Some(src) => self.push_inline(Inline::Image { src, alt, title }),
                         None => self.push_inline(Inline::Text(alt)),

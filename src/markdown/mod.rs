@@ -100,7 +100,7 @@ mod math;
 mod model;
 mod tex;
 
-pub use build::{parse, parse_with, MAX_NESTING};
+pub use build::{parse, parse_with, plain_text, MAX_NESTING};
 pub use incremental::IncrementalMarkdown;
 pub use math::MathSyntax;
 pub use model::{Align, Block, Inline, ListItem, SafeUrl};

@@ -4,6 +4,9 @@
 //!
 //! - **tool renderers** by tool name ([`Plugins::tool_renderer`]): a view that receives the
 //!   call's live [`ToolCallView`] (name, arguments as they stream, status, result);
+//! - **code renderers** by a fenced block's language ([`Plugins::code_renderer`]): a view
+//!   that receives the block's live [`CodeBlockView`] (its text as it streams, whether it is
+//!   finished), shown in the block's card with its source a click away;
 //! - **frontend tools** ([`Plugins::frontend_tool`] with UI the person answers,
 //!   [`Plugins::frontend_handler`] answered by code in the browser), advertised in
 //!   `RunAgentInput.tools` (spec digest §4.12);
@@ -17,7 +20,7 @@
 //! - the page's own **UI strings** ([`Plugins::strings`]) over the language's catalog.
 //!
 //! The demo (`src/demo/ui/`) is registered through exactly this API; the widget's
-//! JS options (`tools`, `renderers`, `suggestions`, `strings`) build one too.
+//! JS options (`tools`, `renderers`, `codeRenderers`, `suggestions`, `strings`) build one too.
 //!
 //! ```ignore
 //! let plugins = Plugins::new()
@@ -37,11 +40,13 @@ use crate::i18n::Strings;
 use crate::protocol::types::Tool;
 use crate::session::{LocalAgent, LocalAgentRef};
 use crate::store::AgentStore;
+mod code_renderers;
 mod frontend_tools;
 mod tool_call;
 mod tool_renderers;
 
 use crate::view::feedback::Feedback;
+pub use code_renderers::{CodeBlockView, CodeRegistry, CodeRenderer};
 pub use frontend_tools::{
     FrontendTool, FrontendToolCall, FrontendToolKind, FrontendTools, ToolComponent, ToolFuture,
     ToolHandler,
@@ -71,6 +76,7 @@ pub use crate::view::suggestions::Suggestion;
 #[derive(Clone, Default)]
 pub struct Plugins {
     renderers: ToolRegistry,
+    code_renderers: CodeRegistry,
     tools: FrontendTools,
     panels: Vec<PanelView>,
     suggestions: Vec<Suggestion>,
@@ -90,6 +96,7 @@ impl std::fmt::Debug for Plugins {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plugins")
             .field("renderers", &self.renderers)
+            .field("code_renderers", &self.code_renderers)
             .field("tools", &self.tools)
             .field("panels", &self.panels.len())
             .field("suggestions", &self.suggestions)
@@ -113,6 +120,20 @@ impl Plugins {
         render: impl Fn(ToolCallView) -> AnyView + Send + Sync + 'static,
     ) -> Self {
         self.renderers.register(name, render);
+        self
+    }
+
+    /// Draw fenced code blocks of `lang` with `render` (```` ```mermaid ````: a diagram): it
+    /// receives the block's live [`CodeBlockView`] — its text while it streams, then
+    /// `complete` — and its view is shown in the block's card; the bar (language, Copy) stays
+    /// and a toggle shows the highlighted source instead. Languages match as a fence's
+    /// (first word, `[A-Za-z0-9_+-.#]`, case ignored).
+    pub fn code_renderer(
+        mut self,
+        lang: &str,
+        render: impl Fn(CodeBlockView) -> AnyView + Send + Sync + 'static,
+    ) -> Self {
+        self.code_renderers.register(lang, render);
         self
     }
 
@@ -234,6 +255,7 @@ impl Plugins {
                 self.renderers.register(&name, move |call| r(call));
             }
         }
+        self.code_renderers.extend(&other.code_renderers);
         self.tools.extend(&other.tools);
         self.panels.extend(other.panels);
         self.suggestions.extend(other.suggestions);
@@ -283,6 +305,11 @@ impl Plugins {
     /// The renderer registered for a tool name.
     pub fn renderer(&self, tool_name: &str) -> Option<ToolRenderer> {
         self.renderers.get(tool_name)
+    }
+
+    /// The renderer registered for a fence's language.
+    pub fn code_renderer_for(&self, lang: &str) -> Option<CodeRenderer> {
+        self.code_renderers.get(lang)
     }
 
     /// The frontend tools.

@@ -13,15 +13,18 @@
 //! message) and never O(the transcript).
 
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
 
 use crate::i18n::fill;
 use crate::i18n::Strings;
 use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, MathSyntax, SafeUrl};
+use crate::plugins::{CodeBlockView, Plugins};
 use crate::store::AgentStore;
+use crate::ui::clipboard::copy_to_clipboard;
 use crate::ui::lazy::lazy;
+use crate::ui::table_tools::table_toolbar;
 use crate::ui::tr_ctx;
 use crate::view::highlight::{self, Highlighter, Line};
+use crate::view::rows::is_last_answer;
 
 /// The parser of one message plus a generation that changes when its text was replaced
 /// (not just appended to), so every rendered segment is thrown away.
@@ -67,6 +70,10 @@ impl MdState {
     }
 }
 
+/// Whether blocks may still change: `None` for a finished segment; for the open tail, a
+/// signal that is true while its message streams (a finished message's tail is final too).
+type Live = Option<Signal<bool>>;
+
 /// What the view needs to know after feeding: which segments are final, and a counter that
 /// moves whenever the tail must be re-rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +110,16 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
     let version = store.row_version(&row_key);
     let math = store.config.with_untracked(|c| c.math);
     let state = StoredValue::new(MdState::new(math));
+    // The message streams while a run is in flight and it is the last answer (or the last
+    // row: a reasoning box). Read only by a table or a drawn code block in the tail.
+    let live_key = row_key.clone();
+    let live: Signal<bool> = Memo::new(move |_| {
+        store.running.get()
+            && store.rows.with(|rows| {
+                rows.last().is_some_and(|r| r.key == live_key) || is_last_answer(rows, &live_key)
+            })
+    })
+    .into();
     // Feed the new text whenever this row's version bumps (and only then).
     let progress = Memo::new(move |prev: Option<&Progress>| {
         version.track();
@@ -148,13 +165,13 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
         Some((p.generation, p.finished, lang))
     });
     let tail = move || match tail_code.get() {
-        Some((_, _, lang)) => streaming_code_block(state, progress, lang),
+        Some((_, _, lang)) => streaming_code_block(state, progress, lang, live),
         None => {
             progress.track();
             let blocks = state
                 .try_with_value(|s| s.md.tail().to_vec())
                 .unwrap_or_default();
-            render_blocks(&blocks)
+            render_blocks(&blocks, Some(live))
         }
     };
     view! {
@@ -169,7 +186,7 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
                     .try_with_value(|s| s.md.finished().get(i).cloned())
                     .flatten()
                     .unwrap_or_default();
-                render_blocks(&blocks)
+                render_blocks(&blocks, None)
             }
         />
         {tail}
@@ -177,15 +194,15 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
 }
 
 /// Blocks → DOM.
-pub fn render_blocks(blocks: &[Block]) -> AnyView {
+fn render_blocks(blocks: &[Block], live: Live) -> AnyView {
     blocks
         .iter()
-        .map(render_block)
+        .map(|b| render_block(b, live))
         .collect::<Vec<_>>()
         .into_any()
 }
 
-fn render_block(block: &Block) -> AnyView {
+fn render_block(block: &Block, live: Live) -> AnyView {
     match block {
         // Each block finds its own direction (a Hebrew paragraph in an English answer reads
         // right to left while it streams); code and math keep theirs.
@@ -193,21 +210,17 @@ fn render_block(block: &Block) -> AnyView {
             view! { <p dir="auto">{render_inlines(inlines)}</p> }.into_any()
         }
         Block::Heading { level, content } => heading(*level, render_inlines(content)),
-        Block::CodeBlock { lang, code } => code_block(lang.clone(), code.clone()),
+        Block::CodeBlock { lang, code } => code_block(lang.clone(), code.clone(), live),
         Block::Quote(blocks) => view! {
-            <blockquote class="agui-md__quote">{render_blocks(blocks)}</blockquote>
+            <blockquote class="agui-md__quote">{render_blocks(blocks, live)}</blockquote>
         }
         .into_any(),
         Block::List {
             ordered,
             start,
             items,
-        } => list(*ordered, *start, items),
-        Block::Table {
-            align,
-            header,
-            rows,
-        } => table(align, header, rows),
+        } => list(*ordered, *start, items, live),
+        Block::Table { .. } => table(block, live),
         Block::Rule => view! { <hr class="agui-md__rule" /> }.into_any(),
         // Raw HTML from the agent is shown as what it is: text.
         Block::Html(text) => {
@@ -227,7 +240,7 @@ fn heading(level: u8, content: AnyView) -> AnyView {
     }
 }
 
-fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
+fn list(ordered: bool, start: u64, items: &[ListItem], live: Live) -> AnyView {
     let has_tasks = items.iter().any(|i| i.task.is_some());
     let items: Vec<AnyView> = items
         .iter()
@@ -241,11 +254,11 @@ fn list(ordered: bool, start: u64, items: &[ListItem]) -> AnyView {
                         checked=checked
                         aria-label=move || if checked { tr_ctx().task_done } else { tr_ctx().task_not_done }
                     />
-                    <div class="agui-md__task-body">{render_blocks(&item.blocks)}</div>
+                    <div class="agui-md__task-body">{render_blocks(&item.blocks, live)}</div>
                 </li>
             }
             .into_any(),
-            None => view! { <li dir="auto">{render_blocks(&item.blocks)}</li> }.into_any(),
+            None => view! { <li dir="auto">{render_blocks(&item.blocks, live)}</li> }.into_any(),
         })
         .collect();
     let class = if has_tasks {
@@ -269,7 +282,17 @@ fn align_class(align: Option<&Align>) -> &'static str {
     }
 }
 
-fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> AnyView {
+/// A table in its card: the table scrolls sideways inside it, the toolbar
+/// ([`table_toolbar`]) under it once the table is final.
+fn table(block: &Block, live: Live) -> AnyView {
+    let Block::Table {
+        align,
+        header,
+        rows,
+    } = block
+    else {
+        return ().into_any();
+    };
     let head: Vec<AnyView> = header
         .iter()
         .enumerate()
@@ -293,13 +316,16 @@ fn table(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> 
         })
         .collect();
     view! {
-        <div class="agui-md__table-wrap" tabindex="0" role="region" aria-label=move || tr_ctx().table_label>
-            <table class="agui-md__table">
-                <thead>
-                    <tr>{head}</tr>
-                </thead>
-                <tbody>{body}</tbody>
-            </table>
+        <div class="agui-md__table-card" data-testid="md-table">
+            <div class="agui-md__table-wrap" tabindex="0" role="region" aria-label=move || tr_ctx().table_label>
+                <table class="agui-md__table">
+                    <thead>
+                        <tr>{head}</tr>
+                    </thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+            {table_toolbar(block.clone(), live)}
         </div>
     }
     .into_any()
@@ -337,15 +363,20 @@ fn code_lines(lang: Option<&str>, code: &str) -> Vec<Line> {
 }
 
 /// A code block's frame: the bar (language, toggles for a long block, Copy) around `body`.
+/// With `drawn` (the page's renderer for its language, [`drawn_code`]) that is shown instead,
+/// and a toggle in the bar shows the source (`body`) and back.
 fn code_frame(
     lang: Option<String>,
     long: bool,
     copy: impl Fn() -> String + Send + Sync + 'static,
     body: AnyView,
+    drawn: Option<AnyView>,
 ) -> AnyView {
     let (copied, set_copied) = signal(false);
     let numbered = RwSignal::new(false);
     let wrapped = RwSignal::new(false);
+    let has_drawn = drawn.is_some();
+    let source = RwSignal::new(false);
     let class = lang
         .as_ref()
         .map(|l| format!("language-{l}"))
@@ -374,6 +405,16 @@ fn code_frame(
             <div class="agui-code__bar">
                 <span class="agui-code__lang">{lang.unwrap_or_else(|| "text".to_owned())}</span>
                 <span class="agui-code__tools">
+                    {has_drawn.then(|| view! {
+                        <button
+                            type="button"
+                            class="agui-code__copy"
+                            data-testid="code-source"
+                            on:click=move |_| source.update(|v| *v = !*v)
+                        >
+                            {move || if source.get() { tr_ctx().code_diagram } else { tr_ctx().code_source }}
+                        </button>
+                    })}
                     {long.then(|| view! {
                         {toggle(numbered, "code-numbers", |t| t.code_line_numbers)}
                         {toggle(wrapped, "code-wrap", |t| t.code_wrap)}
@@ -389,7 +430,12 @@ fn code_frame(
                     </button>
                 </span>
             </div>
-            <pre class="agui-code__pre" dir="ltr" tabindex="0">
+            {drawn.map(|d| view! {
+                <div class="agui-code__drawn" data-testid="code-drawn" hidden=move || source.get()>
+                    {d}
+                </div>
+            })}
+            <pre class="agui-code__pre" dir="ltr" tabindex="0" hidden=move || has_drawn && !source.get()>
                 <code class=class>{body}</code>
             </pre>
         </div>
@@ -397,11 +443,34 @@ fn code_frame(
     .into_any()
 }
 
-fn code_block(lang: Option<String>, code: String) -> AnyView {
+fn code_block(lang: Option<String>, code: String, live: Live) -> AnyView {
     let lines = code_lines(lang.as_deref(), &code);
     let long = lines.len() >= LONG_BLOCK_LINES;
     let body: Vec<AnyView> = lines.iter().map(code_line).collect();
-    code_frame(lang, long, move || code.clone(), body.into_any())
+    let text = code.clone();
+    let drawn = drawn_code(lang.as_deref(), move || Signal::stored(text), live);
+    code_frame(lang, long, move || code.clone(), body.into_any(), drawn)
+}
+
+/// The page's own view of a block of `lang` ([`Plugins::code_renderer`]), if it registered
+/// one: it gets the block's text (`code`, asked for only then) and whether it is finished (not
+/// while `live`).
+fn drawn_code(
+    lang: Option<&str>,
+    code: impl FnOnce() -> Signal<String>,
+    live: Live,
+) -> Option<AnyView> {
+    let lang = lang?;
+    let render = with_context::<Plugins, _>(|p| p.code_renderer_for(lang)).flatten()?;
+    let complete = match live {
+        Some(live) => Signal::derive(move || !live.get()),
+        None => Signal::stored(true),
+    };
+    Some(render(CodeBlockView {
+        lang: crate::embed::fence_key(lang).unwrap_or_default().into(),
+        code: code(),
+        complete,
+    }))
 }
 
 /// The lines of a code block as it streams: highlighted when its language is known.
@@ -466,6 +535,7 @@ fn streaming_code_block(
     state: StoredValue<MdState>,
     progress: Memo<Progress>,
     lang: Option<String>,
+    live: Signal<bool>,
 ) -> AnyView {
     let stream = StoredValue::new(CodeStream::new(lang.as_deref()));
     let tail_code = move |from: usize| {
@@ -505,30 +575,16 @@ fn streaming_code_block(
     }
     .into_any();
     let copy = move || tail_code(0).unwrap_or_default();
-    code_frame(lang, false, copy, body)
-}
-
-/// `navigator.clipboard.writeText`; failures (no permission, insecure context) are ignored.
-pub(crate) fn copy_to_clipboard(text: String, set_copied: WriteSignal<bool>) {
-    let Some(window) = web_sys::window() else {
-        return;
+    // The whole text, for a page's renderer.
+    let code = move || {
+        Memo::new(move |_| {
+            fed.track();
+            tail_code(0).unwrap_or_default()
+        })
+        .into()
     };
-    let navigator = window.navigator();
-    // `navigator.clipboard` is undefined outside secure contexts; calling into it would throw.
-    let available = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .map(|c| !c.is_undefined() && !c.is_null())
-        .unwrap_or(false);
-    if !available {
-        return;
-    }
-    let promise = navigator.clipboard().write_text(&text);
-    leptos::task::spawn_local(async move {
-        if wasm_bindgen_futures::JsFuture::from(promise).await.is_ok() {
-            set_copied.try_set(true);
-            crate::transport::sleep(1500).await;
-            set_copied.try_set(false);
-        }
-    });
+    let drawn = drawn_code(lang.as_deref(), code, Some(live));
+    code_frame(lang, false, copy, body, drawn)
 }
 
 /// Inlines → DOM.

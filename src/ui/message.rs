@@ -316,7 +316,7 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
                 title=move || tr(store).copy_answer
                 on:click=move |_| {
                     let text = store.with_message(&key, |m| m.text().into_owned()).unwrap_or_default();
-                    crate::ui::markdown_view::copy_to_clipboard(text, set_copied);
+                    crate::ui::clipboard::copy_to_clipboard(text, set_copied);
                 }
             >
                 {move || if copied.get() { tr(store).copied } else { tr(store).copy }}

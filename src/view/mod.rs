@@ -14,4 +14,5 @@ pub mod run;
 pub mod slices;
 pub mod state;
 pub mod suggestions;
+pub mod table_export;
 pub mod tool;

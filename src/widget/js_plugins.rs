@@ -6,9 +6,9 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::embed::valid_element_name;
+use crate::embed::{code_renderer_entries, valid_element_name};
 use crate::plugins::Plugins;
-use crate::plugins::ToolCallView;
+use crate::plugins::{CodeBlockView, ToolCallView};
 use crate::protocol::types::Tool;
 
 use super::js::{error_text, json_of, own};
@@ -51,7 +51,7 @@ pub(super) fn js_function(
     })
 }
 
-/// The page's plug-ins from the JS options: `tools`, `renderers` (see the module docs;
+/// The page's plug-ins from the JS options: `tools`, `renderers`, `codeRenderers` (see the module docs;
 /// `suggestions` are an option like the attribute, [`WidgetOptions::suggestions`]). Every entry that cannot be used is a problem shown in the widget, never a failure.
 pub(super) fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
     let mut plugins = Plugins::new();
@@ -62,6 +62,9 @@ pub(super) fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) 
     }
     if let Some(map) = field("renderers") {
         plugins = renderers_from_js(&map, plugins, &mut problems);
+    }
+    if let Some(map) = field("codeRenderers") {
+        plugins = code_renderers_from_js(&map, plugins, &mut problems);
     }
     if let Some(upload) = field("upload") {
         match upload.dyn_into::<js_sys::Function>() {
@@ -151,6 +154,69 @@ pub(super) fn renderers_from_js(
     }
     plugins
 }
+
+/// `codeRenderers: {lang: 'element-name'}`: fenced blocks of a language drawn by a custom
+/// element of the page ([`code_renderer_entries`] keeps the usable ones).
+pub(super) fn code_renderers_from_js(
+    map: &JsValue,
+    mut plugins: Plugins,
+    problems: &mut Vec<String>,
+) -> Plugins {
+    let Some(map) = map.dyn_ref::<js_sys::Object>().filter(|_| !map.is_array()) else {
+        problems.push("codeRenderers: expected an object {lang: 'element-name'}".to_owned());
+        return plugins;
+    };
+    let entries = js_sys::Object::entries(map)
+        .into_iter()
+        .filter_map(|entry| {
+            let pair = js_sys::Array::from(&entry);
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()))
+        });
+    let (entries, found) = code_renderer_entries(entries);
+    problems.extend(found);
+    for (lang, tag) in entries {
+        plugins = plugins.code_renderer(&lang, move |block| {
+            let tag = tag.clone();
+            crate::ui::lazy::lazy_or(move || element_code(tag, block), || ()).into_any()
+        });
+    }
+    plugins
+}
+
+crate::split::split!(run:
+    /// A code block drawn by the page's own element: created once (by name, never from HTML),
+    /// its `code` and `complete` properties set again whenever they change.
+    /// (In the `run` module: only an answer's Markdown shows it.)
+    fn element_code(tag: String, block: CodeBlockView) -> AnyView {
+        let holder = NodeRef::<leptos::html::Div>::new();
+        let element = StoredValue::new_local(None::<web_sys::Element>);
+        Effect::new(move |_| {
+            let code = block.code.get();
+            let complete = block.complete.get();
+            let Some(div) = holder.get() else {
+                return;
+            };
+            let el = match element.get_value() {
+                Some(el) => el,
+                None => {
+                    let Some(el) = div
+                        .owner_document()
+                        .and_then(|d| d.create_element(&tag).ok())
+                    else {
+                        return;
+                    };
+                    let _ = div.append_child(&el);
+                    element.set_value(Some(el.clone()));
+                    el
+                }
+            };
+            let _ = js_sys::Reflect::set(&el, &"code".into(), &JsValue::from_str(&code));
+            let _ = js_sys::Reflect::set(&el, &"complete".into(), &JsValue::from_bool(complete));
+        });
+        view! { <div class="agui-code__element" data-testid="code-element" node_ref=holder></div> }
+            .into_any()
+    }
+);
 
 crate::split::split!(run:
     /// A card body that is the page's own element: created once (by name, never from HTML), its

@@ -28,6 +28,9 @@
 //! - `renderers: {tool_name: 'element-name'}` — the widget creates that custom element in the
 //!   tool's card (never HTML) and sets its `toolCall` property (`{id, name, status, args,
 //!   result, error, durationMs}`) every time the call changes, arguments streaming included;
+//! - `codeRenderers: {lang: 'element-name'}` — the widget creates that custom element in the
+//!   card of a fenced block of that language and sets its `code` and `complete` properties
+//!   every time they change;
 //! - `suggestions: ['prompt', {prompt, hint}]` — chips that send the prompt.
 //!
 //! A widget with an `endpoint` gets exactly those: no tool advertised but the page's, the

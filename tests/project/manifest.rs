@@ -531,6 +531,7 @@ fn the_manifest_lists_every_attribute_and_event_the_readme_listed() {
     for js in [
         "tools",
         "renderers",
+        "codeRenderers",
         "upload",
         "headers",
         "suggestions",

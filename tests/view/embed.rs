@@ -3,8 +3,9 @@
 use std::collections::HashMap;
 
 use agui_leptos::embed::{
-    endpoint_allowed, endpoint_list, has_http_scheme, parse_headers, Mode, Persist, Target, Theme,
-    WidgetOptions, DEFAULT_STORAGE_PREFIX,
+    code_renderer_entries, endpoint_allowed, endpoint_list, fence_key, has_http_scheme,
+    parse_headers, Mode, Persist, Target, Theme, WidgetOptions, DEFAULT_STORAGE_PREFIX,
+    MAX_CODE_RENDERERS,
 };
 
 fn parse(pairs: &[(&str, &str)]) -> (WidgetOptions, Vec<String>) {
@@ -628,4 +629,45 @@ fn the_json_attributes_are_read_by_the_reader_given() {
         o.allowed_endpoints,
         Some(vec!["https://a.example/x".to_owned()])
     );
+}
+
+#[test]
+fn code_renderers_take_only_custom_element_names_for_sanitised_languages() {
+    let entry = |l: &str, t: Option<&str>| (l.to_owned(), t.map(str::to_owned));
+    let (ok, problems) = code_renderer_entries([
+        entry("mermaid", Some("my-mermaid-element")),
+        entry("Chart extra words", Some("demo-chart")),
+        entry("c++", Some("x-cpp.v2_view")),
+        entry("dot", Some("script")),
+        entry("svg", Some("img onerror")),
+        entry("html", Some("Acme-Card")),
+        entry("font", Some("font-face")),
+        entry("raw", Some("-lead")),
+        entry("num", None),
+        entry("<>", Some("x-y")),
+        entry("", Some("x-y")),
+        entry("MERMAID", Some("other-mermaid")),
+    ]);
+    assert_eq!(
+        ok,
+        [
+            ("chart".to_owned(), "demo-chart".to_owned()),
+            ("c++".to_owned(), "x-cpp.v2_view".to_owned()),
+            ("mermaid".to_owned(), "other-mermaid".to_owned()),
+        ],
+        "valid names, keys like a fence's language, the last of a language wins"
+    );
+    assert_eq!(problems.len(), 8, "{problems:?}");
+    assert!(problems.iter().all(|p| p.starts_with("codeRenderers: ")));
+    assert!(problems.iter().any(|p| p.contains("dot:")));
+
+    assert_eq!(fence_key("Mermaid"), Some("mermaid".to_owned()));
+    assert_eq!(fence_key("  js{1,3} title=x"), Some("js13".to_owned()));
+    assert_eq!(fence_key("<script>"), Some("script".to_owned()));
+    assert_eq!(fence_key("\\"), None);
+    assert_eq!(fence_key(&"a".repeat(65)), None);
+
+    let many = (0..MAX_CODE_RENDERERS + 3).map(|i| entry(&format!("l{i}"), Some("x-y")));
+    let (ok, problems) = code_renderer_entries(many);
+    assert_eq!((ok.len(), problems.len()), (MAX_CODE_RENDERERS, 3));
 }

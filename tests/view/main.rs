@@ -13,4 +13,5 @@ mod highlight;
 mod i18n;
 mod markdown;
 mod math;
+mod table_export;
 mod view;

@@ -184,6 +184,54 @@ export function mount_polluted(el) {
   }
 }
 export function mount_json(el, json) { return window.AguiChat.mount(el, JSON.parse(json)); }
+// An agent whose answer streams a ```chart block in pieces (a real stream, so the page sees
+// the block grow), then a ```dot block no renderer of the page draws.
+export function install_chart_agent() {
+  install_agent((body, r) => {
+    const m = 'chart-' + r.runId;
+    const text = (delta) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: m, delta });
+    const steps = [
+      [0, { type: 'RUN_STARTED', ...r }],
+      [0, { type: 'TEXT_MESSAGE_START', messageId: m, role: 'assistant' }],
+      [0, text('Sales:\n\n```Chart\nmon 3\n')],
+      [150, text('tue 5\n')],
+      [150, text('wed 8\n```\n\n```dot\ndigraph { a -> b }\n```\n')],
+      [0, { type: 'TEXT_MESSAGE_END', messageId: m }],
+      [0, { type: 'RUN_FINISHED', ...r }],
+    ];
+    const enc = new TextEncoder();
+    const stream = new ReadableStream({
+      async start(c) {
+        for (const [wait, e] of steps) {
+          if (wait) await new Promise((ok) => setTimeout(ok, wait));
+          c.enqueue(enc.encode('data: ' + JSON.stringify(e) + '\n\n'));
+        }
+        c.close();
+      },
+    });
+    return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+  });
+}
+// The page's chart: every (code, complete) any of them was given (the streaming block's
+// element gives way to the finished block's).
+let charts_seen = [];
+export function define_chart_element() {
+  charts_seen = [];
+  if (customElements.get('acme-chart')) return;
+  customElements.define('acme-chart', class extends HTMLElement {
+    set code(text) { this._code = text; charts_seen.push({ code: text, complete: this._complete }); }
+    get code() { return this._code; }
+    set complete(done) { this._complete = done; charts_seen.push({ code: this._code, complete: done }); }
+    get complete() { return this._complete; }
+  });
+}
+export function mount_with_code_renderers(el) {
+  return window.AguiChat.mount(el, {
+    endpoint: '/chart-agent', threadKey: 'chart-' + Math.random(),
+    codeRenderers: { chart: 'acme-chart', dot: 'script', svg: 'Acme-Chart', '<>': 'x-y' },
+  });
+}
+export function seen_code() { return JSON.stringify(charts_seen); }
 export function press(el, key) {
   el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
 }
@@ -214,6 +262,10 @@ extern "C" {
     fn press(el: &Element, key: &str);
     fn mount_polluted(el: &HtmlElement) -> JsValue;
     fn mount_json(el: &HtmlElement, options: &str) -> JsValue;
+    fn install_chart_agent();
+    fn define_chart_element();
+    fn mount_with_code_renderers(el: &HtmlElement) -> JsValue;
+    fn seen_code() -> String;
 }
 
 /// The app's binary does this: the widget side of the page, with the demo as a plug-in for
@@ -1053,6 +1105,78 @@ async fn a_page_renderer_element_gets_the_live_call_and_bad_names_are_refused() 
     );
     let warnings = testid(&root, "warnings-count").expect("the bad names are reported");
     assert_eq!(text_of(&warnings).trim(), "2");
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_page_code_renderer_element_gets_the_block_as_it_streams_and_bad_names_are_refused() {
+    start();
+    define_chart_element();
+    install_chart_agent();
+    let host = web_support::fresh_container();
+    let _handle = mount_with_code_renderers(&host);
+    leptos::task::tick().await;
+    send(&host, "chart the week").await;
+    until("the page's element", || {
+        q_all(&frame(&host), "acme-chart").len() == 1
+    })
+    .await;
+    until("the run to finish", || status(&host) == "success").await;
+    sleep(50).await;
+    restore_fetch();
+    let root = frame(&host);
+    let charts = q_all(&root, "acme-chart");
+    assert_eq!(charts.len(), 1, "one block of the page's language");
+    let chart = charts[0].clone();
+    assert_eq!(
+        js_sys::Reflect::get(&chart, &"code".into())
+            .ok()
+            .and_then(|c| c.as_string())
+            .as_deref(),
+        Some("mon 3\ntue 5\nwed 8\n")
+    );
+    assert_eq!(
+        js_sys::Reflect::get(&chart, &"complete".into())
+            .ok()
+            .and_then(|c| c.as_bool()),
+        Some(true)
+    );
+    let seen: serde_json::Value = serde_json::from_str(&seen_code()).unwrap();
+    let seen = seen.as_array().unwrap();
+    assert!(
+        seen.iter()
+            .any(|s| s["complete"] == false && s["code"] == "mon 3\n"),
+        "the element saw the block while it streamed: {seen:?}"
+    );
+    assert!(
+        seen.iter()
+            .any(|s| s["complete"] == false && s["code"] == "mon 3\ntue 5\n"),
+        "and as it grew: {seen:?}"
+    );
+    // In the code block's card, with the bar; the source a click away.
+    let block = chart
+        .closest(r#"[data-testid="code-block"]"#)
+        .unwrap()
+        .expect("inside the code block's card");
+    assert!(testid(&block, "copy-code").is_some());
+    let pre = block.query_selector("pre").unwrap().expect("the source");
+    assert!(pre.has_attribute("hidden"));
+    testid(&block, "code-source")
+        .expect("the source toggle")
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+    leptos::task::tick().await;
+    assert!(!pre.has_attribute("hidden"));
+    assert!(text_of(&pre).contains("tue 5"));
+    // The other fence is highlighted code, and no element came from a bad name.
+    assert_eq!(q_all(&root, r#"[data-testid="code-block"]"#).len(), 2);
+    assert!(
+        q_all(&root, "script").is_empty(),
+        "no element from a bad name"
+    );
+    let warnings = testid(&root, "warnings-count").expect("the bad entries are reported");
+    assert_eq!(text_of(&warnings).trim(), "3");
     host.remove();
 }
 
