@@ -13,5 +13,6 @@ pub mod rows;
 pub mod run;
 pub mod slices;
 pub mod state;
+pub mod subagents;
 pub mod suggestions;
 pub mod tool;

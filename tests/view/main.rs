@@ -12,4 +12,5 @@ mod embed;
 mod highlight;
 mod i18n;
 mod markdown;
+mod subagents;
 mod view;
