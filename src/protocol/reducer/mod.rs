@@ -228,6 +228,7 @@ pub struct Thread {
     pub messages: Vec<Message>,
     pub state: Value,
     pub runs: Vec<Run>,
+    /// The subagents of every run, indexed by id (`subagents.rs`).
     pub subagents: Subagents,
     /// The first [`MAX_WARNINGS`] warnings of the thread (an agent can cause one per event).
     pub warnings: Vec<Warning>,
