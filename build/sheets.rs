@@ -27,6 +27,7 @@ pub const SHEETS: &[(&str, Half)] = &[
     ("transcript", Half::Main),
     ("markdown", Half::Modules),
     ("reasoning", Half::Modules),
+    ("subagents", Half::Modules),
     ("mcp-apps", Half::Modules),
     ("a2ui", Half::Modules),
     ("activity", Half::Modules),

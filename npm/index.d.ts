@@ -751,6 +751,41 @@ export interface AguiStrings {
   reasoning_thought: string;
   /** English: “Reasoning (encrypted)”. */
   reasoning_encrypted: string;
+  /**
+   * The name of a subagent that was not announced (`SUBAGENT_STARTED` never came).
+   * English: “Subagent”.
+   */
+  subagent_unnamed: string;
+  /**
+   * A subagent's group of messages; `{}` = the subagent's name.
+   * English: “{} (subagent)”.
+   */
+  subagent_group: string;
+  /**
+   * A message inside a subagent's group (its accessible name); `{}` = the subagent's name.
+   * English: “Message from {}”.
+   */
+  subagent_message: string;
+  /**
+   * A subagent at work.
+   * English: “Working…”.
+   */
+  subagent_running: string;
+  /**
+   * A subagent that finished.
+   * English: “Done”.
+   */
+  subagent_finished: string;
+  /**
+   * A subagent paused, waiting on the person (a `suspended` outcome).
+   * English: “Paused”.
+   */
+  subagent_suspended: string;
+  /**
+   * A subagent that failed (or whose run ended under it).
+   * English: “Failed”.
+   */
+  subagent_failed: string;
   /** English: “Copy code”. */
   copy_code_label: string;
   /**

@@ -397,6 +397,21 @@ catalog! {
     reasoning_thought_for,
     reasoning_thought,
     reasoning_encrypted,
+    // subagents (a group of the transcript: who is speaking)
+    /// The name of a subagent that was not announced (`SUBAGENT_STARTED` never came).
+    subagent_unnamed,
+    /// A subagent's group of messages; `{}` = the subagent's name.
+    subagent_group,
+    /// A message inside a subagent's group (its accessible name); `{}` = the subagent's name.
+    subagent_message,
+    /// A subagent at work.
+    subagent_running,
+    /// A subagent that finished.
+    subagent_finished,
+    /// A subagent paused, waiting on the person (a `suspended` outcome).
+    subagent_suspended,
+    /// A subagent that failed (or whose run ended under it).
+    subagent_failed,
     // markdown
     copy_code_label,
     /// A markdown table's scroll region (it scrolls sideways when wider than the message).

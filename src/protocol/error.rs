@@ -89,6 +89,9 @@ pub enum WarningKind {
     BadParent(String),
     /// A chunk event reached the reducer unexpanded: ignored.
     Unexpanded,
+    /// A budget that agent data controls was reached (how many subagents a thread keeps, how
+    /// deep they nest): the material past it was dropped or flattened.
+    OverBudget,
 }
 
 /// The longest warning text kept (characters).

@@ -210,6 +210,7 @@ impl Branches {
             messages,
             state: start_state,
             last_run: None,
+            subagents: current.subagents,
         })
     }
 
@@ -258,6 +259,7 @@ impl Branches {
             messages,
             state: chosen.state,
             last_run: chosen.last_run,
+            subagents: current.subagents,
         })
     }
 
@@ -381,6 +383,7 @@ impl ThreadRecord {
                 messages: Vec::new(),
                 state: Value::Object(Default::default()),
                 last_run: None,
+                subagents: Vec::new(),
             },
             branches: Branches::default(),
             replayed: false,

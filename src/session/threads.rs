@@ -355,7 +355,6 @@ impl Session {
         let mut thread = Thread::from_saved(saved);
         if keep_warnings {
             thread.warnings = old.warnings;
-            thread.subagents = old.subagents;
         }
         self.warnings_seen = thread.warnings.len() + thread.warnings_omitted;
         let mut pipeline = Pipeline::new(thread, PipelineOptions::default());

@@ -22,9 +22,11 @@ use crate::ui::attach::sent_media;
 use crate::ui::lazy::{lazy, prefetch, split};
 use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::reasoning;
+use crate::ui::subagent::entries;
 use crate::ui::tool::tool_card;
 use crate::ui::tr;
 use crate::view::rows::is_last_answer;
+use crate::view::subagents::{group_rows, Lineage};
 use crate::wording;
 
 /// One message of the transcript.
@@ -32,6 +34,9 @@ use crate::wording;
 pub fn MessageRow(
     /// The row to render: its key, message id and role.
     row: Row,
+    /// Inside a subagent's group: the message's accessible name, which names the subagent.
+    #[prop(default = None)]
+    speaker: Option<Signal<String>>,
 ) -> impl IntoView {
     let store = AgentStore::expect();
     let role = row.role;
@@ -46,10 +51,10 @@ pub fn MessageRow(
         Role::Activity => activity_body(store, row.clone()),
         Role::System | Role::Developer => system_body(store, row.key.clone()),
         // A tool result shows inside its tool card; only an orphan gets a row of its own.
-        Role::Tool => return tool_row(store, row).into_any(),
+        Role::Tool => return tool_row(store, row, speaker).into_any(),
     };
     let footer = message_footer(store, &row, editing);
-    wrap(&row, view! { {body} {footer} }.into_any()).into_any()
+    wrap(&row, speaker, view! { {body} {footer} }.into_any()).into_any()
 }
 
 /// An activity row: an A2UI surface or an MCP App as itself (each a module of the lean widget,
@@ -76,15 +81,20 @@ split!(run, preload fetch_run:
     /// answers with their Markdown, tool cards and footers) and the list that keeps them in
     /// step with the session in the `run` module with everything that starts and reads a run
     /// ([`crate::store`]'s `run`), so a row exists only once it is here.
+    /// Rows of a subagent are grouped under its name ([`crate::ui::subagent`]).
     pub fn message_rows(window: Signal<Vec<Row>>) -> AnyView {
-        view! {
-            <For
-                each=move || window.get()
-                key=|row| (row.key.clone(), row.role)
-                children=|row| view! { <MessageRow row /> }
-            />
-        }
-        .into_any()
+        let store = AgentStore::expect();
+        // Where each subagent shows: re-read when the run changes (`SUBAGENT_STARTED` is a run
+        // change); equal after a status change, so the grouping does not re-run for one.
+        let lineage = Memo::new(move |_| {
+            store.run.track();
+            store.with_thread(|t| Lineage::of(&t.subagents))
+        });
+        let items =
+            Memo::new(move |_| window.with(|rows| lineage.with(|l| group_rows(rows, l))));
+        entries(items.into(), None, |row, speaker| {
+            view! { <MessageRow row speaker /> }.into_any()
+        })
     }
 );
 
@@ -100,7 +110,8 @@ pub fn warm_run() {
     }
 }
 
-fn wrap(row: &Row, body: AnyView) -> impl IntoView {
+/// A row's element. In a subagent's group it is an `article` named after the subagent.
+fn wrap(row: &Row, speaker: Option<Signal<String>>, body: AnyView) -> impl IntoView {
     let role = row.role.as_str();
     view! {
         <div
@@ -108,6 +119,8 @@ fn wrap(row: &Row, body: AnyView) -> impl IntoView {
             data-testid="message"
             data-message-id=row.id.clone()
             data-role=role
+            role=speaker.map(|_| "article")
+            aria-label=move || speaker.map(|s| s.get())
         >
             {body}
         </div>
@@ -546,7 +559,7 @@ fn system_body(store: AgentStore, key: String) -> AnyView {
     view! { <div class="agui-message__system" data-testid="message-text">{text}</div> }.into_any()
 }
 
-fn tool_row(store: AgentStore, row: Row) -> impl IntoView {
+fn tool_row(store: AgentStore, row: Row, speaker: Option<Signal<String>>) -> impl IntoView {
     let version = store.row_version(&row.key);
     let key = row.key.clone();
     // Whether the call this result answers is in the thread (then its card shows it).
@@ -588,7 +601,7 @@ fn tool_row(store: AgentStore, row: Row) -> impl IntoView {
                 </div>
             }
             .into_any();
-            wrap(&row, inner)
+            wrap(&row, speaker, inner)
         })
     }
 }

@@ -28,6 +28,7 @@ pub mod run_status;
 pub mod settings;
 pub mod state_panel;
 pub mod styles;
+pub mod subagent;
 pub mod table_tools;
 pub mod thread_list;
 pub mod tool;

@@ -13,6 +13,7 @@ pub mod rows;
 pub mod run;
 pub mod slices;
 pub mod state;
+pub mod subagents;
 pub mod suggestions;
 pub mod table_export;
 pub mod tool;

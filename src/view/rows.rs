@@ -11,6 +11,8 @@ pub struct Row {
     pub key: String,
     pub id: String,
     pub role: Role,
+    /// The subagent run it belongs to (`subagentRunId`), if any.
+    pub subagent: Option<String>,
 }
 
 /// The rows of a message list.
@@ -30,6 +32,7 @@ pub fn row_keys(messages: &[Message]) -> Vec<Row> {
                 key,
                 id: m.id.clone(),
                 role: m.role,
+                subagent: m.subagent_run_id.clone(),
             }
         })
         .collect()

@@ -135,6 +135,7 @@ mod tests {
                 } else {
                     Role::Assistant
                 },
+                subagent: None,
             })
             .collect()
     }

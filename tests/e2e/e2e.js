@@ -480,6 +480,20 @@ const auditAgent = (theme) => ({
     await waitStatus(p, 'success');
     await audit(p, `${theme}-agent`);
   },
+  async 'a subagent\'s messages in its group, collapsed once done, opened by its button'(p) {
+    await send(p, 'delegate the search');
+    await waitStatus(p, 'success');
+    const group = '[data-testid=subagent-group]';
+    const toggle = group + ' [data-testid=subagent-toggle]';
+    await p.waitForSelector(group, { state: 'attached' });
+    const label = await p.getAttribute(group, 'aria-label');
+    assert(label === 'Research agent (subagent)', 'group label: ' + label);
+    assert((await p.getAttribute(toggle, 'aria-expanded')) === 'false', 'collapsed once done');
+    await p.click(toggle);
+    assert((await p.getAttribute(toggle, 'aria-expanded')) === 'true', 'opened by its button');
+    await waitText(p, group + ' ' + assistantText, 'Three venues in Alfama');
+    await audit(p, `${theme}-subagent`);
+  },
 });
 const auditPopup = {
   async 'the host page, closed'(p) {

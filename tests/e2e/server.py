@@ -75,6 +75,8 @@ from ag_ui.core import (
     RunStartedEvent,
     StateDeltaEvent,
     StateSnapshotEvent,
+    SubagentFinishedEvent,
+    SubagentStartedEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
@@ -95,12 +97,14 @@ REQUESTS = []
 ELSEWHERE = []
 
 
-def text_events(message_id, text, pause):
-    yield TextMessageStartEvent(type=EventType.TEXT_MESSAGE_START, message_id=message_id, role="assistant")
+def text_events(message_id, text, pause, subagent=None):
+    yield TextMessageStartEvent(type=EventType.TEXT_MESSAGE_START, message_id=message_id, role="assistant",
+                                subagent_run_id=subagent)
     for word in text.split(" "):
-        yield TextMessageContentEvent(type=EventType.TEXT_MESSAGE_CONTENT, message_id=message_id, delta=word + " ")
+        yield TextMessageContentEvent(type=EventType.TEXT_MESSAGE_CONTENT, message_id=message_id, delta=word + " ",
+                                      subagent_run_id=subagent)
         yield pause
-    yield TextMessageEndEvent(type=EventType.TEXT_MESSAGE_END, message_id=message_id)
+    yield TextMessageEndEvent(type=EventType.TEXT_MESSAGE_END, message_id=message_id, subagent_run_id=subagent)
 
 
 def script(inp: RunAgentInput, body: dict):
@@ -189,6 +193,16 @@ def script(inp: RunAgentInput, body: dict):
         return
     if "drop" in text:
         yield from text_events("m-" + r, "This answer will be cut off", 0.05)
+        return
+    if "delegate" in text:
+        yield from text_events("m-" + r, "Asking the research agent.", 0.0)
+        sub = "sub-" + r
+        yield SubagentStartedEvent(type=EventType.SUBAGENT_STARTED, subagent_run_id=sub, name="Research agent",
+                                   description="Finds venues", parent_message_id="m-" + r)
+        yield from text_events("s-" + r, "Three venues in Alfama fit the budget.", 0.05, subagent=sub)
+        yield SubagentFinishedEvent(type=EventType.SUBAGENT_FINISHED, subagent_run_id=sub)
+        yield from text_events("m2-" + r, "The research agent found three venues.", 0.0)
+        yield finished
         return
     yield StateSnapshotEvent(type=EventType.STATE_SNAPSHOT, snapshot={"destination": "Lisbon", "travellers": 12, "venues": []})
     mid = "m-" + r

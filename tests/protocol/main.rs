@@ -22,3 +22,4 @@ mod reducer;
 mod resume;
 mod sse;
 mod state_patch;
+mod subagents;

@@ -45,6 +45,7 @@ fn thread(messages: Vec<Message>, state: Value, run: &str) -> SavedThread {
         messages,
         state,
         last_run: success(run),
+        subagents: Vec::new(),
     }
 }
 

@@ -13,5 +13,6 @@ mod highlight;
 mod i18n;
 mod markdown;
 mod math;
+mod subagents;
 mod table_export;
 mod view;

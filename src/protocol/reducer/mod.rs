@@ -11,14 +11,18 @@
 //! before the end) touch more than one message.
 //!
 //! [`Thread::apply`] is a dispatcher with one method per event family, each in its file:
-//! `run.rs` (run lifecycle, steps, legacy interrupts, subagents), `messages.rs` (text and
-//! reasoning messages, encrypted values, `MESSAGES_SNAPSHOT`), `tools.rs` (`TOOL_CALL_*`) and
-//! `state.rs` (state and activity snapshots and deltas).
+//! `run.rs` (run lifecycle, steps, legacy interrupts), `subagents.rs` (`SUBAGENT_*`, each with
+//! its parent, name and status), `messages.rs` (text and reasoning messages, encrypted values,
+//! `MESSAGES_SNAPSHOT`), `tools.rs` (`TOOL_CALL_*`) and `state.rs` (state and activity
+//! snapshots and deltas).
 
 mod messages;
 mod run;
 mod state;
+mod subagents;
 mod tools;
+
+pub use subagents::{Subagent, SubagentStatus, Subagents, MAX_SUBAGENTS, MAX_SUBAGENT_DEPTH};
 
 use std::collections::{HashMap, HashSet};
 
@@ -73,23 +77,6 @@ impl RunStatus {
             RunStatus::Truncated => "truncated",
         }
     }
-}
-
-/// A subagent invocation as seen in the stream.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Subagent {
-    pub id: String,
-    pub name: String,
-    pub description: Option<String>,
-    pub status: SubagentStatus,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum SubagentStatus {
-    Running,
-    Finished,
-    Suspended { interrupt_ids: Vec<String> },
-    Error { message: String },
 }
 
 /// One run of the thread.
@@ -214,6 +201,9 @@ pub struct SavedThread {
     pub state: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_run: Option<SavedRun>,
+    /// The thread's subagents (absent in saves older than them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<Subagent>,
 }
 
 /// How the last run of a saved thread ended.
@@ -238,7 +228,8 @@ pub struct Thread {
     pub messages: Vec<Message>,
     pub state: Value,
     pub runs: Vec<Run>,
-    pub subagents: Vec<Subagent>,
+    /// The subagents of every run, indexed by id (`subagents.rs`).
+    pub subagents: Subagents,
     /// The first [`MAX_WARNINGS`] warnings of the thread (an agent can cause one per event).
     pub warnings: Vec<Warning>,
     /// Warnings past [`MAX_WARNINGS`]: counted, not kept.
@@ -484,12 +475,14 @@ impl Thread {
                     _ => None,
                 },
             }),
+            subagents: self.subagents.list().to_vec(),
         }
     }
 
     /// Rebuild a thread saved with [`Thread::saved`].
     pub fn from_saved(saved: SavedThread) -> Self {
         let mut t = Thread::with_history(saved.messages, saved.state);
+        t.subagents = Subagents::restore(saved.subagents);
         if let Some(r) = saved.last_run {
             let status = if !r.interrupts.is_empty() {
                 RunStatus::Interrupted
@@ -555,6 +548,7 @@ impl Thread {
         if let Some(run) = self.runs.last_mut() {
             if run.status == RunStatus::Running {
                 run.status = status;
+                self.subagents.abandon_running();
             }
         } else {
             self.runs.push(Run {

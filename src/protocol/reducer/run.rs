@@ -1,9 +1,13 @@
 //! Run lifecycle (spec digest §1.1, §5): `RUN_STARTED`/`RUN_FINISHED`/`RUN_ERROR` with their
-//! outcomes, steps, the legacy `CUSTOM on_interrupt` (§7.1, §7.4) and subagents.
+//! outcomes, steps, the legacy `CUSTOM on_interrupt` (§7.1, §7.4) and subagents (kept in
+//! `subagents.rs`).
 
 use serde_json::Value;
 
-use super::{Change, Cx, Run, RunStatus, Subagent, SubagentStatus, Thread, ToolArgs};
+use super::{
+    Change, Cx, Run, RunStatus, Subagent, SubagentStatus, Thread, ToolArgs, MAX_SUBAGENTS,
+};
+use crate::protocol::error::WarningKind;
 use crate::protocol::event::{
     RunError, RunFinished, RunStarted, SubagentFinished, SubagentStarted,
 };
@@ -100,13 +104,7 @@ impl Thread {
             }
             run.steps.clear();
         }
-        for s in &mut self.subagents {
-            if s.status == SubagentStatus::Running {
-                s.status = SubagentStatus::Error {
-                    message: "abandoned by RUN_ERROR".into(),
-                };
-            }
-        }
+        self.subagents.abandon_running();
         Change::Run
     }
 
@@ -148,43 +146,54 @@ impl Thread {
     }
 
     pub(super) fn subagent_started(&mut self, s: &SubagentStarted, cx: Cx) -> Change {
-        self.subagents.push(Subagent {
-            id: cx.owner.clone().unwrap_or_default(),
+        let id = cx.owner.clone().unwrap_or_default();
+        let started = Subagent {
+            id: id.clone(),
             name: s.name.clone(),
             description: s.description.clone(),
-            status: SubagentStatus::Running,
-        });
-        Change::Run
+            parent_subagent_run_id: s.parent_subagent_run_id.clone(),
+            parent_tool_call_id: s.parent_tool_call_id.clone(),
+            parent_message_id: s.parent_message_id.clone(),
+            ..Default::default()
+        };
+        match self.subagents.start(started) {
+            true => Change::Run,
+            false => self.warn(
+                WarningKind::OverBudget,
+                cx.t,
+                format!("more than {MAX_SUBAGENTS} subagents: '{id}' is not kept"),
+            ),
+        }
     }
 
     pub(super) fn subagent_finished(&mut self, f: &SubagentFinished, cx: Cx) -> Change {
-        let status = match &f.outcome {
-            Some(SubagentOutcome::Suspended { interrupt_ids }) => SubagentStatus::Suspended {
-                interrupt_ids: interrupt_ids.clone().unwrap_or_default(),
-            },
-            _ => SubagentStatus::Finished,
+        let Some(s) = cx
+            .owner
+            .as_deref()
+            .and_then(|id| self.subagents.get_mut(id))
+        else {
+            return Change::Nothing;
         };
-        self.set_subagent(cx.owner, status)
+        match &f.outcome {
+            Some(SubagentOutcome::Suspended { interrupt_ids }) => {
+                s.status = SubagentStatus::Suspended;
+                s.interrupt_ids = interrupt_ids.clone().unwrap_or_default();
+            }
+            _ => s.status = SubagentStatus::Finished,
+        }
+        Change::Run
     }
 
     pub(super) fn subagent_error(&mut self, message: &str, cx: Cx) -> Change {
-        self.set_subagent(
-            cx.owner,
-            SubagentStatus::Error {
-                message: message.to_owned(),
-            },
-        )
-    }
-
-    fn set_subagent(&mut self, owner: &Option<String>, status: SubagentStatus) -> Change {
-        if let Some(s) = self
-            .subagents
-            .iter_mut()
-            .rev()
-            .find(|s| Some(&s.id) == owner.as_ref())
-        {
-            s.status = status;
-        }
+        let Some(s) = cx
+            .owner
+            .as_deref()
+            .and_then(|id| self.subagents.get_mut(id))
+        else {
+            return Change::Nothing;
+        };
+        s.status = SubagentStatus::Error;
+        s.error = Some(message.to_owned());
         Change::Run
     }
 }
