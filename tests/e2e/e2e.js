@@ -480,6 +480,16 @@ const auditAgent = (theme) => ({
     await waitStatus(p, 'success');
     await audit(p, `${theme}-agent`);
   },
+  async 'an answer with math, a price, a table and a chart fence'(p) {
+    await send(p, 'formula please');
+    await waitStatus(p, 'success');
+    await p.waitForSelector(assistantText + ' math[display=block]', { state: 'attached', timeout: 15000 });
+    const found = await p.$$eval(assistantText + ' math', (ms) => ms.map((m) => [m.namespaceURI, m.getAttribute('display')]));
+    assert(found.length >= 2 && found.every(([ns]) => ns === 'http://www.w3.org/1998/Math/MathML'), 'MathML: ' + JSON.stringify(found));
+    await waitText(p, assistantText, 'It costs $5 and $10.');
+    await p.waitForSelector('[data-testid=table-copy-csv]', { state: 'attached' });
+    await audit(p, `${theme}-math-table`);
+  },
   async 'a subagent\'s messages in its group, collapsed once done, opened by its button'(p) {
     await send(p, 'delegate the search');
     await waitStatus(p, 'success');
@@ -1062,6 +1072,14 @@ const hostChecks = ({ remount } = {}) => ({
 // The plain page loads the CDN folder: what only a page without a bundler meets.
 const plainChecks = {
   ...hostChecks(),
+  async 'a chart fence is drawn by the page\'s element, math by the math module'(p) {
+    await send(p, 'formula please');
+    await waitStatus(p, 'success');
+    const chart = '[data-testid=code-element] demo-chart';
+    await p.waitForSelector(chart + '[data-complete=true]', { state: 'attached', timeout: 15000 });
+    assert((await p.getAttribute(chart, 'data-bars')) === '3', 'three bars');
+    await p.waitForSelector(assistantText + ' math[display=block]', { state: 'attached', timeout: 15000 });
+  },
   async 'properties set before the element is defined are kept'(p) {
     await p.evaluate(() => {
       // An element of a document without a browsing context is not upgraded until it joins

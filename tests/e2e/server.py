@@ -40,6 +40,7 @@ Scripts, chosen by the last user message (or by what the request answers):
   "where am i" calls the frontend tool `get_visitor_city` (the example host page registers it)
   "ask"        finishes with an interrupt outcome (a responseSchema form)
   "error"      some text, then RUN_ERROR
+  "formula"    math (inline, display), a price, a table and a ```chart fence
   "drop"       some text, then the body just ends (no terminal event)
   "reserve"    a booking form as an A2UI surface (an `a2ui-surface` activity); its button comes
                back as `forwardedProps.a2uiAction` → "Reserved: …"
@@ -95,6 +96,15 @@ REQUESTS = []
 # What reached /elsewhere (a server a crafted link would point the chat at): each request's
 # headers, lower-cased names.
 ELSEWHERE = []
+
+
+FORMULA = (
+    "The mean is \\(\\bar x = \\frac{1}{n}\\sum_{i=1}^{n} x_i\\) and\n\n"
+    "$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$\n\n"
+    "It costs $5 and $10.\n\n"
+    "| venue | seats |\n|---|---:|\n| Tasca | 14 |\n| Pátio | 16 |\n\n"
+    "```chart\nTasca 14\nPátio 16\nSalão 30\n```\n"
+)
 
 
 def text_events(message_id, text, pause, subagent=None):
@@ -193,6 +203,12 @@ def script(inp: RunAgentInput, body: dict):
         return
     if "drop" in text:
         yield from text_events("m-" + r, "This answer will be cut off", 0.05)
+        return
+    if "formula" in text:
+        # Math (display, inline, a price that stays text), a table and a ```chart fence, as
+        # an answer streams them word by word.
+        yield from text_events("m-" + r, FORMULA, 0.01)
+        yield finished
         return
     if "delegate" in text:
         yield from text_events("m-" + r, "Asking the research agent.", 0.0)
