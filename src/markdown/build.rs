@@ -3,7 +3,7 @@
 
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use super::math::{prepare, MathSyntax};
+use super::math::{is_inline, is_inline_end, prepare, MathSyntax};
 use super::model::*;
 
 pub(super) fn options() -> Options {
@@ -168,36 +168,16 @@ fn push_inline_merged(content: &mut Vec<Inline>, inline: Inline) {
 }
 
 fn is_block_tag(tag: &Tag<'_>) -> bool {
-    !matches!(
-        tag,
-        Tag::Emphasis
-            | Tag::Strong
-            | Tag::Strikethrough
-            | Tag::Superscript
-            | Tag::Subscript
-            | Tag::Link { .. }
-            | Tag::Image { .. }
-            // Cells and rows live inside a table; they never close an implicit paragraph.
-            | Tag::TableHead
-            | Tag::TableRow
-            | Tag::TableCell
-    )
+    // Cells and rows live inside a table; they never close an implicit paragraph.
+    !is_inline(tag) && !matches!(tag, Tag::TableHead | Tag::TableRow | Tag::TableCell)
 }
 
 fn is_block_end(tag: &TagEnd) -> bool {
-    !matches!(
-        tag,
-        TagEnd::Emphasis
-            | TagEnd::Strong
-            | TagEnd::Strikethrough
-            | TagEnd::Superscript
-            | TagEnd::Subscript
-            | TagEnd::Link
-            | TagEnd::Image
-            | TagEnd::TableHead
-            | TagEnd::TableRow
-            | TagEnd::TableCell
-    )
+    !is_inline_end(tag)
+        && !matches!(
+            tag,
+            TagEnd::TableHead | TagEnd::TableRow | TagEnd::TableCell
+        )
 }
 
 pub(super) fn code_lang(info: &str) -> Option<String> {

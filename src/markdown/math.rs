@@ -170,7 +170,8 @@ pub(super) fn prepare(
     }
 }
 
-fn is_inline(tag: &Tag<'_>) -> bool {
+/// Whether `tag` is an inline span (emphasis, a link…), not a block.
+pub(super) fn is_inline(tag: &Tag<'_>) -> bool {
     matches!(
         tag,
         Tag::Emphasis
@@ -183,7 +184,8 @@ fn is_inline(tag: &Tag<'_>) -> bool {
     )
 }
 
-fn is_inline_end(tag: &TagEnd) -> bool {
+/// [`is_inline`] for an end tag.
+pub(super) fn is_inline_end(tag: &TagEnd) -> bool {
     matches!(
         tag,
         TagEnd::Emphasis

@@ -601,23 +601,16 @@ impl<'a> Converter<'a> {
             Grouping::Matrix { alignment } | Grouping::SubArray { alignment } => {
                 vec![Some(align_class(*alignment))]
             }
-            Grouping::Align { .. }
-            | Grouping::Aligned
-            | Grouping::Alignat { .. }
-            | Grouping::Alignedat { .. }
-            | Grouping::Split => vec![Some("agui-math-r"), Some("agui-math-l")],
+            g if aligned(g) => vec![Some("agui-math-r"), Some("agui-math-l")],
             Grouping::Cases { .. } => vec![Some("agui-math-l"), Some("agui-math-l")],
             _ => Vec::new(),
         };
         let class_of = |col: usize| -> Option<&'static str> {
-            match &grouping {
+            if aligned(&grouping) {
                 // Aligned environments alternate right and left.
-                Grouping::Align { .. }
-                | Grouping::Aligned
-                | Grouping::Alignat { .. }
-                | Grouping::Alignedat { .. }
-                | Grouping::Split => columns.get(col % 2).copied().flatten(),
-                _ => columns.get(col).or(columns.last()).copied().flatten(),
+                columns.get(col % 2).copied().flatten()
+            } else {
+                columns.get(col).or(columns.last()).copied().flatten()
             }
         };
         let mut rows: Vec<MathNode> = Vec::new();
@@ -664,19 +657,16 @@ impl<'a> Converter<'a> {
             rows.push(self.node(MathElement::new(MathTag::Mtr, cells))?);
         }
         let mut table = MathElement::new(MathTag::Mtable, rows);
-        if matches!(
-            grouping,
-            Grouping::Align { .. }
-                | Grouping::Aligned
-                | Grouping::Alignat { .. }
-                | Grouping::Alignedat { .. }
-                | Grouping::Gather { .. }
-                | Grouping::Gathered
-                | Grouping::Equation { .. }
-                | Grouping::Multline
-                | Grouping::Split
-                | Grouping::Cases { .. }
-        ) {
+        if aligned(&grouping)
+            || matches!(
+                grouping,
+                Grouping::Gather { .. }
+                    | Grouping::Gathered
+                    | Grouping::Equation { .. }
+                    | Grouping::Multline
+                    | Grouping::Cases { .. }
+            )
+        {
             table = table.attr(MathAttr::Displaystyle, "true");
         }
         Ok(match grouping {
@@ -702,6 +692,18 @@ impl Run {
             out.append(&mut self.items);
         }
     }
+}
+
+/// The environments whose columns alternate right and left (`align`, `aligned`, `split`…).
+fn aligned(grouping: &Grouping) -> bool {
+    matches!(
+        grouping,
+        Grouping::Align { .. }
+            | Grouping::Aligned
+            | Grouping::Alignat { .. }
+            | Grouping::Alignedat { .. }
+            | Grouping::Split
+    )
 }
 
 fn align_class(alignment: ColumnAlignment) -> &'static str {

@@ -299,8 +299,8 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
         // One drawing (no emoji: a system without an emoji font shows an empty box); down is
         // up turned over.
         let (testid, class) = match rating {
-            Rating::Up => ("rate-up", "agui-thumb"),
-            Rating::Down => ("rate-down", "agui-thumb agui-thumb--down"),
+            Rating::Up => ("rate-up", "agui-icon"),
+            Rating::Down => ("rate-down", "agui-icon agui-thumb--down"),
         };
         view! {
             <button

@@ -108,7 +108,7 @@ fn queued_item(store: AgentStore, m: Message, blocked: Memo<bool>) -> impl IntoV
                         <span class="agui-queue__text" data-testid="queued-text">{shown.clone()}</span>
                         {(files > 0).then(|| view! {
                             <span class="agui-chip agui-queue__files">
-                                <svg class="agui-queue__clip" viewBox="0 0 24 24" aria-hidden="true">
+                                <svg class="agui-icon" viewBox="0 0 24 24" aria-hidden="true">
                                     <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.9-8.9a3.7 3.7 0 0 1 5.2 5.2l-8.9 8.9a1.8 1.8 0 0 1-2.6-2.6l8.2-8.2" />
                                 </svg>
                                 {files}

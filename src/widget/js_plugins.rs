@@ -183,6 +183,23 @@ pub(super) fn code_renderers_from_js(
     plugins
 }
 
+/// The page's element `tag` in `holder`, created the first time (by name, never from HTML)
+/// and kept in `element`; `None` until `holder` is mounted.
+fn page_element(
+    tag: &str,
+    holder: NodeRef<leptos::html::Div>,
+    element: StoredValue<Option<web_sys::Element>, LocalStorage>,
+) -> Option<web_sys::Element> {
+    let div = holder.get()?;
+    if let Some(el) = element.get_value() {
+        return Some(el);
+    }
+    let el = div.owner_document()?.create_element(tag).ok()?;
+    let _ = div.append_child(&el);
+    element.set_value(Some(el.clone()));
+    Some(el)
+}
+
 crate::split::split!(run:
     /// A code block drawn by the page's own element: created once (by name, never from HTML),
     /// its `code` and `complete` properties set again whenever they change.
@@ -193,22 +210,8 @@ crate::split::split!(run:
         Effect::new(move |_| {
             let code = block.code.get();
             let complete = block.complete.get();
-            let Some(div) = holder.get() else {
+            let Some(el) = page_element(&tag, holder, element) else {
                 return;
-            };
-            let el = match element.get_value() {
-                Some(el) => el,
-                None => {
-                    let Some(el) = div
-                        .owner_document()
-                        .and_then(|d| d.create_element(&tag).ok())
-                    else {
-                        return;
-                    };
-                    let _ = div.append_child(&el);
-                    element.set_value(Some(el.clone()));
-                    el
-                }
             };
             let _ = js_sys::Reflect::set(&el, &"code".into(), &JsValue::from_str(&code));
             let _ = js_sys::Reflect::set(&el, &"complete".into(), &JsValue::from_bool(complete));
@@ -227,22 +230,8 @@ crate::split::split!(run:
         let element = StoredValue::new_local(None::<web_sys::Element>);
         Effect::new(move |_| {
             let value = call.view.with(|v| v.as_ref().map(|v| v.to_json()));
-            let Some(div) = holder.get() else {
+            let Some(el) = page_element(&tag, holder, element) else {
                 return;
-            };
-            let el = match element.get_value() {
-                Some(el) => el,
-                None => {
-                    let Some(el) = div
-                        .owner_document()
-                        .and_then(|d| d.create_element(&tag).ok())
-                    else {
-                        return;
-                    };
-                    let _ = div.append_child(&el);
-                    element.set_value(Some(el.clone()));
-                    el
-                }
             };
             let value = value
                 .and_then(|v| js_sys::JSON::parse(&v.to_string()).ok())
