@@ -415,10 +415,11 @@ pub fn media_item(m: Media, whose: Whose, t: &'static Strings) -> AnyView {
                 <span class="agui-attachment__icon" aria-hidden="true">{kind_label(m.kind, t)}</span>
                 <span class="agui-attachment__body">
                     <span class="agui-attachment__name">{name.clone()}</span>
-                    <span class="agui-attachment__meta">{meta}</span>
+                    <span class="agui-attachment__meta">{meta.clone()}</span>
                 </span>
             };
-            let download = fill(t.media_download, &[&name]);
+            // "Download report.pdf, 2.0 KB · application/pdf": what the link does, and what.
+            let download = format!("{}, {meta}", fill(t.media_download, &[&name]));
             match (url, src) {
                 // Bytes it carries: a download (an octet stream: never opened as a page).
                 (Some(href), _) => view! {
