@@ -740,6 +740,31 @@ export interface AguiStrings {
   media_video: string;
   /** English: “document”. */
   media_document: string;
+  /**
+   * The alternative text of an image from the agent that names none.
+   * English: “Image from the agent”.
+   */
+  media_from_agent: string;
+  /**
+   * A media part too large to show (after its size and type).
+   * English: “too large to show”.
+   */
+  media_too_large: string;
+  /**
+   * A provider's file handle: the agent's provider keeps the file; nothing to open.
+   * English: “kept by the agent's provider”.
+   */
+  media_provider_file: string;
+  /**
+   * A media part that cannot be shown or opened (not base64, or a link of another kind).
+   * English: “can't be shown”.
+   */
+  media_unavailable: string;
+  /**
+   * A file from the agent to download (its accessible name); `{}` = the file's name.
+   * English: “Download {}”.
+   */
+  media_download: string;
   /** English: “Thinking…”. */
   reasoning_thinking: string;
   /**

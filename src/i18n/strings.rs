@@ -392,6 +392,16 @@ catalog! {
     media_audio,
     media_video,
     media_document,
+    /// The alternative text of an image from the agent that names none.
+    media_from_agent,
+    /// A media part too large to show (after its size and type).
+    media_too_large,
+    /// A provider's file handle: the agent's provider keeps the file; nothing to open.
+    media_provider_file,
+    /// A media part that cannot be shown or opened (not base64, or a link of another kind).
+    media_unavailable,
+    /// A file from the agent to download (its accessible name); `{}` = the file's name.
+    media_download,
     reasoning_thinking,
     /// `{}` = whole seconds.
     reasoning_thought_for,

@@ -2,23 +2,25 @@
 //! from the composer's picker, dropped on it or pasted into it are checked against the page's
 //! [`Limits`], read (or handed to the page's upload hook) and shown as chips — a thumbnail
 //! for an image, name, size and type for the rest — until the message is sent as content
-//! parts. A sent message shows its own attachments the same way: an inlined image as a
-//! thumbnail made from the bytes it carries (a `blob:` URL, never a URL), a `url` image only
-//! after a click ([`crate::ui::markdown_view`]'s placeholder), anything else as a chip.
+//! parts. A sent message shows its own attachments the same way, and the agent's media (a tool
+//! result's parts, an AI SDK file) look the same ([`media_item`], as [`crate::view::media`]
+//! classifies them): an inlined image as a thumbnail made from the bytes it carries (a `blob:`
+//! URL, never a URL), a `url` image only after a click ([`crate::ui::markdown_view`]'s
+//! placeholder), audio and video with native controls, anything else as a chip to download.
 
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
 use crate::i18n::{fill, Strings};
-use crate::markdown::SafeUrl;
 use crate::plugins::UploadHook;
-use crate::protocol::types::{ContentPart, MediaPart, PartSource};
-use crate::store::AgentStore;
+use crate::protocol::types::{Content, ContentPart, PartSource};
+use crate::store::{AgentStore, Row};
 use crate::ui::lazy::split;
 use crate::ui::{tr, tr_now};
-use crate::view::attachments::{check, describe, part, unbase64, Kind, Limits, Pending};
+use crate::view::attachments::{check, part, unbase64, Kind, Limits, Pending};
 use crate::view::format::{format_bytes, truncate_chars};
+use crate::view::media::{blob_type, classify_all, from_file_activity, Media, Missing, Shown, Src};
 
 /// One file on its way into a message.
 #[derive(Clone)]
@@ -205,6 +207,38 @@ split!(attach:
 );
 
 split!(attach:
+    /// Media from the agent (a tool result's or a tool message's media parts, an AI SDK file):
+    /// [`media_list`] (`attach` chunk, fetched with the first).
+    pub fn agent_media(items: Vec<Media>, store: AgentStore) -> AnyView {
+        media_list(items, Whose::Agent, tr(store)).unwrap_or_else(|| ().into_any())
+    }
+);
+
+split!(attach:
+    /// An AI SDK `file` part (an activity row holding the chunk's `url` and `mediaType`,
+    /// [`from_file_activity`]), as media from the agent (`attach` chunk).
+    pub fn file_activity(row: Row, store: AgentStore) -> AnyView {
+        let version = store.row_version(&row.key);
+        let key = row.key;
+        let media = Memo::new(move |_| {
+            version.track();
+            store
+                .with_message(&key, |m| match &m.content {
+                    Some(Content::Object(o)) => from_file_activity(o),
+                    _ => None,
+                })
+                .flatten()
+        });
+        (move || {
+            media.get().map(|m| {
+                view! { <div class="agui-message__media">{media_item(m, Whose::Agent, tr(store))}</div> }
+            })
+        })
+        .into_any()
+    }
+);
+
+split!(attach:
     /// The composer's chips and refusals, while there are any (the lean widget fetches the
     /// `attach` chunk with the first file or refusal).
     pub fn attachment_chips(att: Attachments, store: AgentStore) -> AnyView {
@@ -279,90 +313,185 @@ pub fn pending_chips(
     view! { {chips} {errors} }
 }
 
-/// A thumbnail of an image the message itself carries (its bytes as a `blob:` URL).
-fn inline_thumbnail(m: &MediaPart) -> Option<String> {
-    let PartSource::Data { value, mime_type } = &m.source else {
-        return None;
-    };
-    // Budget: a thumbnail is decoded from at most this much base64 (a 24 MB image).
-    if value.is_empty() || value.len() > 32 * 1024 * 1024 {
-        return None;
-    }
-    let bytes = unbase64(value)?;
+/// A `blob:` URL of the bytes a part carries (base64), of type `kind`; `None` when they are not
+/// base64. Revoked when the current owner (the view showing it) is cleaned up. Decoded here,
+/// once per view of the part: the budgets ([`crate::view::media`]) bound it.
+fn blob_of(b64: &str, kind: &str) -> Option<String> {
+    let bytes = unbase64(b64)?;
     let array = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()).into());
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime_type);
+    options.set_type(kind);
     let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&array, &options).ok()?;
-    web_sys::Url::create_object_url_with_blob(&blob).ok()
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let revoke_url = url.clone();
+    on_cleanup(move || {
+        let _ = web_sys::Url::revoke_object_url(&revoke_url);
+    });
+    Some(url)
 }
 
-/// The attachments of a sent message.
-pub fn sent_attachments(parts: &[ContentPart], t: &'static Strings) -> Option<AnyView> {
-    let chips: Vec<AnyView> = parts
-        .iter()
-        .filter_map(|p| {
-            let chip = describe(p)?;
-            let name = chip
-                .name
-                .as_deref()
-                .map(|n| truncate_chars(n, 60))
-                .unwrap_or_else(|| kind_label(chip.kind, t).to_owned());
-            let meta = if chip.dropped {
-                t.attach_not_saved.to_owned()
-            } else {
-                meta_line(chip.size, chip.mime.as_deref(), t)
-            };
-            let media = match p {
-                ContentPart::Image(m) => Some(m),
-                _ => None,
-            };
-            let thumb = media.and_then(inline_thumbnail);
-            if let Some(url) = thumb {
-                let revoke_url = url.clone();
-                on_cleanup(move || {
-                    let _ = web_sys::Url::revoke_object_url(&revoke_url);
-                });
-                return Some(
-                    view! {
-                        <figure class="agui-attachment agui-attachment--sent" data-testid="sent-attachment" data-kind="image">
-                            <img class="agui-attachment__image" src=url alt=name.clone() />
-                            <figcaption class="agui-attachment__meta">{name}" · "{meta}</figcaption>
-                        </figure>
-                    }
-                    .into_any(),
-                );
-            }
-            // A URL is shown, never fetched: an image only after a click, the rest as a link.
-            let url_image = (chip.kind == Kind::Image)
-                .then(|| chip.url.as_deref().and_then(SafeUrl::parse_image))
-                .flatten();
-            if let Some(src) = url_image {
-                return Some(crate::ui::markdown_view::image(src, name, None));
-            }
-            let link = chip.url.as_deref().and_then(SafeUrl::parse_link);
+/// Whose media a message shows: the person's own attachments or the agent's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Whose {
+    Person,
+    Agent,
+}
+
+impl Whose {
+    fn testid(self) -> &'static str {
+        match self {
+            Whose::Person => "sent-attachment",
+            Whose::Agent => "agent-media",
+        }
+    }
+}
+
+/// The second line of a media chip: size and type, and why there is nothing to open.
+fn media_meta(m: &Media, unreadable: bool, t: &Strings) -> String {
+    let why = match &m.src {
+        Src::None(Missing::NotSaved) => return t.attach_not_saved.to_owned(),
+        Src::None(Missing::TooLarge) => Some(t.media_too_large),
+        Src::None(Missing::ProviderFile) => Some(t.media_provider_file),
+        Src::None(Missing::Unsupported) => Some(t.media_unavailable),
+        _ if unreadable => Some(t.media_unavailable),
+        _ => None,
+    };
+    let line = meta_line(m.size, m.mime.as_deref(), t);
+    match why {
+        Some(why) if line.is_empty() => why.to_owned(),
+        Some(why) => format!("{line} · {why}"),
+        None => line,
+    }
+}
+
+/// One media part as a message shows it ([`crate::view::media`] decides how): an image (a
+/// `blob:` thumbnail, or a placeholder loading its URL when clicked), a player with native
+/// controls (never autoplay; a URL is not fetched before play), a file to download, or a chip.
+pub fn media_item(m: Media, whose: Whose, t: &'static Strings) -> AnyView {
+    let testid = whose.testid();
+    let kind = m.shown.as_str();
+    let name = m
+        .name
+        .as_deref()
+        .map(|n| truncate_chars(n, 60))
+        .unwrap_or_else(|| kind_label(m.kind, t).to_owned());
+    let alt = m.alt.clone().unwrap_or_else(|| match whose {
+        Whose::Person => name.clone(),
+        Whose::Agent => t.media_from_agent.to_owned(),
+    });
+    let blob = match &m.src {
+        Src::Data(b64) => Some(blob_of(b64, blob_type(&m))),
+        _ => None,
+    };
+    let meta = media_meta(&m, blob == Some(None), t);
+    let caption = format!("{name} · {meta}");
+    match (m.shown, blob.flatten(), &m.src) {
+        (Shown::Image, Some(url), _) => view! {
+            <figure class="agui-attachment agui-attachment--sent" data-testid=testid data-kind=kind>
+                <img class="agui-attachment__image" src=url alt=alt />
+                <figcaption class="agui-attachment__meta">{caption}</figcaption>
+            </figure>
+        }
+        .into_any(),
+        (Shown::Image, None, Src::Url(src)) => view! {
+            <span class="agui-attachment-url" data-testid=testid data-kind=kind>
+                {crate::ui::markdown_view::image(src.clone(), alt, None)}
+            </span>
+        }
+        .into_any(),
+        (Shown::Audio | Shown::Video, Some(url), _) => {
+            player(m.shown, url, "metadata", name, caption, testid)
+        }
+        (Shown::Audio | Shown::Video, None, Src::Url(src)) => player(
+            m.shown,
+            src.as_str().to_owned(),
+            "none",
+            name,
+            caption,
+            testid,
+        ),
+        (_, url, src) => {
             let label = view! {
-                <span class="agui-attachment__icon" aria-hidden="true">{kind_label(chip.kind, t)}</span>
+                <span class="agui-attachment__icon" aria-hidden="true">{kind_label(m.kind, t)}</span>
                 <span class="agui-attachment__body">
-                    <span class="agui-attachment__name">{name}</span>
-                    <span class="agui-attachment__meta">{meta}</span>
+                    <span class="agui-attachment__name">{name.clone()}</span>
+                    <span class="agui-attachment__meta">{meta.clone()}</span>
                 </span>
             };
-            Some(match link {
-                Some(href) => view! {
-                    <a class="agui-attachment agui-attachment--sent" data-testid="sent-attachment" data-kind=chip.kind.as_str()
+            // "Download report.pdf, 2.0 KB · application/pdf": what the link does, and what.
+            let download = format!("{}, {meta}", fill(t.media_download, &[&name]));
+            match (url, src) {
+                // Bytes it carries: a download (an octet stream: never opened as a page).
+                (Some(href), _) => view! {
+                    <a class="agui-attachment agui-attachment--sent" data-testid=testid data-kind=kind
+                        href=href download=m.name.clone().unwrap_or_default() aria-label=download.clone() title=download>
+                        {label}
+                    </a>
+                }
+                .into_any(),
+                (None, Src::Url(href)) => view! {
+                    <a class="agui-attachment agui-attachment--sent" data-testid=testid data-kind=kind
                         href=href.as_str().to_owned() target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer">
                         {label}
                     </a>
                 }
                 .into_any(),
-                None => view! {
-                    <span class="agui-attachment agui-attachment--sent" data-testid="sent-attachment" data-kind=chip.kind.as_str() data-dropped=chip.dropped.to_string()>
-                        {label}
-                    </span>
+                (None, _) => {
+                    let missing = match src {
+                        Src::None(Missing::TooLarge) => "too-large",
+                        Src::None(Missing::NotSaved) => "not-saved",
+                        Src::None(Missing::ProviderFile) => "provider-file",
+                        _ => "unavailable",
+                    };
+                    view! {
+                        <span class="agui-attachment agui-attachment--sent" data-testid=testid data-kind=kind
+                            data-missing=missing data-dropped=(missing == "not-saved").to_string()>
+                            {label}
+                        </span>
+                    }
+                    .into_any()
                 }
-                .into_any(),
-            })
-        })
-        .collect();
-    (!chips.is_empty()).then(|| view! { <div class="agui-message__media">{chips}</div> }.into_any())
+            }
+        }
+    }
+}
+
+/// An audio or video player with native controls: never autoplay; `preload` is `none` for a
+/// URL (nothing is fetched before the person plays it).
+fn player(
+    shown: Shown,
+    src: String,
+    preload: &'static str,
+    name: String,
+    caption: String,
+    testid: &'static str,
+) -> AnyView {
+    let element = match shown {
+        Shown::Video => view! {
+            <video class="agui-attachment__player agui-attachment__player--video" src=src controls=true preload=preload aria-label=name></video>
+        }
+        .into_any(),
+        _ => view! {
+            <audio class="agui-attachment__player" src=src controls=true preload=preload aria-label=name></audio>
+        }
+        .into_any(),
+    };
+    view! {
+        <figure class="agui-attachment agui-attachment--sent" data-testid=testid data-kind=shown.as_str()>
+            {element}
+            <figcaption class="agui-attachment__meta">{caption}</figcaption>
+        </figure>
+    }
+    .into_any()
+}
+
+/// Media parts side by side (a message's, a tool result's run of them).
+pub fn media_list(items: Vec<Media>, whose: Whose, t: &'static Strings) -> Option<AnyView> {
+    let items: Vec<AnyView> = items.into_iter().map(|m| media_item(m, whose, t)).collect();
+    (!items.is_empty()).then(|| view! { <div class="agui-message__media">{items}</div> }.into_any())
+}
+
+/// The attachments of a sent message.
+pub fn sent_attachments(parts: &[ContentPart], t: &'static Strings) -> Option<AnyView> {
+    media_list(classify_all(parts), Whose::Person, t)
 }

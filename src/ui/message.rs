@@ -18,7 +18,7 @@ use crate::store::Rating;
 use crate::store::ThreadError;
 use crate::store::{AgentStore, Row};
 use crate::ui::activity::activity_card;
-use crate::ui::attach::sent_media;
+use crate::ui::attach::{agent_media, file_activity, sent_media};
 use crate::ui::lazy::{lazy, prefetch, split};
 use crate::ui::markdown_view::MarkdownMessage;
 use crate::ui::reasoning::reasoning;
@@ -72,8 +72,22 @@ fn activity_body(store: AgentStore, row: Row) -> AnyView {
         Some(crate::mcp_apps::ACTIVITY_TYPE) => {
             lazy(store, move || crate::ui::mcp_app::mcp_app_card(row.clone())).into_any()
         }
+        // An AI SDK file (its chunk's `url` and `mediaType`): an image, a player or a file.
+        Some("file" | "reasoning-file") if has_url(store, &row.key) => {
+            lazy(store, move || file_activity(row.clone(), store)).into_any()
+        }
         _ => lazy(store, move || activity_card(row.clone())).into_any(),
     }
+}
+
+/// Whether an activity's content has a `url` string (an AI SDK file part's).
+fn has_url(store: AgentStore, key: &str) -> bool {
+    store
+        .with_message(key, |m| match &m.content {
+            Some(Content::Object(o)) => o.get("url").is_some_and(serde_json::Value::is_string),
+            _ => false,
+        })
+        .unwrap_or(false)
 }
 
 split!(run, preload fetch_run:
@@ -582,6 +596,20 @@ fn tool_row(store: AgentStore, row: Row, speaker: Option<Signal<String>>) -> imp
                     })
                     .unwrap_or_default()
             };
+            let media_key = row.key.clone();
+            let media = Memo::new(move |_| {
+                version.track();
+                store
+                    .with_message(&media_key, |m| match &m.content {
+                        Some(Content::Parts(parts)) => crate::view::media::classify_all(parts),
+                        _ => Vec::new(),
+                    })
+                    .unwrap_or_default()
+            });
+            let media = move || {
+                let items = media.get();
+                (!items.is_empty()).then(|| lazy(store, move || agent_media(items.clone(), store)))
+            };
             let inner = view! {
                 <div class="agui-tool-result" data-testid="tool-result">
                     <div class="agui-tool-result__label">{move || tr(store).tool_result_label}</div>
@@ -598,6 +626,7 @@ fn tool_row(store: AgentStore, row: Row, speaker: Option<Signal<String>>) -> imp
                             )}
                         }
                     }}
+                    {media}
                 </div>
             }
             .into_any();

@@ -242,7 +242,7 @@ pub fn parse_count(attr: &str) -> Option<usize> {
 }
 
 /// The MIME type lowercased, without parameters.
-fn normal_mime(mime: &str) -> String {
+pub fn normal_mime(mime: &str) -> String {
     let base = mime.split(';').next().unwrap_or_default();
     base.trim().to_ascii_lowercase()
 }

@@ -9,6 +9,7 @@ pub mod form;
 pub mod format;
 pub mod highlight;
 pub mod interrupt;
+pub mod media;
 pub mod rows;
 pub mod run;
 pub mod slices;

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::i18n::Strings;
-use crate::protocol::types::{Content, ContentPart, MediaPart, PartSource};
+use crate::protocol::types::{Content, ContentPart};
 use crate::view::format::{format_bytes, format_count, truncate_chars};
+use crate::view::media::{classify_all, Media};
 
 /// A text longer than this many characters is collapsed to a preview.
 pub const PREVIEW_CHARS: usize = 1_500;
@@ -211,11 +212,8 @@ impl TextBlock {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PartView {
     Text(TextBlock),
-    /// A media part shown as a chip: kind (`image`, `audio`, …) and a one-line description.
-    Media {
-        kind: &'static str,
-        label: String,
-    },
+    /// A media part: an image, a player or a file chip ([`crate::view::media`]).
+    Media(Media),
 }
 
 /// What the result section shows.
@@ -234,7 +232,7 @@ pub struct ResultModel {
 }
 
 /// The result model of a tool view; `None` until there is a result or an error.
-pub fn result_model(v: &ToolView, t: &Strings) -> Option<ResultModel> {
+pub fn result_model(v: &ToolView) -> Option<ResultModel> {
     if v.result.is_none() && v.result_error.is_none() {
         return None;
     }
@@ -242,9 +240,7 @@ pub fn result_model(v: &ToolView, t: &Strings) -> Option<ResultModel> {
         None => ResultBody::Empty,
         Some(Content::Text(s)) if s.trim().is_empty() => ResultBody::Empty,
         Some(Content::Text(s)) => ResultBody::Text(TextBlock::from_result_text(s)),
-        Some(Content::Parts(parts)) => {
-            ResultBody::Parts(parts.iter().map(|p| part_view(p, t)).collect())
-        }
+        Some(Content::Parts(parts)) => ResultBody::Parts(parts_view(parts)),
         Some(Content::Object(o)) => ResultBody::Text(TextBlock::new(
             pretty_value(&Value::Object(o.clone())),
             true,
@@ -256,46 +252,19 @@ pub fn result_model(v: &ToolView, t: &Strings) -> Option<ResultModel> {
     })
 }
 
-fn part_view(p: &ContentPart, t: &Strings) -> PartView {
-    let (kind, media): (&'static str, &MediaPart) = match p {
-        ContentPart::Text { text, .. } => return PartView::Text(TextBlock::from_result_text(text)),
-        ContentPart::Image(m) => ("image", m),
-        ContentPart::Audio(m) => ("audio", m),
-        ContentPart::Video(m) => ("video", m),
-        ContentPart::Document(m) => ("document", m),
-    };
-    PartView::Media {
-        kind,
-        label: media_label(&media.source, t),
-    }
-}
-
-/// A one-line description of where a media part's bytes are. Nothing is fetched or decoded.
-pub fn media_label(source: &PartSource, t: &Strings) -> String {
-    match source {
-        PartSource::Data { value, mime_type } => {
-            // Base64: 4 characters per 3 bytes.
-            format!("{mime_type}, {}", format_bytes(value.len() / 4 * 3, t))
-        }
-        PartSource::Url { value, mime_type } => match mime_type {
-            Some(m) => format!("{m}, {}", truncate_chars(value, 80)),
-            None => truncate_chars(value, 80),
-        },
-        PartSource::File {
-            value,
-            provider,
-            mime_type,
-        } => {
-            let mut s = format!("file {}", truncate_chars(value, 60));
-            if let Some(p) = provider {
-                s.push_str(&format!(" ({p})"));
+/// A result's parts in order: text blocks, and the media classified with one message's
+/// budget ([`classify_all`]).
+fn parts_view(parts: &[ContentPart]) -> Vec<PartView> {
+    let mut media = classify_all(parts).into_iter();
+    parts
+        .iter()
+        .filter_map(|p| match p {
+            ContentPart::Text { text, .. } => {
+                Some(PartView::Text(TextBlock::from_result_text(text)))
             }
-            if let Some(m) = mime_type {
-                s.push_str(&format!(", {m}"));
-            }
-            s
-        }
-    }
+            _ => media.next().map(PartView::Media),
+        })
+        .collect()
 }
 
 // ---- pure helpers ------------------------------------------------------------------------

@@ -23,6 +23,8 @@
 //                                (`tool-output-denied`), then text
 //     "data" / "progress"        a `data-weather` part written, then updated by the same id, and a
 //                                `transient: true` `data-notice` part
+//     "file"                     files: text, then a `file` part with a PNG as a `data:` URL and a
+//                                `file` part of a PDF at an https URL
 //     "weather" / "tool"         a `getWeather` call: tool-input-start, tool-input-delta ×3,
 //                                tool-input-available, tool-output-available, then a second step
 //     "think" / "reason"         reasoning, then text
@@ -159,6 +161,7 @@ export const SCENARIOS = ['approval', 'data', 'tool', 'reasoning', 'error', 'slo
 const KEYWORDS = [
   ['approval', ['book', 'approv']],
   ['data', ['data', 'progress']],
+  ['file', ['file']],
   ['tool', ['weather', 'tool']],
   ['reasoning', ['think', 'reason']],
   ['error', ['error', 'fail']],
@@ -187,6 +190,10 @@ export function approvalAnswers(messages) {
     p => (p.type?.startsWith('tool-') || p.type === 'dynamic-tool') && p.state === 'approval-responded',
   );
 }
+
+/** A 1×1 PNG: the image the `file` scenario sends. */
+const PNG_1PX =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const MARKDOWN = [
   'Here is a **short** answer',
@@ -251,6 +258,18 @@ function chatStream({ body, scenario, signal, slowMs }) {
             id: 'weather-1',
             data: { city: 'Lisbon', status: 'done', temperature: 21, weather: 'sunny' },
           });
+          writer.write({ type: 'finish', finishReason: 'stop' });
+          return;
+        }
+        case 'file': {
+          writer.write({ type: 'start' });
+          writer.write({ type: 'start-step' });
+          writer.write({ type: 'text-start', id: 'text-1' });
+          writer.write({ type: 'text-delta', id: 'text-1', delta: 'Here are the files.' });
+          writer.write({ type: 'text-end', id: 'text-1' });
+          writer.write({ type: 'file', url: `data:image/png;base64,${PNG_1PX}`, mediaType: 'image/png' });
+          writer.write({ type: 'file', url: 'https://files.example/report.pdf', mediaType: 'application/pdf' });
+          writer.write({ type: 'finish-step' });
           writer.write({ type: 'finish', finishReason: 'stop' });
           return;
         }

@@ -290,6 +290,22 @@ const splitChecks = {
     await attachChecks['an attached image goes to the agent as an image content part'](p);
     assert(seen.some(chunk('attach')), 'the first file fetched the attachments module');
   },
+  async 'an image the agent\'s tool returns shows from its bytes, with the attachments module'(p, seen) {
+    assert(!seen.some(chunk('attach')), 'the attachments module was fetched before any media');
+    await send(p, 'draw the chart');
+    await waitStatus(p, 'success');
+    const card = '[data-testid=tool-card][data-tool-name=make_chart]';
+    const image = `${card} [data-testid=agent-media][data-kind=image] img`;
+    await p.waitForSelector(image, { timeout: 10000 });
+    const src = await p.getAttribute(image, 'src');
+    assert(src.startsWith('blob:'), 'a blob: URL of its bytes: ' + src);
+    assert((await p.getAttribute(image, 'alt')) === 'Bookings by month, as a chart', 'its description is its alt');
+    const file = `${card} [data-testid=agent-media][data-kind=file]`;
+    assert((await p.getAttribute(file, 'href')) === 'https://files.example/bookings.csv', 'the CSV link');
+    assert((await p.textContent(file)).includes('bookings.csv'), 'its name');
+    assert((await p.textContent(`${card} [data-testid=tool-result]`)).includes('Bookings by month'), 'the text part');
+    assert(seen.some(chunk('attach')), 'the media fetched the attachments module');
+  },
   async 'a module served under another type than application/wasm still loads'(p) {
     await p.route('**/agui-widget.hitl.wasm', async (r) => {
       const res = await r.fetch();
@@ -774,6 +790,21 @@ const aiSdkChecks = {
     assert(!cards[0][1].includes('loading'), 'not the first value: ' + cards[0][1]);
     const all = await p.textContent('[data-testid=transcript]');
     assert(!all.includes('Fetching the forecast'), 'the transient part is not in the transcript');
+  },
+  async 'file: an image file part shows as an image of its bytes, a PDF as a link'(p) {
+    await send(p, 'send me the file');
+    await waitStatus(p, 'success');
+    await waitText(p, assistantText, 'Here are the files.');
+    // (The lean widget fetches the media's module, `attach`, with the first one.)
+    const image = '[data-testid=agent-media][data-kind=image] img';
+    await p.waitForSelector(image, { timeout: 10000 });
+    const src = await p.getAttribute(image, 'src');
+    assert(src.startsWith('blob:'), 'a blob: URL of its bytes: ' + src);
+    assert(await p.getAttribute(image, 'alt'), 'alternative text');
+    const file = '[data-testid=agent-media][data-kind=file]';
+    assert((await p.getAttribute(file, 'href')) === 'https://files.example/report.pdf', 'the PDF link');
+    assert((await p.getAttribute(file, 'rel')) === 'noopener noreferrer', 'a link that leaks nothing');
+    assert((await p.textContent(file)).includes('application/pdf'), 'its type');
   },
   async 'approval: the approval card, approve, the answer goes back, the output shows'(p) {
     const threadId = await nextThreadId(p);

@@ -48,6 +48,8 @@ Scripts, chosen by the last user message (or by what the request answers):
                no HTML); `forwardedProps.__proxiedMCPRequest` (`resources/read`, `tools/call
                venue_details`) is answered in `RUN_FINISHED.result`, as `@ag-ui/mcp-apps-middleware`
                does: the View (src/demo/map_view.html, the demo's own), a venue's details
+  "chart"      a `make_chart` tool call whose result is content parts (AG-UI 1.0): a text part,
+               an image part with its bytes (`data`, a PNG) and a document part at a URL
   a tool message or `resume` in the request → "Got your answer: …"
   media parts on the last user message → "Received image data image/png." (as the SDK parsed them)
 """
@@ -105,6 +107,9 @@ FORMULA = (
     "| venue | seats |\n|---|---:|\n| Tasca | 14 |\n| Pátio | 16 |\n\n"
     "```chart\nTasca 14\nPátio 16\nSalão 30\n```\n"
 )
+
+# A 1×1 PNG: the image the "chart" script's tool returns.
+CHART_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
 
 def text_events(message_id, text, pause, subagent=None):
@@ -208,6 +213,23 @@ def script(inp: RunAgentInput, body: dict):
         # Math (display, inline, a price that stays text), a table and a ```chart fence, as
         # an answer streams them word by word.
         yield from text_events("m-" + r, FORMULA, 0.01)
+        yield finished
+        return
+    if "chart" in text:
+        yield from text_events("m-" + r, "Drawing the chart.", 0.0)
+        tc = "chart-" + r
+        yield ToolCallStartEvent(type=EventType.TOOL_CALL_START, tool_call_id=tc, tool_call_name="make_chart",
+                                 parent_message_id="m-" + r)
+        yield ToolCallArgsEvent(type=EventType.TOOL_CALL_ARGS, tool_call_id=tc, delta='{"metric":"bookings"}')
+        yield ToolCallEndEvent(type=EventType.TOOL_CALL_END, tool_call_id=tc)
+        # A result of content parts (AG-UI 1.0), as dicts the SDK validates into its parts.
+        yield ToolCallResultEvent(type=EventType.TOOL_CALL_RESULT, message_id="res-" + r, tool_call_id=tc, content=[
+            {"type": "text", "text": "Bookings by month"},
+            {"type": "image", "source": {"type": "data", "value": CHART_PNG, "mimeType": "image/png"},
+             "metadata": {"description": "Bookings by month, as a chart"}},
+            {"type": "document", "source": {"type": "url", "value": "https://files.example/bookings.csv",
+                                            "mimeType": "text/csv"}, "metadata": {"filename": "bookings.csv"}},
+        ])
         yield finished
         return
     if "delegate" in text:

@@ -316,11 +316,236 @@ async fn markup_in_results_and_args_stays_text() {
             "{id}: shown as text"
         );
     }
-    let chip = q(&card(&root, "x2"), r#"[data-testid="tool-result-media"]"#).expect("chip");
-    assert_eq!(chip.get_attribute("data-kind").as_deref(), Some("image"));
-    assert!(text_of(&chip).contains("image/png"));
+    // The URL image waits for a click (a placeholder naming its host).
+    let image = q(
+        &card(&root, "x2"),
+        r#"[data-testid="agent-media"][data-kind="image"]"#,
+    )
+    .expect("the image part");
+    assert!(text_of(&image).contains("example.com"));
+    assert!(q(&image, r#"[data-testid="load-image"]"#).is_some());
     drop(handle);
     root.remove();
+}
+
+// ---- media from the agent (view::media, ui::attach) ----------------------------------------
+
+/// A 1×1 PNG.
+const PNG_B64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+/// Whether `url` can still be fetched (a revoked `blob:` URL cannot).
+async fn fetchable(url: &str) -> bool {
+    let window = web_sys::window().expect("window");
+    wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
+        .await
+        .is_ok()
+}
+
+#[wasm_bindgen_test]
+async fn media_in_a_tool_result_shows_inline_and_its_blob_urls_go_with_the_card() {
+    let store = new_store();
+    let (root, handle) = mount(store, None, &["m1"]);
+    let s = Stream::start(store);
+    s.send(json!({"type": "TOOL_CALL_START", "toolCallId": "m1", "toolCallName": "make_chart"}));
+    s.send(json!({"type": "TOOL_CALL_END", "toolCallId": "m1"}));
+    s.send(json!({
+        "type": "TOOL_CALL_RESULT", "messageId": "tm-m1", "toolCallId": "m1", "role": "tool",
+        "content": [
+            {"type": "text", "text": "Here it is"},
+            {"type": "image", "source": {"type": "data", "value": PNG_B64, "mimeType": "image/png"}},
+            {"type": "image", "source": {"type": "data", "value": PNG_B64, "mimeType": "image/png"},
+             "metadata": {"description": "Sales by month"}},
+            {"type": "image", "source": {"type": "url", "value": "https://img.example/cat.png"}},
+            {"type": "image", "source": {"type": "data", "value": "PHN2Zz4=", "mimeType": "image/svg+xml"},
+             "metadata": {"filename": "logo.svg"}},
+            {"type": "audio", "source": {"type": "data", "value": "AAAA", "mimeType": "audio/mpeg"}},
+            {"type": "audio", "source": {"type": "url", "value": "https://cdn.example/a.mp3", "mimeType": "audio/mpeg"}},
+            {"type": "video", "source": {"type": "url", "value": "https://cdn.example/v.webm", "mimeType": "video/webm"}},
+            {"type": "document", "source": {"type": "data", "value": "JVBERg==", "mimeType": "application/pdf"},
+             "metadata": {"filename": "report.pdf"}},
+            {"type": "document", "source": {"type": "url", "value": "https://files.example/r.csv", "mimeType": "text/csv"},
+             "metadata": {"filename": "r.csv"}},
+            {"type": "document", "source": {"type": "url", "value": "javascript:alert(1)"}},
+            {"type": "document", "source": {"type": "file", "value": "file-abc", "provider": "openai"}},
+        ],
+    }));
+    s.settle().await;
+    let c = card(&root, "m1");
+    let media = q_all(&c, r#"[data-testid="agent-media"]"#);
+    let kinds: Vec<String> = media
+        .iter()
+        .map(|m| m.get_attribute("data-kind").unwrap_or_default())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "image", "image", "image", "file", "audio", "audio", "video", "file", "file", "file",
+            "file"
+        ]
+    );
+
+    // Bytes it carries: an <img> of a blob: URL, with alternative text.
+    let img = q(&media[0], "img").expect("a data image is an <img>");
+    let src = img.get_attribute("src").unwrap_or_default();
+    assert!(src.starts_with("blob:"), "{src}");
+    assert_eq!(
+        img.get_attribute("alt").as_deref(),
+        Some("Image from the agent")
+    );
+    let described = q(&media[1], "img").expect("img");
+    assert_eq!(
+        described.get_attribute("alt").as_deref(),
+        Some("Sales by month")
+    );
+    assert!(
+        fetchable(&src).await,
+        "the blob URL holds the image while shown"
+    );
+
+    // A URL image: nothing fetched until the person clicks.
+    assert!(q(&media[2], "img").is_none());
+    let load = q(&media[2], r#"[data-testid="load-image"]"#).expect("click to load");
+    assert!(text_of(&load).contains("img.example"));
+    click(&load);
+    leptos::task::tick().await;
+    let loaded = q(&media[2], "img").expect("loaded on click");
+    assert_eq!(
+        loaded.get_attribute("src").as_deref(),
+        Some("https://img.example/cat.png")
+    );
+    assert_eq!(
+        loaded.get_attribute("referrerpolicy").as_deref(),
+        Some("no-referrer")
+    );
+
+    // SVG from agent data is never an image: a file to download, as an octet stream.
+    assert!(q(&media[3], "img").is_none());
+    assert!(text_of(&media[3]).contains("logo.svg"));
+
+    // Players: native controls, never autoplay; a URL is not fetched before play.
+    for (m, tag, preload) in [
+        (&media[4], "audio", "metadata"),
+        (&media[5], "audio", "none"),
+        (&media[6], "video", "none"),
+    ] {
+        let el = q(m, tag).unwrap_or_else(|| panic!("a <{tag}>"));
+        assert!(el.has_attribute("controls"), "{tag} has controls");
+        assert!(!el.has_attribute("autoplay"), "{tag} never autoplays");
+        assert_eq!(el.get_attribute("preload").as_deref(), Some(preload));
+    }
+    assert!(q(&media[4], "audio")
+        .and_then(|a| a.get_attribute("src"))
+        .unwrap_or_default()
+        .starts_with("blob:"));
+
+    // A file it carries: a download link (blob:) with its name, type and size.
+    let file = &media[7];
+    assert_eq!(file.tag_name().to_ascii_lowercase(), "a");
+    assert_eq!(
+        file.get_attribute("download").as_deref(),
+        Some("report.pdf")
+    );
+    let href = file.get_attribute("href").unwrap_or_default();
+    assert!(href.starts_with("blob:"), "{href}");
+    let text = text_of(file);
+    assert!(
+        text.contains("report.pdf") && text.contains("application/pdf") && text.contains("4 B"),
+        "{text}"
+    );
+    let label = file.get_attribute("aria-label").unwrap_or_default();
+    assert!(
+        label.starts_with("Download report.pdf, ") && label.contains("application/pdf"),
+        "{label}"
+    );
+    // A file at a URL: an http(s) link that leaks nothing.
+    let link = &media[8];
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("https://files.example/r.csv")
+    );
+    assert_eq!(
+        link.get_attribute("rel").as_deref(),
+        Some("noopener noreferrer")
+    );
+    assert!(link.get_attribute("download").is_none());
+    // Another scheme, a provider's handle: a chip with nothing to open.
+    for (m, why) in [(&media[9], "unavailable"), (&media[10], "provider-file")] {
+        assert_eq!(m.tag_name().to_ascii_lowercase(), "span");
+        assert_eq!(m.get_attribute("data-missing").as_deref(), Some(why));
+        assert!(q(m, "a").is_none());
+    }
+    assert!(q(&c, r#"[href^="javascript"]"#).is_none());
+
+    // The text part stays text, in its place.
+    assert!(text_of(&c).contains("Here it is"));
+
+    // The card goes: its blob: URLs are revoked.
+    s.finish().await;
+    drop(handle);
+    root.remove();
+    assert!(!fetchable(&src).await, "revoked when the view went");
+    assert!(!fetchable(&href).await, "revoked when the view went");
+}
+
+#[wasm_bindgen_test]
+async fn an_ai_sdk_file_and_a_tool_message_without_a_card_show_their_media() {
+    let store = new_store();
+    let (container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r1"}),
+            // A tool message whose call is not in the thread: a row of its own, media included.
+            json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+                {"id": "u1", "role": "user", "content": "draw"},
+                {"id": "tm9", "role": "tool", "toolCallId": "nowhere", "content": [
+                    {"type": "text", "text": "drawn"},
+                    {"type": "image", "source": {"type": "data", "value": PNG_B64, "mimeType": "image/png"}},
+                ]},
+            ]}),
+            // What the AI SDK decoder makes of `file` chunks.
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "msg1:file:1", "activityType": "file",
+               "content": {"url": format!("data:image/png;base64,{PNG_B64}"), "mediaType": "image/png", "filename": "dot.png"}}),
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "msg1:file:2", "activityType": "file",
+               "content": {"url": "https://cdn.example/r.pdf", "mediaType": "application/pdf"}}),
+            json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r1"}),
+        ],
+    );
+    settle(&store).await;
+    let tool = q(&root, r#"[data-testid="message"][data-role="tool"]"#).expect("the tool row");
+    assert!(text_of(&tool).contains("drawn"));
+    let img = q(
+        &tool,
+        r#"[data-testid="agent-media"][data-kind="image"] img"#,
+    )
+    .expect("its image");
+    assert!(img
+        .get_attribute("src")
+        .unwrap_or_default()
+        .starts_with("blob:"));
+    let files = q_all(
+        &root,
+        r#"[data-testid="message"][data-role="activity"] [data-testid="agent-media"]"#,
+    );
+    assert_eq!(files.len(), 2, "{}", root.inner_html());
+    let dot = q(&files[0], "img").expect("the AI SDK image");
+    assert_eq!(dot.get_attribute("alt").as_deref(), Some("dot.png"));
+    assert!(dot
+        .get_attribute("src")
+        .unwrap_or_default()
+        .starts_with("blob:"));
+    assert_eq!(files[1].get_attribute("data-kind").as_deref(), Some("file"));
+    assert_eq!(
+        files[1].get_attribute("href").as_deref(),
+        Some("https://cdn.example/r.pdf")
+    );
+    assert!(
+        q(&root, r#"[data-testid="activity"]"#).is_none(),
+        "not a generic card"
+    );
+    drop(handle);
+    container.remove();
 }
 
 #[wasm_bindgen_test]

@@ -9,8 +9,11 @@ use leptos::prelude::*;
 
 use crate::i18n::fill;
 use crate::store::AgentStore;
+use crate::ui::attach::agent_media;
+use crate::ui::lazy::lazy;
 use crate::ui::tr;
 use crate::view::format::format_bytes;
+use crate::view::media::Media;
 use crate::view::tool::{
     args_view, result_model, ArgField, ArgsView, PartView, ResultBody, ResultModel, TextBlock,
     ToolStatus, ToolView,
@@ -131,10 +134,7 @@ pub fn args_section(view: Memo<Option<ToolView>>) -> impl IntoView {
 /// The result: an error notice, then the body. Rendered only once a result (or error) exists.
 pub fn result_section(view: Memo<Option<ToolView>>) -> impl IntoView {
     let store = AgentStore::expect();
-    let model = Memo::new(move |_| {
-        let t = tr(store);
-        view.with(|v| v.as_ref().and_then(|v| result_model(v, t)))
-    });
+    let model = Memo::new(move |_| view.with(|v| v.as_ref().and_then(result_model)));
     let status = Memo::new(move |_| view.with(|v| v.as_ref().map(|v| v.status)));
     move || match model.get() {
         Some(m) => result_view(m).into_any(),
@@ -174,28 +174,8 @@ pub fn result_view(m: ResultModel) -> impl IntoView {
         ),
         ResultBody::Text(b) => Some(text_block(b, "tool-result-text").into_any()),
         ResultBody::Parts(parts) => Some(
-            view! {
-                <div class="agui-tool-card__parts">
-                    {parts
-                        .into_iter()
-                        .map(|p| match p {
-                            PartView::Text(b) => text_block(b, "tool-result-text").into_any(),
-                            PartView::Media { kind, label } => view! {
-                                <span
-                                    class="agui-tool-card__chip"
-                                    data-testid="tool-result-media"
-                                    data-kind=kind
-                                >
-                                    <span class="agui-tool-card__chip-kind">{kind}</span>
-                                    <span class="agui-tool-card__chip-label">{label}</span>
-                                </span>
-                            }
-                            .into_any(),
-                        })
-                        .collect_view()}
-                </div>
-            }
-            .into_any(),
+            view! { <div class="agui-tool-card__parts">{parts_views(parts, store)}</div> }
+                .into_any(),
         ),
     };
     view! {
@@ -213,6 +193,30 @@ pub fn result_view(m: ResultModel) -> impl IntoView {
             {body}
         </div>
     }
+}
+
+/// A result's parts in order: each text a block, each run of media one row of them (images,
+/// players, files: `ui::attach`'s, fetched with the first).
+fn parts_views(parts: Vec<PartView>, store: AgentStore) -> Vec<AnyView> {
+    let mut out = Vec::new();
+    let mut run: Vec<Media> = Vec::new();
+    let flush = |run: &mut Vec<Media>, out: &mut Vec<AnyView>| {
+        if !run.is_empty() {
+            let items = std::mem::take(run);
+            out.push(lazy(store, move || agent_media(items.clone(), store)).into_any());
+        }
+    };
+    for p in parts {
+        match p {
+            PartView::Text(b) => {
+                flush(&mut run, &mut out);
+                out.push(text_block(b, "tool-result-text").into_any());
+            }
+            PartView::Media(m) => run.push(m),
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// A text block: whole when short; otherwise its size, a bounded preview and "Show all".
