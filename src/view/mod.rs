@@ -12,6 +12,7 @@ pub mod interrupt;
 pub mod rows;
 pub mod run;
 pub mod slices;
+pub mod sources;
 pub mod state;
 pub mod subagents;
 pub mod suggestions;

@@ -13,6 +13,7 @@ mod highlight;
 mod i18n;
 mod markdown;
 mod math;
+mod sources;
 mod subagents;
 mod table_export;
 mod view;
