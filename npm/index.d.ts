@@ -859,6 +859,26 @@ export interface AguiStrings {
    * English: “Formula not rendered (its TeX source is shown)”.
    */
   math_invalid: string;
+  /**
+   * The heading of an answer's numbered list of sources (web pages, documents).
+   * English: “Sources”.
+   */
+  sources_title: string;
+  /**
+   * A citation marker's accessible name (`[1]` in the answer); `{}` = the source's number.
+   * English: “Source {}”.
+   */
+  source_cite: string;
+  /**
+   * The heading of an answer's footnotes (GFM `[^1]: …` definitions).
+   * English: “Notes”.
+   */
+  notes_title: string;
+  /**
+   * A footnote reference's accessible name; `{}` = the note's number.
+   * English: “Note {}”.
+   */
+  note_ref: string;
   /** English: “Collapse”. */
   collapse: string;
   /** English: “Expand”. */

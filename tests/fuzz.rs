@@ -1051,7 +1051,7 @@ fn for_each_formula(blocks: &[markdown::Block], f: &mut dyn FnMut(&str, bool)) {
     for block in blocks {
         match block {
             Block::Paragraph(c) | Block::Heading { content: c, .. } => inlines(c, f),
-            Block::Quote(b) => for_each_formula(b, f),
+            Block::Quote(b) | Block::Footnote { blocks: b, .. } => for_each_formula(b, f),
             Block::List { items, .. } => {
                 for item in items {
                     for_each_formula(&item.blocks, f);

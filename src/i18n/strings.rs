@@ -446,6 +446,15 @@ catalog! {
     /// A formula whose TeX could not be shown as math (invalid, or over a budget): its source
     /// is shown with this as the marker's title and accessible text.
     math_invalid,
+    // sources and footnotes (under an answer)
+    /// The heading of an answer's numbered list of sources (web pages, documents).
+    sources_title,
+    /// A citation marker's accessible name (`[1]` in the answer); `{}` = the source's number.
+    source_cite,
+    /// The heading of an answer's footnotes (GFM `[^1]: …` definitions).
+    notes_title,
+    /// A footnote reference's accessible name; `{}` = the note's number.
+    note_ref,
     // tool cards
     collapse,
     expand,

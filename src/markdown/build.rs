@@ -11,14 +11,15 @@ pub(super) fn options() -> Options {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_MATH
+        | Options::ENABLE_FOOTNOTES
 }
 
 /// How many containers (quotes, lists, list items, emphasis, strong, strikethrough, links)
 /// may nest; deeper ones are flattened into their parent.
 pub const MAX_NESTING: usize = 32;
 
-/// Parse a whole markdown document into blocks (GFM: tables, task lists, strikethrough;
-/// math with the default [`MathSyntax`]; footnotes off). Never panics.
+/// Parse a whole markdown document into blocks (GFM: tables, task lists, strikethrough,
+/// footnotes; math with the default [`MathSyntax`]). Never panics.
 pub fn parse(source: &str) -> Vec<Block> {
     parse_with(source, MathSyntax::default(), false)
 }
@@ -94,9 +95,14 @@ enum Frame {
         task: Option<bool>,
         blocks: Vec<Block>,
     },
-    /// An unsupported block container (footnote definition, definition list, metadata): its
-    /// blocks are spliced into the parent.
+    /// An unsupported block container (a footnote definition inside another container, a
+    /// definition list, metadata): its blocks are spliced into the parent.
     Group(Vec<Block>),
+    /// A footnote definition at the top level.
+    Footnote {
+        label: String,
+        blocks: Vec<Block>,
+    },
     /// `implicit`: opened by the builder for inline content outside a paragraph (the items of
     /// tight lists), closed by the next block-level event.
     Paragraph {
@@ -129,7 +135,9 @@ impl Frame {
     /// Whether this frame becomes a level of nesting in the tree.
     fn nests(&self) -> bool {
         match self {
-            Frame::Quote(_) | Frame::List { .. } | Frame::Item { .. } => true,
+            Frame::Quote(_) | Frame::List { .. } | Frame::Item { .. } | Frame::Footnote { .. } => {
+                true
+            }
             Frame::Span { span, .. } => !matches!(span, Span::Plain),
             _ => false,
         }
@@ -244,6 +252,8 @@ impl Builder {
                 tex: tex.into_string(),
                 display: true,
             }),
+            // A reference stays the text it is: the UI resolves it against the definitions
+            // found so far (which may be in a later segment of a streaming message).
             Event::FootnoteReference(label) => {
                 self.push_inline(Inline::Text(format!("[^{label}]")))
             }
@@ -366,6 +376,10 @@ impl Builder {
                 span: Span::Plain,
                 content: Vec::new(),
             },
+            Tag::FootnoteDefinition(label) if self.stack.is_empty() => Frame::Footnote {
+                label: label.into_string(),
+                blocks: Vec::new(),
+            },
             Tag::FootnoteDefinition(_)
             | Tag::DefinitionList
             | Tag::DefinitionListTitle
@@ -458,7 +472,10 @@ impl Builder {
     fn attach_block(&mut self, block: Block) {
         for frame in self.stack.iter_mut().rev() {
             match frame {
-                Frame::Quote(blocks) | Frame::Item { blocks, .. } | Frame::Group(blocks) => {
+                Frame::Quote(blocks)
+                | Frame::Item { blocks, .. }
+                | Frame::Group(blocks)
+                | Frame::Footnote { blocks, .. } => {
                     blocks.push(block);
                     return;
                 }
@@ -512,6 +529,9 @@ impl Builder {
                 for block in blocks {
                     self.attach_block(block);
                 }
+            }
+            Frame::Footnote { label, blocks } => {
+                self.attach_block(Block::Footnote { label, blocks })
             }
             Frame::Table {
                 align,

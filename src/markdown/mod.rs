@@ -40,9 +40,14 @@
 //!   and built into a closed tree of MathML Core elements and attributes ([`tex_to_mathml`]),
 //!   within size and nesting budgets; anything else shows as its source.
 //!
-//! Syntax: CommonMark plus the GFM extensions tables, task lists and strikethrough, and math
-//! (`$$…$$`, `\[…\]`, `\(…\)`; `$…$` where the page opts in: [`MathSyntax`]). Footnotes,
-//! heading attributes, smart punctuation and the like are off.
+//! Syntax: CommonMark plus the GFM extensions tables, task lists, strikethrough and footnotes,
+//! and math (`$$…$$`, `\[…\]`, `\(…\)`; `$…$` where the page opts in: [`MathSyntax`]).
+//! Heading attributes, smart punctuation and the like are off.
+//!
+//! **Footnotes**: a top-level definition (`[^a]: …`) is a [`Block::Footnote`]; a reference
+//! (`[^a]`) stays text, whether or not the definition is in the same parse, so a reference
+//! parses the same when its definition comes in a later segment of a streaming message. The UI
+//! resolves references against the definitions found so far (`crate::ui::sources`).
 //!
 //! # Incremental strategy
 //!
@@ -92,7 +97,9 @@
 //! differences: a formula whose closer has not arrived ends the tail as its source
 //! ([`Inline::MathSource`]; [`parse`] reads it as text), and **link reference definitions** (`[a]: https://…`) only apply within their own
 //! segment, so `[a]` used after a blank line and a new top-level block elsewhere stays text.
-//! Agent output rarely uses them.
+//! Agent output rarely uses them. Likewise a footnote reference written like a link
+//! (`[^a](https://…)`, `[^a][b]`) reads as a link when the definition of `^a` is in another
+//! segment, and as a reference followed by text when it is in the same one.
 
 mod build;
 mod incremental;

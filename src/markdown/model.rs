@@ -35,6 +35,14 @@ pub enum Block {
     /// Raw HTML in the source: shown as literal text, never interpreted. Trailing newlines are
     /// removed.
     Html(String),
+    /// A GFM footnote definition at the top level (`[^label]: text`, indented lines continue
+    /// it). The UI shows it in the notes at the end of the message, not where it stands.
+    /// References (`[^label]`) stay [`Inline::Text`]: whether one resolves depends on the
+    /// definitions of the whole message, which a streaming message may not have yet.
+    Footnote {
+        label: String,
+        blocks: Vec<Block>,
+    },
 }
 
 /// One list item.
@@ -99,7 +107,7 @@ pub enum Inline {
 
 /// A URL that passed the scheme allow-list (http, https, mailto for links; http, https for
 /// images). Constructed only via [`SafeUrl::parse_link`] / [`SafeUrl::parse_image`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SafeUrl(String);
 
 impl SafeUrl {

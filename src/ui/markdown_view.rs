@@ -113,6 +113,7 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
     // The message streams while a run is in flight and it is the last answer (or the last
     // row: a reasoning box). Read only by a table or a drawn code block in the tail.
     let live_key = row_key.clone();
+    let notes_key = row_key.clone();
     let live: Signal<bool> = Memo::new(move |_| {
         store.running.get()
             && store.rows.with(|rows| {
@@ -174,6 +175,15 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
             render_blocks(&blocks, Some(live))
         }
     };
+    let tail_rev = Memo::new(move |_| progress.with(|p| p.tail_rev));
+    let notes = crate::ui::sources::provide_notes(
+        state,
+        |s: &MdState| &s.md,
+        segments,
+        tail_rev,
+        &notes_key,
+        |blocks| render_blocks(blocks, None),
+    );
     view! {
         <For
             each=move || {
@@ -190,6 +200,7 @@ pub fn incremental_markdown(row_key: String) -> impl IntoView {
             }
         />
         {tail}
+        {notes}
     }
 }
 
@@ -226,6 +237,8 @@ fn render_block(block: &Block, live: Live) -> AnyView {
         Block::Html(text) => {
             view! { <p class="agui-md__raw" dir="auto">{text.clone()}</p> }.into_any()
         }
+        // Shown in the notes at the end of the message (`crate::ui::sources`).
+        Block::Footnote { .. } => ().into_any(),
     }
 }
 
@@ -589,15 +602,25 @@ fn streaming_code_block(
 
 /// Inlines → DOM.
 pub fn render_inlines(inlines: &[Inline]) -> AnyView {
+    inlines_view(inlines, true)
+}
+
+/// Inlines → DOM; `markers`: citation and footnote markers in the text may become links (not
+/// inside a link).
+fn inlines_view(inlines: &[Inline], markers: bool) -> AnyView {
     inlines
         .iter()
-        .map(render_inline)
+        .map(|i| render_inline(i, markers))
         .collect::<Vec<_>>()
         .into_any()
 }
 
-fn render_inline(inline: &Inline) -> AnyView {
+fn render_inline(inline: &Inline, markers: bool) -> AnyView {
+    let render_inlines = |c: &[Inline]| inlines_view(c, markers);
     match inline {
+        Inline::Text(text) if markers && text.contains('[') => {
+            crate::ui::sources::text_with_markers(text)
+        }
         Inline::Text(text) => text.clone().into_any(),
         Inline::Code(code) => {
             view! { <code class="agui-md__code">{code.clone()}</code> }.into_any()
@@ -628,7 +651,7 @@ fn render_inline(inline: &Inline) -> AnyView {
                     target="_blank"
                     referrerpolicy="no-referrer"
                 >
-                    {render_inlines(content)}
+                    {inlines_view(content, false)}
                     {host}
                 </a>
             }

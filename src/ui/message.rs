@@ -48,7 +48,20 @@ pub fn MessageRow(
             let row = row.clone();
             lazy(store, move || reasoning(row.clone())).into_any()
         }
-        Role::Activity => activity_body(store, row.clone()),
+        Role::Activity => {
+            // A source its answer lists shows there, not as a card.
+            if let Some(listed) = crate::ui::sources::listed(store, &row.key) {
+                let card = move || {
+                    (!listed.get()).then(|| {
+                        let body = activity_body(store, row.clone());
+                        let footer = message_footer(store, &row, editing);
+                        wrap(&row, speaker, view! { {body} {footer} }.into_any())
+                    })
+                };
+                return card.into_any();
+            }
+            activity_body(store, row.clone())
+        }
         Role::System | Role::Developer => system_body(store, row.key.clone()),
         // A tool result shows inside its tool card; only an orphan gets a row of its own.
         Role::Tool => return tool_row(store, row, speaker).into_any(),
@@ -106,6 +119,7 @@ split!(run, preload fetch_run:
         });
         let items =
             Memo::new(move |_| window.with(|rows| lineage.with(|l| group_rows(rows, l))));
+        crate::ui::sources::provide_plan(store, window);
         entries(items.into(), None, |row, speaker| {
             view! { <MessageRow row speaker /> }.into_any()
         })
@@ -547,6 +561,7 @@ fn assistant_body(store: AgentStore, key: String) -> AnyView {
             })
             .unwrap_or_default()
     });
+    let sources = crate::ui::sources::provide_citations(store, key.clone());
     view! {
         <MarkdownMessage row_key=key />
         <Show when=move || tool_ids.with(|ids| !ids.is_empty())>
@@ -558,6 +573,7 @@ fn assistant_body(store: AgentStore, key: String) -> AnyView {
                 />
             </div>
         </Show>
+        {sources}
     }
     .into_any()
 }

@@ -26,6 +26,7 @@ pub mod queue;
 pub mod reasoning;
 pub mod run_status;
 pub mod settings;
+pub mod sources;
 pub mod state_panel;
 pub mod styles;
 pub mod subagent;

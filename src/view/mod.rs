@@ -13,6 +13,7 @@ pub mod media;
 pub mod rows;
 pub mod run;
 pub mod slices;
+pub mod sources;
 pub mod state;
 pub mod subagents;
 pub mod suggestions;

@@ -157,11 +157,12 @@ function toolOutcome(prompt, toolCallId) {
 
 // ---- scenarios ----------------------------------------------------------------------------------
 
-export const SCENARIOS = ['approval', 'data', 'tool', 'reasoning', 'error', 'slow', 'text'];
+export const SCENARIOS = ['approval', 'data', 'sources', 'tool', 'reasoning', 'error', 'slow', 'text'];
 const KEYWORDS = [
   ['approval', ['book', 'approv']],
   ['data', ['data', 'progress']],
   ['file', ['file']],
+  ['sources', ['source', 'cite']],
   ['tool', ['weather', 'tool']],
   ['reasoning', ['think', 'reason']],
   ['error', ['error', 'fail']],
@@ -269,6 +270,32 @@ function chatStream({ body, scenario, signal, slowMs }) {
           writer.write({ type: 'text-end', id: 'text-1' });
           writer.write({ type: 'file', url: `data:image/png;base64,${PNG_1PX}`, mediaType: 'image/png' });
           writer.write({ type: 'file', url: 'https://files.example/report.pdf', mediaType: 'application/pdf' });
+          writer.write({ type: 'finish-step' });
+          writer.write({ type: 'finish', finishReason: 'stop' });
+          return;
+        }
+        case 'sources': {
+          // Source parts after the text, as a web-search model sends them; `[n]` in the text.
+          writer.write({ type: 'start' });
+          writer.write({ type: 'start-step' });
+          writer.write({ type: 'text-start', id: 'text-1' });
+          writer.write({ type: 'text-delta', id: 'text-1', delta: 'Lisbon has seven hills [1]' });
+          writer.write({ type: 'text-delta', id: 'text-1', delta: ' and yellow trams [2].' });
+          writer.write({ type: 'text-end', id: 'text-1' });
+          writer.write({
+            type: 'source-url',
+            sourceId: 'src-1',
+            url: 'https://en.wikipedia.org/wiki/Lisbon',
+            title: 'Lisbon – Wikipedia',
+          });
+          writer.write({ type: 'source-url', sourceId: 'src-2', url: 'https://www.carris.pt/en/', title: 'Carris trams' });
+          writer.write({
+            type: 'source-document',
+            sourceId: 'doc-1',
+            mediaType: 'application/pdf',
+            title: 'City guide',
+            filename: 'lisbon.pdf',
+          });
           writer.write({ type: 'finish-step' });
           writer.write({ type: 'finish', finishReason: 'stop' });
           return;

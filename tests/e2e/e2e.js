@@ -43,6 +43,29 @@ async function waitText(p, sel, needle, timeout = 10000) {
   }
 }
 const assistantText = '[data-role=assistant] [data-testid=message-text]';
+// The data-testid of the focused element, through shadow roots.
+const focusedTestid = (p) => p.evaluate(() => {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a ? a.getAttribute('data-testid') : null;
+});
+// The sources list under an answer: entries, safe links, no source cards; a marker focuses its
+// entry (inside the shadow root).
+async function checkSources(p, expected) {
+  await p.waitForSelector('[data-testid=sources]', { timeout: 10000 });
+  const entries = await p.$$eval('[data-testid=source]', (els) => els.map((e) => e.textContent));
+  assert(entries.length === expected.length, 'the entries: ' + JSON.stringify(entries));
+  expected.forEach((needle, i) => assert(entries[i].includes(needle), `entry ${i + 1}: ${entries[i]}`));
+  const links = await p.$$eval('[data-testid=source-link]', (els) =>
+    els.map((e) => [e.getAttribute('href'), e.getAttribute('rel'), e.getAttribute('target'), e.getAttribute('referrerpolicy')]));
+  assert(links.length >= 1 && links.every(([href, rel, target, policy]) => /^https:/.test(href)
+    && rel === 'noopener noreferrer' && target === '_blank' && policy === 'no-referrer'), 'the links: ' + JSON.stringify(links));
+  assert(!(await p.$('[data-testid=activity]')), 'the sources also show as activity cards');
+  const cites = await p.$$('[data-testid=citation]');
+  assert(cites.length === 2, 'two citation markers: ' + cites.length);
+  await cites[1].click();
+  assert((await focusedTestid(p)) === 'source', 'the marker focused its entry: ' + (await focusedTestid(p)));
+}
 
 // Waits until a Playwright locator's text contains `needle`.
 async function waitTextIn(loc, needle, timeout = 10000) {
@@ -826,6 +849,22 @@ const aiSdkChecks = {
     const result = await p.textContent(`${toolCard('bookVenue')} [data-testid=tool-result]`);
     assert(result.includes('TASCA-0042'), 'the tool output: ' + result);
   },
+  async 'sources: source parts are listed under the answer and go back to the route'(p) {
+    const threadId = await nextThreadId(p);
+    await send(p, 'cite your sources please');
+    await waitStatus(p, 'success');
+    await checkSources(p, ['Lisbon – Wikipedia', 'Carris trams', 'City guide']);
+    const id = await threadId();
+    await send(p, 'hello again');
+    await p.waitForFunction(() => document.querySelector('agui-chat').shadowRoot
+      .querySelectorAll('[data-role=assistant]').length >= 2, null, { timeout: 10000 });
+    await waitStatus(p, 'success');
+    const body = await aiSdkBody(p, id);
+    const answer = body.messages.find((m) => m.role === 'assistant');
+    const types = (answer ? answer.parts : []).map((x) => x.type);
+    assert(types.filter((t) => t === 'source-url').length === 2 && types.includes('source-document'),
+      'the source parts went back: ' + JSON.stringify(types));
+  },
   async 'error: the error chunk shows the banner, the streamed text stays'(p) {
     await send(p, 'this will fail');
     await waitStatus(p, 'error');
@@ -1206,6 +1245,17 @@ const generativeChecks = {
     await waitText(p, assistantText, 'Reserved: a table for 8 on 2026-06-04 under the name Ada.');
     const action = ((await lastRequest(p)).forwardedProps || {}).a2uiAction;
     assert(action && action.userAction && action.userAction.name === 'reserve', 'the action: ' + JSON.stringify(action));
+  },
+  async 'sources: an AG-UI sources activity is listed under the answer, markers and a footnote link to it'(p) {
+    await send(p, 'cite your sources please');
+    await waitStatus(p, 'success');
+    await checkSources(p, ['Lisbon – Wikipedia', 'Carris trams', 'Not a link']);
+    assert(!(await p.$$eval('[data-testid=source-link]', (els) => els.some((e) => /javascript/i.test(e.getAttribute('href'))))),
+      'a javascript: source became a link');
+    await p.waitForSelector('[data-testid=footnote-ref]', { timeout: 5000 });
+    await waitText(p, '[data-testid=footnote]', 'Tram 28 is the famous one.');
+    await p.click('[data-testid=footnote-ref]');
+    assert((await focusedTestid(p)) === 'footnote', 'the reference focused its note');
   },
   async 'an MCP App renders in its opaque frame from its module, fetched with the first one'(p, seen) {
     await send(p, 'show the map');

@@ -206,6 +206,20 @@ def script(inp: RunAgentInput, body: dict):
         })
         yield finished
         return
+    if "cite" in text:
+        # The AG-UI sources convention (docs/answers.md): an activity of type "sources" in the
+        # answer, before its text; [n] markers and a GFM footnote in the text.
+        yield ActivitySnapshotEvent(type=EventType.ACTIVITY_SNAPSHOT, message_id="src-" + r, activity_type="sources",
+                                    content={"sources": [
+                                        {"id": "wiki", "url": "https://en.wikipedia.org/wiki/Lisbon",
+                                         "title": "Lisbon – Wikipedia", "snippet": "Lisbon is the capital of Portugal."},
+                                        {"id": "trams", "url": "https://www.carris.pt/en/", "title": "Carris trams"},
+                                        {"id": "bad", "url": "javascript:alert(1)", "title": "Not a link"},
+                                    ]})
+        yield from text_events("m-" + r, "Lisbon has seven hills [1] and yellow trams [2][^t].\n\n"
+                               "[^t]: Tram 28 is the famous one.", 0.0)
+        yield finished
+        return
     if "drop" in text:
         yield from text_events("m-" + r, "This answer will be cut off", 0.05)
         return

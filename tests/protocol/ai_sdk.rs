@@ -703,6 +703,37 @@ fn the_request_carries_errors_reasoning_and_data_parts() {
     assert_eq!(d[1]["url"], json!("https://example.com"));
 }
 
+#[test]
+fn source_parts_go_back_to_the_agent_as_they_came() {
+    const SOURCES: &str = "\
+data: {\"type\":\"start\",\"messageId\":\"msg1\"}\n\n\
+data: {\"type\":\"text-start\",\"id\":\"t1\"}\n\n\
+data: {\"type\":\"text-delta\",\"id\":\"t1\",\"delta\":\"Cited [1].\"}\n\n\
+data: {\"type\":\"text-end\",\"id\":\"t1\"}\n\n\
+data: {\"type\":\"source-url\",\"sourceId\":\"s1\",\"url\":\"https://example.com/a\",\"title\":\"A\",\"providerMetadata\":{\"p\":{\"k\":1}}}\n\n\
+data: {\"type\":\"source-document\",\"sourceId\":\"d1\",\"mediaType\":\"application/pdf\",\"title\":\"Spec\",\"filename\":\"spec.pdf\"}\n\n\
+data: {\"type\":\"finish\"}\n\n\
+data: [DONE]\n\n";
+    let (s, _) = feed(SOURCES);
+    ok(&s);
+    let body = request_body(
+        "c",
+        &s.pipeline.thread.messages,
+        Trigger::SubmitMessage,
+        &[],
+    );
+    assert_eq!(
+        body["messages"][0]["parts"],
+        json!([
+            {"type": "text", "text": "Cited [1].", "state": "done"},
+            {"type": "source-url", "sourceId": "s1", "url": "https://example.com/a", "title": "A",
+             "providerMetadata": {"p": {"k": 1}}},
+            {"type": "source-document", "sourceId": "d1", "mediaType": "application/pdf",
+             "title": "Spec", "filename": "spec.pdf"},
+        ])
+    );
+}
+
 // ---- detection --------------------------------------------------------------------------------
 
 #[test]

@@ -51,7 +51,7 @@ fn urls(blocks: &[Block]) -> Vec<(&'static str, String)> {
         for block in list {
             match block {
                 Block::Paragraph(c) | Block::Heading { content: c, .. } => inlines(c, out),
-                Block::Quote(b) => walk(b, out),
+                Block::Quote(b) | Block::Footnote { blocks: b, .. } => walk(b, out),
                 Block::List { items, .. } => {
                     for it in items {
                         walk(&it.blocks, out);
@@ -93,7 +93,7 @@ fn all_text(blocks: &[Block]) -> String {
         for block in list {
             match block {
                 Block::Paragraph(c) | Block::Heading { content: c, .. } => inlines(c, out),
-                Block::Quote(b) => walk(b, out),
+                Block::Quote(b) | Block::Footnote { blocks: b, .. } => walk(b, out),
                 Block::List { items, .. } => {
                     for it in items {
                         walk(&it.blocks, out);
@@ -1177,7 +1177,7 @@ fn nesting(blocks: &[Block]) -> usize {
     }
     fn block(b: &Block) -> usize {
         match b {
-            Block::Quote(inner) => 1 + nesting(inner),
+            Block::Quote(inner) | Block::Footnote { blocks: inner, .. } => 1 + nesting(inner),
             Block::List { items, .. } => {
                 2 + items.iter().map(|i| nesting(&i.blocks)).max().unwrap_or(0)
             }
@@ -1327,4 +1327,71 @@ fn cjk_strong_before_full_width_punctuation_follows_commonmark() {
         parse("**注意：** 正文").as_slice(),
         [Block::Paragraph(c)] if matches!(c.first(), Some(Inline::Strong(_)))
     ));
+}
+
+// ---- footnotes ---------------------------------------------------------------------------------
+
+#[test]
+fn footnote_definitions_are_blocks_and_references_stay_text() {
+    let doc = "Rust[^1] is fast[^big-note].\n\n[^1]: The language.\n\n[^big-note]: First paragraph.\n\n    Second paragraph.\n\nAfter.\n";
+    let blocks = parse(doc);
+    assert_eq!(
+        blocks,
+        vec![
+            para("Rust[^1] is fast[^big-note]."),
+            Block::Footnote {
+                label: "1".into(),
+                blocks: vec![para("The language.")],
+            },
+            Block::Footnote {
+                label: "big-note".into(),
+                blocks: vec![para("First paragraph."), para("Second paragraph.")],
+            },
+            para("After."),
+        ]
+    );
+    // A reference without a definition reads the same: the UI resolves both alike.
+    assert_eq!(parse("x[^1] y[^none]"), vec![para("x[^1] y[^none]")]);
+    // Inside a container a definition is not a note of the message: its text is kept.
+    assert_eq!(
+        parse("> [^q]: quoted note\n"),
+        vec![Block::Quote(vec![para("quoted note")])]
+    );
+}
+
+#[test]
+fn footnotes_stream_like_a_whole_parse_whatever_the_split() {
+    let doc = "Claim[^a] and claim[^b].\n\nMore text.\n\n[^a]: Note a,\n    continued.\n\n[^b]: Note b.\n\n    Its second paragraph.\n";
+    let reference = parse(doc);
+    assert_eq!(feed_chars(doc).blocks(), reference);
+    for seed in 0..20 {
+        assert_eq!(feed_random(doc, seed, 7).blocks(), reference, "seed {seed}");
+    }
+    // The definitions arrive in later segments than their references: while only the text
+    // has come, the references are text, the same text they stay.
+    let md = feed_whole(doc);
+    let first: Vec<Block> = md.finished().first().cloned().unwrap_or_default();
+    assert_eq!(first, vec![para("Claim[^a] and claim[^b].")]);
+    let labels: Vec<String> = md
+        .finished()
+        .iter()
+        .flatten()
+        .chain(md.tail())
+        .filter_map(|b| match b {
+            Block::Footnote { label, .. } => Some(label.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(labels, vec!["a", "b"]);
+    let partial = feed_whole("Claim[^a].\n\n[^a]: No");
+    assert_eq!(
+        partial.blocks(),
+        vec![
+            para("Claim[^a]."),
+            Block::Footnote {
+                label: "a".into(),
+                blocks: vec![para("No")],
+            }
+        ]
+    );
 }

@@ -626,3 +626,150 @@ async fn math_streams_as_mathml_built_from_the_allow_list() {
     drop(handle);
     m.container.remove();
 }
+
+// ---- sources and footnotes ------------------------------------------------------------------
+
+/// The element focused inside `shadow` (the document's active element is the host).
+fn focused_in(shadow: &web_sys::ShadowRoot) -> Option<Element> {
+    shadow.active_element()
+}
+
+#[wasm_bindgen_test]
+async fn sources_list_under_the_answer_and_markers_focus_their_entry_in_a_shadow_root() {
+    // The chat inside a shadow root, as the widget mounts it.
+    let host = fresh_container();
+    let shadow = host
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .expect("shadow root");
+    let inner: HtmlElement = document()
+        .create_element("div")
+        .expect("div")
+        .dyn_into()
+        .expect("HtmlElement");
+    shadow.append_child(&inner).expect("append");
+    let store = AgentStore::new(AgentConfig {
+        demo_speed: 0.0,
+        ..AgentConfig::default()
+    });
+    let _handle = mount_demo(inner.clone(), store);
+    let root: Element = inner.into();
+    let run = |events: Vec<serde_json::Value>| play_external(&store, events);
+    run(vec![
+        json!({"type": "RUN_STARTED", "threadId": store.thread_id(), "runId": "r1"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1",
+               "delta": "Rust is fast [1] and safe [2]. No such source [3]. Code: `[1]`."}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "a1"}),
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "src1", "activityType": "sources",
+        "content": {"sources": [
+            {"url": "https://www.rust-lang.org/learn", "title": "Learn Rust", "snippet": "The book."},
+            {"url": "javascript:alert(1)", "title": "Evil"},
+        ]}}),
+        json!({"type": "RUN_FINISHED", "threadId": store.thread_id(), "runId": "r1"}),
+    ]);
+    wait_until(&store, "the sources list", || {
+        testid(&root, "sources").is_some()
+    })
+    .await;
+
+    let entries = q_all(&root, r#"[data-testid="source"]"#);
+    assert_eq!(entries.len(), 2);
+    let link = q(&entries[0], r#"a[data-testid="source-link"]"#).expect("a link");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("https://www.rust-lang.org/learn")
+    );
+    assert_eq!(
+        link.get_attribute("rel").as_deref(),
+        Some("noopener noreferrer")
+    );
+    assert_eq!(link.get_attribute("target").as_deref(), Some("_blank"));
+    assert_eq!(
+        link.get_attribute("referrerpolicy").as_deref(),
+        Some("no-referrer")
+    );
+    assert_eq!(text_of(&link), "Learn Rust");
+    assert_eq!(
+        testid(&entries[0], "source-host")
+            .map(|e| text_of(&e))
+            .as_deref(),
+        Some("rust-lang.org")
+    );
+    // The refused URL is text: no link anywhere in its entry.
+    assert!(q(&entries[1], "a").is_none());
+    assert_eq!(
+        testid(&entries[1], "source-name")
+            .map(|e| text_of(&e))
+            .as_deref(),
+        Some("Evil")
+    );
+    // The activity shows in the list, not as a card of its own.
+    assert!(q(&root, r#"[data-message-id="src1"]"#).is_none());
+
+    // [1] and [2] are links; [3] (no such source) and the code stay as written.
+    let text = answer(&root);
+    let cites = q_all(&text, r#"[data-testid="citation"]"#);
+    assert_eq!(cites.len(), 2);
+    assert_eq!(text_of(&cites[0]), "1");
+    assert_eq!(
+        cites[0].get_attribute("aria-label").as_deref(),
+        Some("Source 1")
+    );
+    assert!(text_of(&text).contains("No such source [3]."));
+    assert_eq!(
+        q(&text, "code").map(|c| text_of(&c)).as_deref(),
+        Some("[1]")
+    );
+
+    // A click focuses the entry inside the shadow root (no navigation across the boundary).
+    click(&cites[1]);
+    let focused = focused_in(&shadow).expect("something focused in the shadow root");
+    assert_eq!(focused, entries[1]);
+    click(&cites[0]);
+    assert_eq!(focused_in(&shadow), Some(entries[0].clone()));
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn footnotes_resolve_once_their_definition_streams_in() {
+    let (m, _handle) = mount_streaming("fn1").await;
+    push_text(
+        &m.store,
+        "fn1",
+        "A claim[^a] and a dangling one[^zz].\n\nMore text.\n\n",
+    );
+    settle(&m.store).await;
+    let text = answer(&m.root);
+    assert!(
+        q(&text, r#"[data-testid="footnote-ref"]"#).is_none(),
+        "no definition yet"
+    );
+    assert!(text_of(&text).contains("claim[^a]"));
+    assert!(testid(&text, "footnotes").is_none());
+
+    push_text(&m.store, "fn1", "[^a]: The note, **bold**.\n");
+    settle(&m.store).await;
+    let text = answer(&m.root);
+    let refs = q_all(&text, r#"[data-testid="footnote-ref"]"#);
+    assert_eq!(refs.len(), 1, "only the defined label links");
+    assert_eq!(text_of(&refs[0]), "1");
+    assert!(text_of(&text).contains("dangling one[^zz]"));
+    let notes = q_all(&text, r#"[data-testid="footnote"]"#);
+    assert_eq!(notes.len(), 1);
+    assert_eq!(text_of(&notes[0]), "The note, bold.");
+    assert!(q(&notes[0], "strong").is_some());
+    // The definition shows in the notes only, not where it stood.
+    assert_eq!(text_of(&text).matches("The note").count(), 1);
+
+    finish(&m.store, "fn1");
+    settle(&m.store).await;
+    let text = answer(&m.root);
+    let refs = q_all(&text, r#"[data-testid="footnote-ref"]"#);
+    click(&refs[0]);
+    let focused = document().active_element().expect("focused");
+    assert_eq!(
+        focused.get_attribute("data-testid").as_deref(),
+        Some("footnote")
+    );
+    m.container.remove();
+}
