@@ -2,7 +2,7 @@
 //! table toolbar copies and downloads. Pure functions of the Markdown tree
 //! ([`crate::markdown::Block::Table`]).
 //!
-//! A cell is its plain text ([`plain_text`](crate::markdown::plain_text)): a link is its text, code its code, an image its
+//! A cell is its plain text ([`plain_text`]): a link is its text, code its code, an image its
 //! alt text, a line break a space. Rows shorter than the widest row (or the header) are padded
 //! with empty cells, so every record has as many fields as the table has columns.
 
