@@ -93,7 +93,10 @@ pub(super) fn prepare(
         text: Cow::Borrowed(source),
         pending: None,
     };
-    if syntax == MathSyntax::Off || !(source.contains('$') || source.contains('\\')) {
+    // Only a dollar or an opening `\[` / `\(` can start a formula: most text needs no pass.
+    if syntax == MathSyntax::Off
+        || !(source.contains('$') || source.contains("\\[") || source.contains("\\("))
+    {
         return unchanged;
     }
     let bytes = source.as_bytes();
