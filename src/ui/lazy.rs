@@ -44,6 +44,19 @@ where
     lazy_part(store, Arc::new(move || -> Part { Box::pin(load()) }))
 }
 
+/// [`lazy`] with the store of the context (a part of a message's Markdown); nothing outside
+/// a chat.
+pub fn lazy_in_chat<F, Fut>(load: F) -> AnyView
+where
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, LoadFailed>> + 'static,
+{
+    match use_context::<AgentStore>() {
+        Some(store) => lazy(store, load).into_any(),
+        None => ().into_any(),
+    }
+}
+
 fn lazy_part(store: AgentStore, load: Arc<dyn Fn() -> Part + Send + Sync>) -> impl IntoView {
     let attempt = RwSignal::new(0u32);
     let shown = move |loaded: Result<AnyView, LoadFailed>| match loaded {

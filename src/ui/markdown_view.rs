@@ -20,7 +20,7 @@ use crate::markdown::{Align, Block, IncrementalMarkdown, Inline, ListItem, MathS
 use crate::plugins::{CodeBlockView, Plugins};
 use crate::store::AgentStore;
 use crate::ui::clipboard::copy_to_clipboard;
-use crate::ui::lazy::lazy;
+use crate::ui::lazy::lazy_in_chat;
 use crate::ui::table_tools::table_toolbar;
 use crate::ui::tr_ctx;
 use crate::view::highlight::{self, Highlighter, Line};
@@ -338,7 +338,10 @@ fn table(block: &Block, live: Live) -> AnyView {
                     <tbody>{body}</tbody>
                 </table>
             </div>
-            {table_toolbar(block.clone(), live)}
+            {
+                let block = block.clone();
+                lazy_in_chat(move || table_toolbar(block.clone(), live))
+            }
         </div>
     }
     .into_any()
@@ -673,13 +676,7 @@ fn render_inline(inline: &Inline, markers: bool) -> AnyView {
 
 /// A formula: MathML from the math module (fetched with the first one in the lean widget).
 fn formula(tex: String, display: bool) -> AnyView {
-    match use_context::<AgentStore>() {
-        Some(store) => lazy(store, move || {
-            crate::ui::math::formula(tex.clone(), display)
-        })
-        .into_any(),
-        None => view! { <code class="agui-md__code">{tex}</code> }.into_any(),
-    }
+    lazy_in_chat(move || crate::ui::math::formula(tex.clone(), display))
 }
 
 /// An image placeholder: nothing is fetched until the person asks for it.

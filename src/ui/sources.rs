@@ -23,6 +23,7 @@ use wasm_bindgen::JsCast;
 use crate::i18n::fill;
 use crate::markdown::{Block, IncrementalMarkdown};
 use crate::store::{AgentStore, Row};
+use crate::ui::lazy::{lazy, split};
 use crate::ui::tr_ctx;
 use crate::view::sources::{
     has_sources, is_source_activity, pieces, plan, AnswerSources, Piece, Source, SourcesPlan,
@@ -115,25 +116,31 @@ pub fn provide_citations(store: AgentStore, key: String) -> AnyView {
         answer.with(|a| a.as_ref().is_some_and(|a| a.anchor == key))
             && sources.with(|s| !s.is_empty())
     };
-    view! { <Show when=shown>{move || sources_list(sources, prefix)}</Show> }.into_any()
+    view! {
+        <Show when=shown>{move || lazy(store, move || sources_list(sources, prefix))}</Show>
+    }
+    .into_any()
 }
 
-/// The numbered list of an answer's sources.
-fn sources_list(sources: Memo<AnswerSources>, prefix: Memo<String>) -> impl IntoView {
-    let entries = move || sources.with(|s| s.entries.clone());
-    view! {
-        <section class="agui-sources" data-testid="sources" aria-label=move || tr_ctx().sources_title>
-            <h3 class="agui-sources__title">{move || tr_ctx().sources_title}</h3>
-            <ol class="agui-sources__list">
-                <For
-                    each=entries
-                    key=|s: &Source| s.clone()
-                    children=move |s| entry(s, prefix.get_untracked())
-                />
-            </ol>
-        </section>
+split!(sources:
+    /// The numbered list of an answer's sources (the lean widget fetches the `sources` module
+    /// with the first).
+    fn sources_list(sources: Memo<AnswerSources>, prefix: Memo<String>) -> AnyView {
+        let entries = move || sources.with(|s| s.entries.clone());
+        view! {
+            <section class="agui-sources" data-testid="sources" aria-label=move || tr_ctx().sources_title>
+                <h3 class="agui-sources__title">{move || tr_ctx().sources_title}</h3>
+                <ol class="agui-sources__list">
+                    <For
+                        each=entries
+                        key=|s: &Source| s.clone()
+                        children=move |s| entry(s, prefix.get_untracked())
+                    />
+                </ol>
+            </section>
+        }    .into_any()
     }
-}
+);
 
 fn entry(s: Source, prefix: String) -> impl IntoView {
     let label = s.label();

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use leptos::prelude::*;
 
 use crate::store::{AgentStore, Row};
+use crate::ui::lazy::{lazy, split};
 use crate::ui::tr;
 use crate::view::subagents::{Group, Header, Item};
 
@@ -33,7 +34,10 @@ pub(crate) fn entries(
             key=Item::list_key
             children=move |item| match item {
                 Item::Row(r) => row(r, speaker),
-                Item::Group(group) => subagent_group(items, group, row),
+                Item::Group(group) => {
+                    let store = AgentStore::expect();
+                    lazy(store, move || subagent_group(items, group.clone(), row)).into_any()
+                }
             }
         />
     }
@@ -46,82 +50,84 @@ fn body_id() -> String {
     format!("agui-subagent-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-/// One subagent's group: `siblings` are the entries it is one of.
-fn subagent_group(siblings: Signal<Vec<Item>>, group: Group, row: RenderRow) -> AnyView {
-    let store = AgentStore::expect();
-    let Group {
-        key,
-        subagent,
-        depth,
-        ..
-    } = group;
-    let children = Memo::new(move |_| siblings.with(|items| Item::children_of(items, &key)));
-    let id = StoredValue::new(subagent.clone());
-    // Name and status: re-read when the run changes (a `SUBAGENT_*` event is a run change).
-    let header = Memo::new(move |_| {
-        store.run.track();
-        id.with_value(|id| store.with_thread(|t| Header::of(&t.subagents, id)))
-    });
-    // `None`: follow the status (open while it works); `Some`: what the person chose.
-    let choice = RwSignal::new(None::<bool>);
-    let expanded = move || {
-        choice
-            .get()
-            .unwrap_or_else(|| !header.with(Header::collapsed))
-    };
-    let speaker = Signal::derive(move || header.with(|h| h.message_label(tr(store))));
-    let body = body_id();
-    view! {
-        <div
-            class="agui-subagent"
-            data-testid="subagent-group"
-            data-subagent-id=subagent
-            data-depth=depth
-            data-status=move || header.with(|h| h.status.map_or("unknown", |s| s.name()))
-            role="group"
-            aria-label=move || header.with(|h| h.group_label(tr(store)))
-        >
-            <div class="agui-subagent__header">
-                <button
-                    type="button"
-                    class="agui-subagent__toggle"
-                    data-testid="subagent-toggle"
-                    aria-expanded=move || expanded().to_string()
-                    aria-controls=body.clone()
-                    title=move || header.with(|h| h.description.clone())
-                    on:click=move |_| {
-                        let open = expanded();
-                        choice.set(Some(!open));
-                    }
-                >
-                    <span class="agui-subagent__name" data-testid="subagent-name">
-                        {move || header.with(|h| h.display_name(tr(store)))}
-                    </span>
-                    <span class="agui-subagent__status" data-testid="subagent-status">
-                        {move || header.with(|h| h.status_label(tr(store)))}
-                    </span>
-                </button>
-                {move || {
-                    header
-                        .with(|h| h.error.clone())
-                        .map(|e| {
-                            view! {
-                                <span class="agui-subagent__error" data-testid="subagent-error">
-                                    {e}
-                                </span>
-                            }
-                        })
-                }}
-            </div>
+split!(subagents:
+    /// One subagent's group: `siblings` are the entries it is one of.
+    fn subagent_group(siblings: Signal<Vec<Item>>, group: Group, row: RenderRow) -> AnyView {
+        let store = AgentStore::expect();
+        let Group {
+            key,
+            subagent,
+            depth,
+            ..
+        } = group;
+        let children = Memo::new(move |_| siblings.with(|items| Item::children_of(items, &key)));
+        let id = StoredValue::new(subagent.clone());
+        // Name and status: re-read when the run changes (a `SUBAGENT_*` event is a run change).
+        let header = Memo::new(move |_| {
+            store.run.track();
+            id.with_value(|id| store.with_thread(|t| Header::of(&t.subagents, id)))
+        });
+        // `None`: follow the status (open while it works); `Some`: what the person chose.
+        let choice = RwSignal::new(None::<bool>);
+        let expanded = move || {
+            choice
+                .get()
+                .unwrap_or_else(|| !header.with(Header::collapsed))
+        };
+        let speaker = Signal::derive(move || header.with(|h| h.message_label(tr(store))));
+        let body = body_id();
+        view! {
             <div
-                class="agui-subagent__body"
-                data-testid="subagent-body"
-                id=body
-                hidden=move || !expanded()
+                class="agui-subagent"
+                data-testid="subagent-group"
+                data-subagent-id=subagent
+                data-depth=depth
+                data-status=move || header.with(|h| h.status.map_or("unknown", |s| s.name()))
+                role="group"
+                aria-label=move || header.with(|h| h.group_label(tr(store)))
             >
-                {entries(children.into(), Some(speaker), row)}
+                <div class="agui-subagent__header">
+                    <button
+                        type="button"
+                        class="agui-subagent__toggle"
+                        data-testid="subagent-toggle"
+                        aria-expanded=move || expanded().to_string()
+                        aria-controls=body.clone()
+                        title=move || header.with(|h| h.description.clone())
+                        on:click=move |_| {
+                            let open = expanded();
+                            choice.set(Some(!open));
+                        }
+                    >
+                        <span class="agui-subagent__name" data-testid="subagent-name">
+                            {move || header.with(|h| h.display_name(tr(store)))}
+                        </span>
+                        <span class="agui-subagent__status" data-testid="subagent-status">
+                            {move || header.with(|h| h.status_label(tr(store)))}
+                        </span>
+                    </button>
+                    {move || {
+                        header
+                            .with(|h| h.error.clone())
+                            .map(|e| {
+                                view! {
+                                    <span class="agui-subagent__error" data-testid="subagent-error">
+                                        {e}
+                                    </span>
+                                }
+                            })
+                    }}
+                </div>
+                <div
+                    class="agui-subagent__body"
+                    data-testid="subagent-body"
+                    id=body
+                    hidden=move || !expanded()
+                >
+                    {entries(children.into(), Some(speaker), row)}
+                </div>
             </div>
-        </div>
+        }
+        .into_any()
     }
-    .into_any()
-}
+);

@@ -8,73 +8,77 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::markdown::Block;
 use crate::ui::clipboard::copy_to_clipboard;
+use crate::ui::lazy::split;
 use crate::ui::tr_ctx;
 use crate::view::table_export::TableRef;
 
 /// The file a downloaded table is saved as.
 const CSV_FILE: &str = "table.csv";
 
-/// The toolbar under a table; `live`: the table may still change (no toolbar meanwhile).
-pub(crate) fn table_toolbar(table: Block, live: Option<Signal<bool>>) -> AnyView {
-    let table = StoredValue::new(table);
-    let text = move |csv: bool| {
-        table.with_value(|b| {
-            TableRef::of(b)
-                .map(|t| if csv { t.csv() } else { t.markdown() })
-                .unwrap_or_default()
-        })
-    };
-    let (md_copied, set_md_copied) = signal(false);
-    let (csv_copied, set_csv_copied) = signal(false);
-    let holder = NodeRef::<leptos::html::Div>::new();
-    let tools = move || {
-        view! {
-            <div
-                class="agui-md__table-tools"
-                role="group"
-                aria-label=move || tr_ctx().table_tools
-                data-testid="table-tools"
-                node_ref=holder
-            >
-                <button
-                    type="button"
-                    class="agui-md__table-tool"
-                    data-testid="table-copy-markdown"
-                    aria-label=move || tr_ctx().table_copy_markdown
-                    on:click=move |_| copy_to_clipboard(text(false), set_md_copied)
+split!(tables:
+    /// The toolbar under a table; `live`: the table may still change (no toolbar meanwhile).
+    /// (The lean widget fetches the `tables` module with the first table.)
+    pub(crate) fn table_toolbar(table: Block, live: Option<Signal<bool>>) -> AnyView {
+        let table = StoredValue::new(table);
+        let text = move |csv: bool| {
+            table.with_value(|b| {
+                TableRef::of(b)
+                    .map(|t| if csv { t.csv() } else { t.markdown() })
+                    .unwrap_or_default()
+            })
+        };
+        let (md_copied, set_md_copied) = signal(false);
+        let (csv_copied, set_csv_copied) = signal(false);
+        let holder = NodeRef::<leptos::html::Div>::new();
+        let tools = move || {
+            view! {
+                <div
+                    class="agui-md__table-tools"
+                    role="group"
+                    aria-label=move || tr_ctx().table_tools
+                    data-testid="table-tools"
+                    node_ref=holder
                 >
-                    {move || if md_copied.get() { tr_ctx().copied } else { tr_ctx().table_markdown }}
-                </button>
-                <button
-                    type="button"
-                    class="agui-md__table-tool"
-                    data-testid="table-copy-csv"
-                    aria-label=move || tr_ctx().table_copy_csv
-                    on:click=move |_| copy_to_clipboard(text(true), set_csv_copied)
-                >
-                    {move || if csv_copied.get() { tr_ctx().copied } else { tr_ctx().table_csv }}
-                </button>
-                <button
-                    type="button"
-                    class="agui-md__table-tool"
-                    data-testid="table-download-csv"
-                    aria-label=move || tr_ctx().table_download_csv
-                    on:click=move |_| {
-                        if let Some(at) = holder.get_untracked() {
-                            download_csv(&at, &text(true));
+                    <button
+                        type="button"
+                        class="agui-md__table-tool"
+                        data-testid="table-copy-markdown"
+                        aria-label=move || tr_ctx().table_copy_markdown
+                        on:click=move |_| copy_to_clipboard(text(false), set_md_copied)
+                    >
+                        {move || if md_copied.get() { tr_ctx().copied } else { tr_ctx().table_markdown }}
+                    </button>
+                    <button
+                        type="button"
+                        class="agui-md__table-tool"
+                        data-testid="table-copy-csv"
+                        aria-label=move || tr_ctx().table_copy_csv
+                        on:click=move |_| copy_to_clipboard(text(true), set_csv_copied)
+                    >
+                        {move || if csv_copied.get() { tr_ctx().copied } else { tr_ctx().table_csv }}
+                    </button>
+                    <button
+                        type="button"
+                        class="agui-md__table-tool"
+                        data-testid="table-download-csv"
+                        aria-label=move || tr_ctx().table_download_csv
+                        on:click=move |_| {
+                            if let Some(at) = holder.get_untracked() {
+                                download_csv(&at, &text(true));
+                            }
                         }
-                    }
-                >
-                    {move || tr_ctx().table_download}
-                </button>
-            </div>
+                    >
+                        {move || tr_ctx().table_download}
+                    </button>
+                </div>
+            }
+        };
+        match live {
+            None => tools().into_any(),
+            Some(live) => (move || (!live.get()).then(tools)).into_any(),
         }
-    };
-    match live {
-        None => tools().into_any(),
-        Some(live) => (move || (!live.get()).then(tools)).into_any(),
     }
-}
+);
 
 /// Saves `csv` as [`CSV_FILE`]: a Blob (UTF-8, with a byte order mark so spreadsheets read it
 /// as UTF-8), its object URL on an `<a download>` clicked inside `at` (so the click stays in
