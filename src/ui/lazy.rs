@@ -9,7 +9,9 @@
 //! action that needs it ([`AgentStore::in_module`]). Others: the interrupt cards when a run first asks, the
 //! state tree when there is state, the settings form, the queue, activity cards, attachments,
 //! the warnings badge, the editor of a sent message, A2UI surfaces and MCP Apps with the first
-//! of each, and the protobuf decoder when a response needs it. Without the cfg (the app's bundle, every
+//! of each, formulas (`math`), a table's toolbar (`tables`), a subagent's group (`subagents`)
+//! and an answer's sources (`sources`) with the first of each, and the protobuf decoder when a
+//! response needs it. Without the cfg (the app's bundle, every
 //! test) a split function is a plain call, so the DOM is the same either way and the app pays
 //! nothing for it.
 //!
