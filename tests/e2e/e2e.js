@@ -328,6 +328,7 @@ const splitChecks = {
     assert((await p.textContent(file)).includes('bookings.csv'), 'its name');
     assert((await p.textContent(`${card} [data-testid=tool-result]`)).includes('Bookings by month'), 'the text part');
     assert(seen.some(chunk('attach')), 'the media fetched the attachments module');
+    await audit(p, 'embed-agent-media');
   },
   async 'a module served under another type than application/wasm still loads'(p) {
     await p.route('**/agui-widget.hitl.wasm', async (r) => {
@@ -1256,6 +1257,7 @@ const generativeChecks = {
     await waitText(p, '[data-testid=footnote]', 'Tram 28 is the famous one.');
     await p.click('[data-testid=footnote-ref]');
     assert((await focusedTestid(p)) === 'footnote', 'the reference focused its note');
+    await audit(p, 'inline-sources');
   },
   async 'an MCP App renders in its opaque frame from its module, fetched with the first one'(p, seen) {
     await send(p, 'show the map');
