@@ -36,7 +36,7 @@ export LEAN_BUDGET_GZIP
 # person starts typing or something saved shows; an interrupt, state, the settings form, the
 # queue, an activity, an attachment, a warning, an edit, an A2UI surface, an MCP App, a
 # protobuf response; a language but English, a page's own texts).
-LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-781000}
+LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-790000}
 
 # Colours only on a terminal (CI logs stay plain).
 if [ -t 1 ]; then
