@@ -218,6 +218,11 @@ export interface AguiStrings {
    */
   error_redirected: string;
   /**
+   * Banner: the page's headers function failed or took too long; `{}` is why.
+   * English: “The page could not give this request its headers (sign-in?): {}”.
+   */
+  error_headers: string;
+  /**
    * Banner: the endpoint is not http(s); `{}` is the endpoint.
    * English: “Not sent: {} is not an http(s) address.”.
    */
@@ -1402,10 +1407,13 @@ export interface AguiChatOptions {
   transport?: 'sse' | 'protobuf';
   /**
    * Extra request headers (authentication). A bad value is shown as a warning and ignored; an
-   * endpoint that came from the page's URL is sent none.
+   * endpoint that came from the page's URL is sent none. In JS it may be a function (async or not)
+   * called before every request with `{refresh}` (an expiring token): after a `401`/`403` it is
+   * called again with `refresh: true` and the request goes once more; one that throws or takes over
+   * 10 s fails the request with a notice. Its headers go only to the page's own `endpoint`.
    * Attribute: `headers`.
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | ((ask: { refresh: boolean }) => Record<string, string> | Promise<Record<string, string>>);
   /**
    * `inline` fills the element (give it a height); `popup` is a floating launcher that opens a
    * panel (Escape closes it, the focus returns to the launcher); `sidebar` docks to the inline-end

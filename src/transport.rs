@@ -9,7 +9,9 @@
 //! the inspector.
 
 use std::cell::Cell;
+use std::future::Future;
 use std::rc::Rc;
+use std::task::Poll;
 
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -18,7 +20,9 @@ use web_sys::{AbortController, ReadableStreamDefaultReader, Request, Response};
 
 use crate::embed::{endpoint_allowed, Target};
 use crate::protocol::Wire;
-use crate::session::{Credentials, FetchPolicy};
+use crate::session::{
+    Credentials, FetchPolicy, HeaderRequest, HeaderSource, HEADER_SOURCE_TIMEOUT_MS,
+};
 use crate::view::failure::{error_body, EndpointRefusal, ERROR_BODY_BYTES};
 use web_sys::{RequestCredentials, RequestRedirect, ResponseType};
 
@@ -282,6 +286,50 @@ where
         if abort.aborted() {
             return Err(TransportError::Aborted);
         }
+    }
+}
+
+/// The most headers a page's [`HeaderSource`] may give one request.
+const MAX_SOURCE_HEADERS: usize = 64;
+
+/// The page's computed headers for one request ([`HeaderSource`]): what it settles to within
+/// [`HEADER_SOURCE_TIMEOUT_MS`], each header one the Fetch API takes; else why not.
+pub async fn source_headers(
+    source: &HeaderSource,
+    refresh: bool,
+) -> Result<Vec<(String, String)>, TransportError> {
+    let mut headers = source.headers(HeaderRequest { refresh });
+    let mut timeout = Box::pin(sleep(HEADER_SOURCE_TIMEOUT_MS));
+    let settled = std::future::poll_fn(|cx| {
+        if let Poll::Ready(r) = headers.as_mut().poll(cx) {
+            return Poll::Ready(Some(r));
+        }
+        timeout.as_mut().poll(cx).map(|()| None)
+    })
+    .await;
+    let headers = match settled {
+        Some(Ok(headers)) => headers,
+        Some(Err(reason)) => return Err(TransportError::Headers(reason)),
+        None => {
+            return Err(TransportError::Headers(format!(
+                "no answer within {} s",
+                HEADER_SOURCE_TIMEOUT_MS / 1000
+            )))
+        }
+    };
+    if headers.len() > MAX_SOURCE_HEADERS {
+        return Err(TransportError::Headers(format!(
+            "more than {MAX_SOURCE_HEADERS} headers"
+        )));
+    }
+    match headers
+        .iter()
+        .find(|(name, value)| !crate::embed::valid_header(name, value))
+    {
+        Some((name, _)) => Err(TransportError::Headers(format!(
+            "header {name:?} cannot be sent"
+        ))),
+        None => Ok(headers),
     }
 }
 

@@ -53,6 +53,7 @@ pub fn transport_error(t: &Strings, e: &TransportError) -> String {
         TransportError::Aborted => t.error_stopped.to_owned(),
         TransportError::Redirected => t.error_redirected.to_owned(),
         TransportError::DecoderUnavailable => t.lazy_failed.to_owned(),
+        TransportError::Headers(reason) => fill(t.error_headers, &[reason]),
         TransportError::Refused { endpoint, reason } => fill(
             match reason {
                 EndpointRefusal::Scheme => t.error_endpoint_scheme,

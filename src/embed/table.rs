@@ -90,8 +90,8 @@ options! {
         "With `protocol=\"ai-sdk\"`: a run the visitor left in flight (a reload; Stop is not leaving) is asked for again with `GET {endpoint}/{chatId}/stream` (the AI SDK's resumable streams; `204` = nothing in flight).";
     "transport" "transport" Chat: "'sse' | 'protobuf'", "`sse`, `protobuf`", "sse",
         "`protobuf` admits the AG-UI protobuf binding in `Accept` (`text/event-stream, application/vnd.ag-ui.event+proto`); a response whose content type is exactly `application/vnd.ag-ui.event+proto` is read as length-prefixed protobuf frames, anything else as SSE. The lean widget fetches the protobuf decoder, a module of its own, when such a widget's run starts.";
-    "headers" "headers" Chat: "Record<string, string>", "JSON object of strings", "",
-        "Extra request headers (authentication). A bad value is shown as a warning and ignored; an endpoint that came from the page's URL is sent none.";
+    "headers" "headers" Chat: "Record<string, string> | ((ask: { refresh: boolean }) => Record<string, string> | Promise<Record<string, string>>)", "JSON object of strings", "",
+        "Extra request headers (authentication). A bad value is shown as a warning and ignored; an endpoint that came from the page's URL is sent none. In JS it may be a function (async or not) called before every request with `{refresh}` (an expiring token): after a `401`/`403` it is called again with `refresh: true` and the request goes once more; one that throws or takes over 10 s fails the request with a notice. Its headers go only to the page's own `endpoint`.";
     "mode" "mode" Chat: "'inline' | 'popup' | 'sidebar' | 'page'", "`inline`, `popup`, `sidebar`, `page`", "inline",
         "`inline` fills the element (give it a height); `popup` is a floating launcher that opens a panel (Escape closes it, the focus returns to the launcher); `sidebar` docks to the inline-end edge and collapses to the launcher; `page` is the whole page.";
     "theme" "theme" Chat: "'auto' | 'light' | 'dark'", "`auto`, `light`, `dark`", "auto",

@@ -57,6 +57,7 @@ pub static AR: Strings = Strings {
     error_network: "خطأ في الشبكة: {}",
     error_no_body: "خطأ في الشبكة: الاستجابة بلا محتوى",
     error_redirected: "أعاد عنوان الوكيل توجيه الدردشة إلى مكان آخر؛ لا تُتَّبع عمليات إعادة التوجيه.",
+    error_headers: "تعذّر على الصفحة تقديم ترويسات هذا الطلب (تسجيل الدخول؟): {}",
     error_endpoint_scheme: "لم يُرسَل: {} ليس عنوان http(s).",
     error_endpoint_not_allowed: "لم يُرسَل: لا تسمح هذه الصفحة بنقطة الاتصال {}.",
     error_stopped: "أُوقف",

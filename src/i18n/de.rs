@@ -57,6 +57,7 @@ pub static DE: Strings = Strings {
     error_network: "Netzwerkfehler: {}",
     error_no_body: "Netzwerkfehler: Die Antwort hat keinen Inhalt",
     error_redirected: "Die Adresse des Agenten hat den Chat woandershin umgeleitet; Umleitungen werden nicht verfolgt.",
+    error_headers: "Die Seite konnte dieser Anfrage ihre Header nicht geben (Anmeldung?): {}",
     error_endpoint_scheme: "Nicht gesendet: {} ist keine http(s)-Adresse.",
     error_endpoint_not_allowed: "Nicht gesendet: Diese Seite erlaubt den Endpunkt {} nicht.",
     error_stopped: "angehalten",

@@ -57,6 +57,7 @@ pub static EN: Strings = Strings {
     error_network: "network error: {}",
     error_no_body: "network error: response has no body",
     error_redirected: "The agent’s address redirected the chat elsewhere; redirects are not followed.",
+    error_headers: "The page could not give this request its headers (sign-in?): {}",
     error_endpoint_scheme: "Not sent: {} is not an http(s) address.",
     error_endpoint_not_allowed: "Not sent: this page does not allow the endpoint {}.",
     error_stopped: "stopped",

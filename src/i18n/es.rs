@@ -57,6 +57,7 @@ pub static ES: Strings = Strings {
     error_network: "error de red: {}",
     error_no_body: "error de red: la respuesta no tiene cuerpo",
     error_redirected: "La dirección del agente redirigió el chat a otro sitio; las redirecciones no se siguen.",
+    error_headers: "La página no pudo dar a esta solicitud sus encabezados (¿inicio de sesión?): {}",
     error_endpoint_scheme: "No enviado: {} no es una dirección http(s).",
     error_endpoint_not_allowed: "No enviado: esta página no permite el punto de conexión {}.",
     error_stopped: "detenido",

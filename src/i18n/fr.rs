@@ -57,6 +57,7 @@ pub static FR: Strings = Strings {
     error_network: "erreur réseau\u{a0}: {}",
     error_no_body: "erreur réseau\u{a0}: la réponse n’a pas de corps",
     error_redirected: "L’adresse de l’agent a redirigé le chat ailleurs\u{a0}; les redirections ne sont pas suivies.",
+    error_headers: "La page n’a pas pu fournir les en-têtes de cette requête (connexion\u{a0}?)\u{a0}: {}",
     error_endpoint_scheme: "Non envoyé\u{a0}: {} n’est pas une adresse http(s).",
     error_endpoint_not_allowed: "Non envoyé\u{a0}: cette page n’autorise pas le point de terminaison {}.",
     error_stopped: "arrêté",

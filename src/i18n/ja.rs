@@ -57,6 +57,7 @@ pub static JA: Strings = Strings {
     error_network: "ネットワークエラー：{}",
     error_no_body: "ネットワークエラー：応答に本文がありません",
     error_redirected: "エージェントのアドレスがチャットを別の場所にリダイレクトしました。リダイレクトには従いません。",
+    error_headers: "ページがこのリクエストのヘッダーを用意できませんでした（サインイン？）：{}",
     error_endpoint_scheme: "送信されませんでした：{} は http(s) のアドレスではありません。",
     error_endpoint_not_allowed: "送信されませんでした：このページではエンドポイント {} は許可されていません。",
     error_stopped: "停止しました",

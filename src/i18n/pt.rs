@@ -57,6 +57,7 @@ pub static PT: Strings = Strings {
     error_network: "erro de rede: {}",
     error_no_body: "erro de rede: a resposta não tem corpo",
     error_redirected: "O endereço do agente redirecionou o chat para outro lugar; os redirecionamentos não são seguidos.",
+    error_headers: "A página não conseguiu dar a este pedido os seus cabeçalhos (início de sessão?): {}",
     error_endpoint_scheme: "Não enviado: {} não é um endereço http(s).",
     error_endpoint_not_allowed: "Não enviado: esta página não permite o endpoint {}.",
     error_stopped: "parado",

@@ -167,6 +167,8 @@ catalog! {
     error_no_body,
     /// The endpoint answered with a redirect, which the chat does not follow.
     error_redirected,
+    /// Banner: the page's headers function failed or took too long; `{}` is why.
+    error_headers,
     /// Banner: the endpoint is not http(s); `{}` is the endpoint.
     error_endpoint_scheme,
     /// Banner: the endpoint is outside the page's `allowed-endpoints`; `{}` is the endpoint.

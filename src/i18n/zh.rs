@@ -57,6 +57,7 @@ pub static ZH: Strings = Strings {
     error_network: "网络错误：{}",
     error_no_body: "网络错误：响应没有正文",
     error_redirected: "智能体的地址将聊天重定向到了别处；重定向不会被跟随。",
+    error_headers: "页面未能为此请求提供标头（登录？）：{}",
     error_endpoint_scheme: "未发送：{} 不是 http(s) 地址。",
     error_endpoint_not_allowed: "未发送：此页面不允许使用端点 {}。",
     error_stopped: "已停止",

@@ -1,5 +1,10 @@
 //! Where runs go and how the chat talks: [`AgentConfig`], the fetch policy.
 
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
 use crate::i18n::{Locale, Strings};
 use crate::protocol::front::Wire;
 use crate::protocol::types::Tool;
@@ -20,6 +25,10 @@ pub struct AgentConfig {
     pub local_agent: Option<LocalAgentRef>,
     /// Extra request headers (auth).
     pub headers: Vec<(String, String)>,
+    /// Headers the page computes before every request (a token that expires): asked again
+    /// with `refresh` after a `401`/`403`, and the request retried once ([`HeaderSource`]).
+    /// Its headers go over [`AgentConfig::headers`] of the same name.
+    pub header_source: Option<HeaderSource>,
     /// The only endpoints runs may go to (origins or URL prefixes; `None`: any). The
     /// transport checks every run against it, whoever set the endpoint.
     pub allowed_endpoints: Option<Vec<String>>,
@@ -70,6 +79,11 @@ pub struct AgentConfig {
 }
 
 impl AgentConfig {
+    /// The page's [`HeaderSource`] when it serves `endpoint`.
+    pub fn header_source_for(&self, endpoint: &str) -> Option<HeaderSource> {
+        self.header_source.clone().filter(|h| h.serves(endpoint))
+    }
+
     /// The UI strings to show: [`AgentConfig::strings`] when they are the locale's, else the
     /// locale's catalog (English in the lean widget until that catalog's module is here).
     pub fn ui_strings(&self) -> &'static Strings {
@@ -106,6 +120,7 @@ impl Default for AgentConfig {
             endpoint: None,
             local_agent: None,
             headers: Vec::new(),
+            header_source: None,
             allowed_endpoints: None,
             demo_speed: DEFAULT_DEMO_SPEED,
             tools: Vec::new(),
@@ -123,4 +138,100 @@ impl Default for AgentConfig {
             math: crate::markdown::MathSyntax::default(),
         }
     }
+}
+
+/// What a [`HeaderSource`] is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct HeaderRequest {
+    /// The last request was refused (`401`/`403`) with the headers given before: a new token
+    /// is wanted, not a cached one.
+    pub refresh: bool,
+}
+
+/// The headers a [`HeaderSource`] settles to, or why it could not.
+pub type HeaderFuture = Pin<Box<dyn Future<Output = Result<Vec<(String, String)>, String>>>>;
+
+/// How long a [`HeaderSource`] may take before its request fails (milliseconds).
+pub const HEADER_SOURCE_TIMEOUT_MS: u32 = 10_000;
+
+/// Headers computed by the page before every request it sends to its agent (and, later, its
+/// thread store): an auth token that expires. Called with [`HeaderRequest::refresh`] after a
+/// `401` or `403`, and the request is sent once more; one that does not settle within
+/// [`HEADER_SOURCE_TIMEOUT_MS`] fails the request with its own message.
+///
+/// Only for the endpoint it was given for ([`HeaderSource::only_for`]): a visitor who points
+/// the agent picker elsewhere gets none of it.
+///
+/// ```
+/// use agui_leptos::session::{HeaderSource, HeaderRequest};
+/// let source = HeaderSource::new(|ask: HeaderRequest| async move {
+///     let token = if ask.refresh { "fresh" } else { "cached" };
+///     Ok(vec![("Authorization".to_owned(), format!("Bearer {token}"))])
+/// });
+/// # let _ = source;
+/// ```
+#[derive(Clone)]
+pub struct HeaderSource {
+    get: Arc<dyn Fn(HeaderRequest) -> HeaderFuture + Send + Sync>,
+    endpoint: Option<String>,
+}
+
+impl HeaderSource {
+    /// A source from an async closure.
+    pub fn new<F, Fut>(get: F) -> Self
+    where
+        F: Fn(HeaderRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Vec<(String, String)>, String>> + 'static,
+    {
+        HeaderSource {
+            get: Arc::new(move |ask| Box::pin(get(ask))),
+            endpoint: None,
+        }
+    }
+
+    /// Asked only for requests to `endpoint` (as configured, compared as written).
+    pub fn only_for(mut self, endpoint: impl Into<String>) -> Self {
+        self.endpoint = Some(endpoint.into());
+        self
+    }
+
+    /// Whether a request to `endpoint` gets this source's headers.
+    pub fn serves(&self, endpoint: &str) -> bool {
+        self.endpoint.as_deref().is_none_or(|e| e == endpoint)
+    }
+
+    /// The headers, as the page computes them now.
+    pub fn headers(&self, ask: HeaderRequest) -> HeaderFuture {
+        (self.get)(ask)
+    }
+}
+
+impl PartialEq for HeaderSource {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.get, &other.get) && self.endpoint == other.endpoint
+    }
+}
+
+impl fmt::Debug for HeaderSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HeaderSource")
+            .field("endpoint", &self.endpoint)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `fixed` with `computed` over it: a computed header replaces every fixed one of the same
+/// name (names compared without case, as HTTP does).
+pub fn merge_headers(
+    fixed: &[(String, String)],
+    computed: Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = fixed
+        .iter()
+        .filter(|(name, _)| !computed.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)))
+        .cloned()
+        .collect();
+    out.extend(computed);
+    out
 }

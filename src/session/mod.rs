@@ -36,7 +36,10 @@ pub use env::{Env, TestEnv};
 pub use local::{LocalAgent, LocalAgentRef, TimedChunk};
 pub use queue::Offered;
 
-pub use config::{AgentConfig, Credentials, FetchPolicy, DEFAULT_DEMO_SPEED};
+pub use config::{
+    merge_headers, AgentConfig, Credentials, FetchPolicy, HeaderFuture, HeaderRequest,
+    HeaderSource, DEFAULT_DEMO_SPEED, HEADER_SOURCE_TIMEOUT_MS,
+};
 pub use flush::Flush;
 use flush::{Dirty, Timings};
 pub use run::{Route, RunOptions, RunRequest};

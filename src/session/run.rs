@@ -27,6 +27,9 @@ pub enum Route {
     Http {
         endpoint: String,
         headers: Vec<(String, String)>,
+        /// The page's computed headers ([`AgentConfig::header_source`]), when they serve this
+        /// endpoint.
+        header_source: Option<HeaderSource>,
         /// The page's `allowed-endpoints` ([`AgentConfig::allowed_endpoints`]).
         allowed: Option<Vec<String>>,
         fetch: FetchPolicy,
@@ -364,6 +367,7 @@ impl Session {
             (Some(endpoint), _) => Route::Http {
                 endpoint: endpoint.clone(),
                 headers: self.config.headers.clone(),
+                header_source: self.config.header_source_for(endpoint),
                 allowed: self.config.allowed_endpoints.clone(),
                 fetch: self.config.fetch,
                 get: false,

@@ -622,6 +622,12 @@ impl Session {
             route: Route::Http {
                 endpoint,
                 headers: self.config.headers.clone(),
+                // The resume URL is under the page's endpoint: its headers are the endpoint's.
+                header_source: self
+                    .config
+                    .endpoint
+                    .as_deref()
+                    .and_then(|e| self.config.header_source_for(e)),
                 allowed: self.config.allowed_endpoints.clone(),
                 fetch: self.config.fetch,
                 get: true,

@@ -135,6 +135,7 @@ fn transport_of(store: AgentStore, request: RunRequest) {
         Route::Http {
             endpoint,
             headers,
+            header_source,
             allowed,
             fetch,
             get,
@@ -153,26 +154,44 @@ fn transport_of(store: AgentStore, request: RunRequest) {
             let text = (!get).then(|| request.body.to_string());
             warm_decoders(accept);
             leptos::task::spawn_local(async move {
-                let result = transport::run_http(
-                    transport::HttpRequest {
-                        endpoint: &endpoint,
-                        headers: &headers,
-                        fetch,
-                        accept,
-                        body: text.as_deref(),
-                    },
-                    &handle,
-                    |wire| async move {
-                        let front = front_for(wire).await?;
-                        store.update(|s| match front {
-                            Some(front) => s.open_response_with(generation, front),
-                            None => s.open_response(generation, wire),
-                        });
-                        Ok(())
-                    },
-                    |b| store.push_for(generation, b),
-                )
-                .await;
+                // A refused request (401/403) with the page's computed headers asks them again,
+                // refreshed, and goes once more; nothing of it was read.
+                let mut refresh = false;
+                let result = loop {
+                    let headers = match &header_source {
+                        Some(source) => match transport::source_headers(source, refresh).await {
+                            Ok(computed) => crate::session::merge_headers(&headers, computed),
+                            Err(e) => break Err(e),
+                        },
+                        None => headers.clone(),
+                    };
+                    let result = transport::run_http(
+                        transport::HttpRequest {
+                            endpoint: &endpoint,
+                            headers: &headers,
+                            fetch,
+                            accept,
+                            body: text.as_deref(),
+                        },
+                        &handle,
+                        |wire| async move {
+                            let front = front_for(wire).await?;
+                            store.update(|s| match front {
+                                Some(front) => s.open_response_with(generation, front),
+                                None => s.open_response(generation, wire),
+                            });
+                            Ok(())
+                        },
+                        |b| store.push_for(generation, b),
+                    )
+                    .await;
+                    match result {
+                        Err(TransportError::Status {
+                            status: 401 | 403, ..
+                        }) if header_source.is_some() && !refresh => refresh = true,
+                        result => break result,
+                    }
+                };
                 let unloaded = matches!(result, Err(TransportError::DecoderUnavailable));
                 store.end_for(generation, result);
                 // The part that could not be loaded is the banner's; its Retry runs again.

@@ -28,6 +28,10 @@ pub enum TransportError {
     /// protobuf binding's as a module of its own): the response was not read.
     #[error("the decoder of the response could not be loaded")]
     DecoderUnavailable,
+    /// The page's headers function ([`HeaderSource`](crate::session::HeaderSource)) failed or
+    /// did not settle in time: nothing was sent.
+    #[error("the page's headers for the request could not be had: {0}")]
+    Headers(String),
     /// The endpoint is not one the page allows: not http(s), or outside `allowed-endpoints`.
     #[error("the endpoint {endpoint:?} is refused: {reason:?}")]
     Refused {

@@ -11,7 +11,9 @@ use crate::plugins::Plugins;
 use crate::plugins::{CodeBlockView, ToolCallView};
 use crate::protocol::types::Tool;
 
-use super::js::{error_text, json_of, own};
+use crate::session::{HeaderRequest, HeaderSource};
+
+use super::js::{error_text, json_of, own, read_json};
 use super::mounted::MOUNTED;
 
 /// The function the widget `id`'s JS options hold now under `path` (`["upload"]`, or
@@ -73,6 +75,39 @@ pub(super) fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) 
         }
     }
     (plugins, problems)
+}
+
+/// `headers` given as a function: called before every request to the page's `endpoint`
+/// (`None` when it is not a function or there is no endpoint).
+pub(super) fn header_source_from_js(
+    id: u32,
+    obj: &JsValue,
+    endpoint: Option<&str>,
+) -> Option<HeaderSource> {
+    own(obj, "headers").filter(JsValue::is_function)?;
+    Some(
+        HeaderSource::new(move |ask: HeaderRequest| call_js_headers(id, ask.refresh))
+            .only_for(endpoint?),
+    )
+}
+
+/// The page's `headers({refresh})`: an object of strings, or a promise of one.
+async fn call_js_headers(widget: u32, refresh: bool) -> Result<Vec<(String, String)>, String> {
+    let f = js_function(widget, "headers", None)?;
+    let ask = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&ask, &"refresh".into(), &JsValue::from_bool(refresh));
+    let out = f.call1(&JsValue::NULL, &ask).map_err(|e| error_text(&e))?;
+    let out = match out.dyn_into::<js_sys::Promise>() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .map_err(|e| error_text(&e))?,
+        Err(v) => v,
+    };
+    let text = js_sys::JSON::stringify(&out)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| "headers did not return an object of strings".to_owned())?;
+    crate::embed::parse_headers_using(&text, read_json).map_err(|e| e.message(&crate::i18n::EN))
 }
 
 /// The page's `upload(file)`: a URL (or a promise of one) for the attached file.

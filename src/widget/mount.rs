@@ -17,6 +17,7 @@ use crate::ui::widget_shell::{ShellControls, WidgetShell};
 use super::events::bridge_events;
 use super::guard::{register_host, unregister_host};
 use super::js::{error_text, warn};
+use super::js_plugins::header_source_from_js;
 use super::mounted::{is_mounted, next_id, Mounted, PagePlugins, DATA_PREFIX, DEMO, MOUNTED};
 use super::options::{options_from_js, options_of};
 
@@ -123,6 +124,11 @@ pub(super) fn mount(
     }
     // Where data goes is the page's choice: the picker only where the page asks for it.
     .agent_picker(options.shows_settings());
+    // `headers` as a function (JS), for the page's own endpoint.
+    let header_source = page
+        .options
+        .as_ref()
+        .and_then(|js| header_source_from_js(id, js, options.endpoint.as_deref()));
     let handle = leptos::mount::mount_to(container, move || {
         let config = AgentConfig {
             endpoint: options.endpoint.clone(),
@@ -130,6 +136,7 @@ pub(super) fn mount(
             resume: options.resume,
             protobuf: options.protobuf,
             headers: options.headers.clone(),
+            header_source: header_source.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
             mcp_apps_proxy: options.mcp_apps_proxy.clone(),
             fetch: options.fetch,

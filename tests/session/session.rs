@@ -162,12 +162,58 @@ fn the_route_follows_the_configuration() {
         Route::Http {
             endpoint: "/api/agent".into(),
             headers: vec![("Authorization".into(), "Bearer x".into())],
+            header_source: None,
             allowed: None,
             fetch: Default::default(),
             get: false,
             accept: "text/event-stream",
         },
         "an endpoint wins over the local agent"
+    );
+}
+
+// Issue 31, item 2: the page's computed headers go with requests to its own endpoint only.
+#[test]
+fn a_header_source_goes_only_with_requests_to_the_endpoint_it_was_given_for() {
+    use agui_leptos::session::{merge_headers, HeaderSource};
+    let source = HeaderSource::new(|_| async { Ok(vec![]) }).only_for("/api/agent");
+    let mut s = Session::new(
+        AgentConfig {
+            endpoint: Some("/api/agent".into()),
+            header_source: Some(source.clone()),
+            ..demo_config()
+        },
+        env(),
+    );
+    let req = s.send("hi").expect("a request");
+    let Route::Http { header_source, .. } = &req.route else {
+        panic!("{:?}", req.route)
+    };
+    assert_eq!(header_source.as_ref(), Some(&source));
+    s.stop();
+    // The agent picker pointed elsewhere: nothing of the page's goes there.
+    s.set_config(AgentConfig {
+        endpoint: Some("https://elsewhere.example/agent".into()),
+        header_source: Some(source.clone()),
+        ..demo_config()
+    });
+    let req = s.send("again").expect("a request");
+    let Route::Http { header_source, .. } = &req.route else {
+        panic!("{:?}", req.route)
+    };
+    assert_eq!(header_source, &None);
+    assert!(HeaderSource::new(|_| async { Ok(vec![]) }).serves("/any"));
+    // A computed header replaces the fixed one of the same name, whatever its case.
+    let fixed = vec![
+        ("Authorization".to_owned(), "Bearer old".to_owned()),
+        ("X-Site".to_owned(), "a".to_owned()),
+    ];
+    assert_eq!(
+        merge_headers(&fixed, vec![("authorization".into(), "Bearer new".into())]),
+        vec![
+            ("X-Site".to_owned(), "a".to_owned()),
+            ("authorization".to_owned(), "Bearer new".to_owned())
+        ]
     );
 }
 

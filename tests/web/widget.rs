@@ -232,6 +232,44 @@ export function mount_with_code_renderers(el) {
   });
 }
 export function seen_code() { return JSON.stringify(charts_seen); }
+// An agent that takes only `Authorization: Bearer fresh` (401 for anything else; 403 for
+// `Bearer banned`) and a page whose `headers` function hands out a cached token until it is
+// asked to refresh. Every Authorization sent and every ask are recorded.
+let auths = [];
+let asks = [];
+export function install_token_agent() {
+  auths = [];
+  install_agent((body, r) => {
+    return new Response(sse([{ type: 'RUN_STARTED', ...r },
+      { type: 'TEXT_MESSAGE_START', messageId: 'a-' + r.runId, role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a-' + r.runId, delta: 'Signed in.' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a-' + r.runId },
+      { type: 'RUN_FINISHED', ...r }]), { headers: { 'content-type': 'text/event-stream' } });
+  });
+  const reply = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const auth = req.headers.get('authorization');
+    auths.push(auth + '|' + req.headers.get('x-tenant'));
+    if (auth === 'Bearer banned') return new Response('banned', { status: 403 });
+    if (auth !== 'Bearer fresh') return new Response('expired', { status: 401 });
+    return reply(req);
+  };
+}
+export function mount_with_token_source(el, mode) {
+  asks = [];
+  let token = mode === 'banned' ? 'banned' : 'stale';
+  return window.AguiChat.mount(el, {
+    endpoint: '/token-agent', threadKey: 'token-' + Math.random(),
+    headers: async ({ refresh }) => {
+      asks.push(refresh);
+      if (mode === 'throws') throw new Error('no session');
+      if (refresh && mode !== 'banned') token = 'fresh';
+      return { Authorization: 'Bearer ' + token, 'X-Tenant': 'acme' };
+    },
+  });
+}
+export function token_log() { return JSON.stringify({ auths, asks }); }
 export function press(el, key) {
   el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
 }
@@ -254,6 +292,9 @@ extern "C" {
     fn mount_with_renderer(el: &HtmlElement) -> JsValue;
     fn seen_calls(el: &Element) -> String;
     fn restore_fetch();
+    fn install_token_agent();
+    fn mount_with_token_source(el: &HtmlElement, mode: &str) -> JsValue;
+    fn token_log() -> String;
     fn requests_json() -> String;
     fn mount_with_tool(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
     fn mount_then_swap_handler(el: &HtmlElement, calls: &js_sys::Array) -> JsValue;
@@ -1380,4 +1421,75 @@ async fn the_page_s_own_strings_replace_the_catalog_s_key_by_key() {
         "no problem"
     );
     el.remove();
+}
+
+/// The page's `headers` function: asked before every request, asked again with `refresh`
+/// after a `401` and the request sent once more; the next request uses what it hands out
+/// then, with no refusal first.
+#[wasm_bindgen_test]
+async fn headers_from_a_page_function_are_refreshed_after_a_401_and_the_request_retried_once() {
+    start();
+    install_token_agent();
+    let host = web_support::fresh_container();
+    let _handle = mount_with_token_source(&host, "refresh");
+    leptos::task::tick().await;
+    send(&host, "hello").await;
+    until("the run to finish", || status(&host) == "success").await;
+    assert!(text_of(&frame(&host)).contains("Signed in."));
+    send(&host, "again").await;
+    until("the second run", || {
+        token_log().matches("fresh").count() == 2 && status(&host) == "success"
+    })
+    .await;
+    restore_fetch();
+    let log: serde_json::Value = serde_json::from_str(&token_log()).unwrap();
+    assert_eq!(
+        log["auths"],
+        serde_json::json!([
+            "Bearer stale|acme",
+            "Bearer fresh|acme",
+            "Bearer fresh|acme"
+        ]),
+        "refused once, sent again with the refreshed token, which the next run keeps"
+    );
+    assert_eq!(log["asks"], serde_json::json!([false, true, false]));
+    assert!(testid(&frame(&host), "error-banner").is_none());
+}
+
+/// A token refused again after the refresh fails the run (one retry, no loop); a function
+/// that throws fails it before anything is sent, with its own words.
+#[wasm_bindgen_test]
+async fn a_refused_refresh_fails_once_and_a_throwing_headers_function_sends_nothing() {
+    start();
+    install_token_agent();
+    let host = web_support::fresh_container();
+    let _handle = mount_with_token_source(&host, "banned");
+    leptos::task::tick().await;
+    send(&host, "hello").await;
+    until("the banner", || {
+        testid(&frame(&host), "error-banner").is_some()
+    })
+    .await;
+    let log: serde_json::Value = serde_json::from_str(&token_log()).unwrap();
+    assert_eq!(log["auths"].as_array().map(Vec::len), Some(2), "{log}");
+    assert_eq!(log["asks"], serde_json::json!([false, true]));
+    assert!(text_of(&testid(&frame(&host), "error-banner").unwrap()).contains("403"));
+
+    install_token_agent();
+    let host = web_support::fresh_container();
+    let _handle = mount_with_token_source(&host, "throws");
+    leptos::task::tick().await;
+    send(&host, "hello").await;
+    until("the banner", || {
+        testid(&frame(&host), "error-banner").is_some()
+    })
+    .await;
+    restore_fetch();
+    let banner = text_of(&testid(&frame(&host), "error-banner").unwrap());
+    assert!(
+        banner.contains("could not give this request its headers") && banner.contains("no session"),
+        "{banner}"
+    );
+    let log: serde_json::Value = serde_json::from_str(&token_log()).unwrap();
+    assert_eq!(log["auths"], serde_json::json!([]), "nothing was sent");
 }
