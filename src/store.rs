@@ -862,6 +862,29 @@ impl AgentStore {
         signals
     }
 
+    /// What the person typed in the open conversation and did not send
+    /// ([`Session::draft`]).
+    pub fn draft(&self) -> String {
+        self.with_session(Session::draft)
+    }
+
+    /// Keep the open conversation's draft in memory ([`Session::set_draft`]);
+    /// [`AgentStore::save_drafts`] writes it to storage.
+    pub fn set_draft(&self, text: &str) {
+        self.update(|s| s.set_draft(text));
+    }
+
+    /// Write the drafts changed since the last call to storage ([`Session::save_drafts`]).
+    pub fn save_drafts(&self) {
+        self.update(Session::save_drafts);
+    }
+
+    /// The person's earlier prompts in the open conversation, oldest first
+    /// ([`Session::prompts`]).
+    pub fn prompts(&self) -> Vec<String> {
+        self.with_session(Session::prompts)
+    }
+
     /// Whether conversations are saved in the browser (a store made by [`AgentStore::restore`]).
     pub fn persists(&self) -> bool {
         self.with_session(Session::persists)

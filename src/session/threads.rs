@@ -29,6 +29,11 @@
 //! next oldest and tries again; a conversation larger than the whole budget is not written
 //! ([`Notice::TooLargeToSave`]: the last copy that fitted stays).
 //!
+//! **Drafts**: what the person typed and did not send is kept per conversation
+//! ([`Session::draft`]), in memory and under `{prefix}:draft:{id}` — one key, `new`, for a
+//! conversation with no message yet — at most [`DRAFT_BYTES`] each; removed with its
+//! conversation, never a warning.
+//!
 //! **Switching conversations is refused while a run is in flight** ([`ThreadError::Running`]):
 //! the person stops it first, so a run never ends up in a conversation it was not started for.
 //! Interrupts and pending tool calls belong to their conversation (they live in its `Thread`
@@ -125,6 +130,11 @@ pub(super) struct Threads {
     pub(super) queued: Vec<crate::protocol::types::Message>,
     /// Storage problems (and widget notices), shown in the warnings list first.
     pub(super) notices: Vec<Notice>,
+    /// What the person typed and did not send, per conversation ([`Session::draft`]); the
+    /// stored copy is under `{prefix}:draft:{id}`.
+    drafts: std::collections::HashMap<String, String>,
+    /// The drafts changed since they were last written to storage ([`Session::save_drafts`]).
+    unsaved_drafts: std::collections::BTreeSet<String>,
 }
 
 impl Threads {
@@ -163,6 +173,20 @@ fn for_storage(record: &ThreadRecord) -> Option<ThreadRecord> {
 fn thread_key(prefix: &str, id: &str) -> String {
     format!("{prefix}:thread:{id}")
 }
+
+fn draft_key(prefix: &str, id: &str) -> String {
+    format!("{prefix}:draft:{id}")
+}
+
+/// The most of a draft kept (bytes of UTF-8); a longer one is kept to that length.
+pub const DRAFT_BYTES: usize = 32 * 1024;
+
+/// The most drafts kept in memory at once (conversations have their own budget in storage).
+const MAX_DRAFTS: usize = 200;
+
+/// The draft key of a conversation that has no message yet: one such draft, which a reload
+/// finds again although the new conversation's id is not saved.
+const NEW_DRAFT: &str = "new";
 
 fn index_key(prefix: &str) -> String {
     format!("{prefix}:index")
@@ -526,6 +550,7 @@ impl Session {
         self.threads.stored.remove(&id);
         self.threads.parked.retain(|r| r.id != id);
         self.logs.forget(&id);
+        self.drop_draft(&id);
         if let Some((store, prefix)) = &self.threads.store {
             if let Err(err) = store.remove(&thread_key(prefix, &id)) {
                 self.notice(Notice::DeleteFailed(err));
@@ -755,6 +780,7 @@ impl Session {
         }
         self.logs.forget(id);
         self.threads.stored.remove(id);
+        self.drop_draft(id);
         if let Some((store, prefix)) = &self.threads.store {
             if let Err(err) = store.remove(&thread_key(prefix, id)) {
                 self.notice(Notice::DeleteFailed(err));
@@ -859,4 +885,120 @@ impl Session {
 fn is_quota(reason: &str) -> bool {
     let r = reason.to_ascii_lowercase();
     r.contains("quota")
+}
+
+// ---- drafts ---------------------------------------------------------------------------------
+
+impl Session {
+    /// The key of the open conversation's draft: its id, or one key for every conversation
+    /// that has no message yet (a new one's id is not saved before its first message).
+    fn draft_id(&self) -> String {
+        if self.pipeline.thread.messages.is_empty() {
+            NEW_DRAFT.to_owned()
+        } else {
+            self.thread_id.clone()
+        }
+    }
+
+    /// What the person typed in the open conversation and did not send (kept across thread
+    /// switches and, with storage, reloads); empty when nothing.
+    pub fn draft(&self) -> String {
+        let id = self.draft_id();
+        if let Some(text) = self.threads.drafts.get(&id) {
+            return text.clone();
+        }
+        if self.threads.unsaved_drafts.contains(&id) {
+            return String::new();
+        }
+        match &self.threads.store {
+            Some((store, prefix)) => store
+                .get(&draft_key(prefix, &id))
+                .ok()
+                .flatten()
+                .map(|text| cut_draft(&text).to_owned())
+                .unwrap_or_default(),
+            None => String::new(),
+        }
+    }
+
+    /// Keep `text` as the open conversation's draft (empty: none), in memory; storage gets it
+    /// with [`Session::save_drafts`] (the composer calls it when typing pauses, not per
+    /// keystroke). At most [`DRAFT_BYTES`] of it.
+    pub fn set_draft(&mut self, text: &str) {
+        let id = self.draft_id();
+        let text = cut_draft(text);
+        let drafts = &mut self.threads.drafts;
+        if drafts.get(&id).map(String::as_str) == Some(text) {
+            return;
+        }
+        if text.is_empty() {
+            drafts.remove(&id);
+        } else if drafts.len() < MAX_DRAFTS || drafts.contains_key(&id) {
+            drafts.insert(id.clone(), text.to_owned());
+        }
+        self.threads.unsaved_drafts.insert(id);
+    }
+
+    /// Write the drafts changed since the last call to storage (each under its own
+    /// conversation, whichever is open now). A storage that refuses one keeps it in memory: a
+    /// draft is never a warning.
+    pub fn save_drafts(&mut self) {
+        let ids = std::mem::take(&mut self.threads.unsaved_drafts);
+        let Some((store, prefix)) = &self.threads.store else {
+            return;
+        };
+        for id in ids {
+            let key = draft_key(prefix, &id);
+            let _ = match self.threads.drafts.get(&id) {
+                Some(text) => store.set(&key, text),
+                None => store.remove(&key),
+            };
+        }
+    }
+
+    /// Forget conversation `id`'s draft, in memory and storage (the conversation is gone).
+    fn drop_draft(&mut self, id: &str) {
+        self.threads.drafts.remove(id);
+        self.threads.unsaved_drafts.remove(id);
+        if let Some((store, prefix)) = &self.threads.store {
+            let _ = store.remove(&draft_key(prefix, id));
+        }
+    }
+
+    /// The person's earlier prompts in the open conversation, oldest first (text only; the
+    /// same prompt twice in a row once; at most [`MAX_PROMPTS`] of the latest): what ↑ in the
+    /// composer goes back through.
+    pub fn prompts(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for m in self.pipeline.thread.messages.iter().rev() {
+            if out.len() == MAX_PROMPTS {
+                break;
+            }
+            if m.role != crate::protocol::types::Role::User {
+                continue;
+            }
+            let text = m.text();
+            if text.trim().is_empty() || out.last().is_some_and(|last| *last == text) {
+                continue;
+            }
+            out.push(text.into_owned());
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// How many earlier prompts ↑ reaches.
+pub const MAX_PROMPTS: usize = 100;
+
+/// `text` cut to [`DRAFT_BYTES`] on a character.
+fn cut_draft(text: &str) -> &str {
+    if text.len() <= DRAFT_BYTES {
+        return text;
+    }
+    let mut end = DRAFT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }

@@ -21,6 +21,7 @@ use crate::ui::lazy::{lazy, split};
 use crate::ui::message::warm_run;
 use crate::ui::queue::queue_view;
 use crate::ui::{locked_by_interrupts, tr};
+use crate::view::prompts;
 
 /// Ids of this composer's elements, unique on the page (several widgets may share one page,
 /// and `for` / `aria-describedby` resolve to the first element with an id).
@@ -37,6 +38,21 @@ fn autosize(el: &HtmlTextAreaElement) {
     let style = web_sys::HtmlElement::style(el);
     let _ = style.set_property("height", "auto");
     let _ = style.set_property("height", &format!("{}px", el.scroll_height()));
+}
+
+/// How long typing pauses before the draft is written to storage.
+const DRAFT_SAVE_MS: u64 = 400;
+
+/// ↑ (`true`) or ↓ (`false`) for the prompt history: a bare arrow key, outside an IME
+/// composition.
+fn history_key(ev: &KeyboardEvent) -> Option<bool> {
+    let up = match ev.key().as_str() {
+        "ArrowUp" => true,
+        "ArrowDown" => false,
+        _ => return None,
+    };
+    let modified = ev.shift_key() || ev.alt_key() || ev.ctrl_key() || ev.meta_key();
+    (!modified && !ev.is_composing() && ev.key_code() != IME_KEY_CODE).then_some(up)
 }
 
 /// Whether a keydown in the textarea should send the message.
@@ -165,6 +181,78 @@ pub fn Composer() -> impl IntoView {
         set_send_disabled(!text.with_untracked(|t| sendable(t)));
     });
 
+    // The text box's value set by the chat (a draft, a recalled prompt): Send and the height
+    // follow it.
+    let show_text = move |el: &HtmlTextAreaElement, value: String| {
+        el.set_value(&value);
+        set_send_disabled(!sendable(&value));
+        set_text.set(value);
+        autosize(el);
+    };
+    // The prompt history: where ↑/↓ stand (`None`: what is being typed) and what was being
+    // typed before ↑.
+    let recalled = StoredValue::new(None::<(usize, String)>);
+    // The draft is kept in memory at each input and written to storage when typing pauses
+    // (the timer of the latest input writes).
+    let draft_timer = StoredValue::new(0u32);
+    let keep_draft = move |value: &str| {
+        store.set_draft(value);
+        let n = draft_timer.get_value().wrapping_add(1);
+        draft_timer.set_value(n);
+        set_timeout(
+            move || {
+                if draft_timer.try_get_value() == Some(n) {
+                    store.save_drafts();
+                }
+            },
+            std::time::Duration::from_millis(DRAFT_SAVE_MS),
+        );
+    };
+    // The open conversation's draft in the box: at the start, and when another conversation
+    // is opened (the one left keeps its own).
+    let active = store.threads().active;
+    Effect::new(move |before: Option<String>| {
+        let id = active.get();
+        if let Some(el) = input.get() {
+            if before.as_ref() != Some(&id) && (before.is_some() || el.value().is_empty()) {
+                recalled.set_value(None);
+                show_text(&el, store.draft());
+            }
+        }
+        id
+    });
+    // ↑/↓: the person's earlier prompts of this conversation, when the caret is on the first
+    // (last) line; `true` when the key was used.
+    let recall = move |el: &HtmlTextAreaElement, up: bool| -> bool {
+        let value = el.value();
+        let (start, end) = (
+            el.selection_start().ok().flatten().unwrap_or(0),
+            el.selection_end().ok().flatten().unwrap_or(0),
+        );
+        if !prompts::caret_allows(&value, start, end, up) {
+            return false;
+        }
+        let prompts = store.prompts();
+        let at = recalled.with_value(|r| r.as_ref().map(|(i, _)| *i));
+        let Some(to) = prompts::step(prompts.len(), at, up) else {
+            return false;
+        };
+        let typed = recalled
+            .with_value(|r| r.as_ref().map(|(_, t)| t.clone()))
+            .unwrap_or(value);
+        let text = match to {
+            Some(i) => prompts::prompt_at(&prompts, i)
+                .unwrap_or_default()
+                .to_owned(),
+            None => typed.clone(),
+        };
+        recalled.set_value(to.map(|i| (i, typed)));
+        let end = text.encode_utf16().count() as u32;
+        show_text(el, text);
+        let _ = el.set_selection_range(end, end);
+        true
+    };
+
     // Reads the element itself, so a value set by a script (or a test) is sent too.
     let send = move || {
         let Some(el) = input.get_untracked() else {
@@ -175,6 +263,11 @@ pub fn Composer() -> impl IntoView {
             return;
         }
         let parts = att.map(|a| a.take_parts()).unwrap_or_default();
+        // Sent: no longer a draft (before the message changes which draft is the open one's).
+        recalled.set_value(None);
+        draft_timer.update_value(|n| *n = n.wrapping_add(1));
+        store.set_draft("");
+        store.save_drafts();
         store.send_with(value, parts);
         el.set_value("");
         set_text.set(String::new());
@@ -262,6 +355,9 @@ pub fn Composer() -> impl IntoView {
                         // Reactive updates land a microtask later; a script (or a fast test)
                         // that types and clicks at once must find Send enabled already.
                         set_send_disabled(!sendable(&value));
+                        // Typing leaves the history: what is in the box is the draft.
+                        recalled.set_value(None);
+                        keep_draft(&value);
                         set_text.set(value);
                         autosize(&el);
                     }
@@ -269,6 +365,11 @@ pub fn Composer() -> impl IntoView {
                         if sends(&ev) {
                             ev.prevent_default();
                             send();
+                        } else if let Some(up) = history_key(&ev) {
+                            let el: HtmlTextAreaElement = event_target(&ev);
+                            if recall(&el, up) {
+                                ev.prevent_default();
+                            }
                         }
                     }
                     on:paste=move |ev: ClipboardEvent| {

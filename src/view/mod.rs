@@ -10,6 +10,7 @@ pub mod format;
 pub mod highlight;
 pub mod interrupt;
 pub mod media;
+pub mod prompts;
 pub mod rows;
 pub mod run;
 pub mod slices;

@@ -1742,3 +1742,49 @@ fn storage_attached_without_reading_saves_and_reads_what_is_saved_on_demand() {
         .iter()
         .any(|n| matches!(n, Notice::StorageUnavailable(_))));
 }
+
+// Issue 31, items 3 and 4: drafts per conversation (kept across a switch and a reload,
+// cleared when sent) and the earlier prompts ↑ goes back through.
+#[test]
+fn a_draft_is_kept_per_conversation_across_switches_and_reloads_and_prompts_are_listed() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
+    s.set_draft("half a thought");
+    assert_eq!(s.draft(), "half a thought");
+    s.save_drafts();
+    // A reload before the first message: the new conversation's draft is found again.
+    let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
+    assert_eq!(s.draft(), "half a thought");
+    s.set_draft("");
+    turn(&mut s, "plan our Lisbon offsite");
+    let first = s.thread_id().to_owned();
+    s.set_draft("and the budget?");
+    s.new_thread().unwrap();
+    assert_eq!(s.draft(), "", "another conversation, another draft");
+    s.set_draft("elsewhere");
+    s.switch_thread(&first).unwrap();
+    assert_eq!(s.draft(), "and the budget?");
+    s.save_drafts();
+    assert_eq!(
+        store.peek(&format!("w:draft:{first}")).as_deref(),
+        Some("and the budget?")
+    );
+    assert_eq!(store.peek("w:draft:new").as_deref(), Some("elsewhere"));
+    let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
+    assert_eq!(s.thread_id(), first);
+    assert_eq!(s.draft(), "and the budget?", "after a reload");
+    // Kept to its budget, on a character.
+    s.set_draft(&"é".repeat(agui_leptos::session::threads::DRAFT_BYTES));
+    assert_eq!(s.draft().len(), agui_leptos::session::threads::DRAFT_BYTES);
+    // Deleting the conversation removes its draft.
+    s.save_drafts();
+    s.delete_thread(&first).unwrap();
+    assert_eq!(store.peek(&format!("w:draft:{first}")), None);
+
+    // The prompts: the person's, oldest first, a repeat once.
+    let mut s = Session::new(demo_config(), env());
+    for text in ["first", "second", "second"] {
+        turn(&mut s, text);
+    }
+    assert_eq!(s.prompts(), ["first", "second"]);
+}

@@ -14,6 +14,7 @@ mod i18n;
 mod markdown;
 mod math;
 mod media;
+mod prompts;
 mod sources;
 mod subagents;
 mod table_export;

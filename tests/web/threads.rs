@@ -894,3 +894,96 @@ async fn a_long_thread_mounts_its_newest_rows_first_and_a_switch_mid_way_does_no
     container.remove();
     clear_prefix(&prefix);
 }
+
+fn composer_box(root: &Element) -> HtmlTextAreaElement {
+    testid(root, "composer-input")
+        .expect("composer")
+        .dyn_into()
+        .expect("a textarea")
+}
+
+/// Type `text` as a person does (the value, then an `input` event).
+fn type_into(root: &Element, text: &str) {
+    let input = composer_box(root);
+    input.set_value(text);
+    input
+        .dispatch_event(&web_sys::Event::new("input").expect("input event"))
+        .expect("dispatch input");
+}
+
+/// An arrow key on the composer (`composing`: inside an IME composition).
+fn arrow(root: &Element, key: &str, composing: bool) -> bool {
+    let ev = keyboard_event("keydown", key, false, composing);
+    composer_box(root).dispatch_event(&ev).expect("dispatch");
+    ev.default_prevented()
+}
+
+// Issue 31, items 3 and 4: what is typed stays with its conversation (a switch, a reload),
+// goes when sent; ↑/↓ go through the conversation's earlier prompts, never inside an IME
+// composition.
+#[wasm_bindgen_test]
+async fn a_draft_follows_its_conversation_and_survives_a_reload_and_arrows_recall_prompts() {
+    let prefix = unique_prefix("draft");
+    let store = AgentStore::restore(config(), &prefix);
+    let (_container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    send_and_wait(&store, &root, "plan our Lisbon offsite", "success").await;
+    send_and_wait(&store, &root, "use a tool", "success").await;
+    let a = store.thread_id();
+    assert_eq!(composer_box(&root).value(), "", "sent: no draft left");
+
+    // ↑ in the empty box: the newest prompt, then the one before; ↓ back to the typing.
+    type_into(&root, "");
+    assert!(arrow(&root, "ArrowUp", false));
+    assert_eq!(composer_box(&root).value(), "use a tool");
+    assert!(arrow(&root, "ArrowUp", false));
+    assert_eq!(composer_box(&root).value(), "plan our Lisbon offsite");
+    assert!(
+        !arrow(&root, "ArrowUp", false),
+        "no older prompt: the key is the caret's"
+    );
+    assert!(arrow(&root, "ArrowDown", false));
+    assert!(arrow(&root, "ArrowDown", false));
+    assert_eq!(composer_box(&root).value(), "", "back to what was typed");
+    assert!(
+        !arrow(&root, "ArrowUp", true),
+        "never inside an IME composition"
+    );
+    assert_eq!(composer_box(&root).value(), "");
+    // On the second line of a text, ↑ moves the caret, not the history.
+    type_into(&root, "two\nlines");
+    assert!(!arrow(&root, "ArrowUp", false));
+    assert_eq!(composer_box(&root).value(), "two\nlines");
+
+    // A draft in A, another in a new conversation B: each comes back with its conversation.
+    type_into(&root, "and the budget?");
+    click_testid(&root, "thread-new");
+    settle(&store).await;
+    assert_eq!(composer_box(&root).value(), "", "B has no draft");
+    type_into(&root, "a question for B");
+    open_thread(&root, &a);
+    settle(&store).await;
+    assert_eq!(composer_box(&root).value(), "and the budget?");
+    // Typing pauses: the draft is written; a reload finds it in its conversation.
+    sleep(600).await;
+    assert!(keys_under(&prefix).contains(&format!("{prefix}:draft:{a}")));
+    drop(handle);
+    let store = AgentStore::restore(config(), &prefix);
+    let (_container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    wait_until(&store, "the saved conversation", || store.thread_id() == a).await;
+    settle(&store).await;
+    assert_eq!(
+        composer_box(&root).value(),
+        "and the budget?",
+        "after a reload"
+    );
+    // Sent: gone from the box and from storage.
+    click_testid(&root, "composer-send");
+    settle(&store).await;
+    wait_for(&store, &root, "success").await;
+    assert_eq!(composer_box(&root).value(), "");
+    assert!(!keys_under(&prefix).contains(&format!("{prefix}:draft:{a}")));
+    drop(handle);
+    clear_prefix(&prefix);
+}
