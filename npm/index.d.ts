@@ -91,6 +91,16 @@ export interface AguiStrings {
   /** English: “Enter to send · Shift+Enter for a new line”. */
   composer_hint: string;
   /**
+   * The name of the list of the page's commands (typing `/` in the composer).
+   * English: “Commands”.
+   */
+  commands_label: string;
+  /**
+   * Announced when the command list opens or changes; `{}` is how many match.
+   * English: “Commands matching: {} (↑ ↓ to choose, Enter to pick, Escape to close)”.
+   */
+  commands_matching: string;
+  /**
    * English: “The agent is waiting for your answer above. Answer it, or cancel to move on.”.
    */
   composer_locked: string;
@@ -1325,6 +1335,17 @@ export interface AguiSuggestion {
   description?: string;
 }
 
+/** A command of the page: typing `/name` at the start of the composer offers it. */
+export interface AguiCommand {
+  /** What is typed after `/` (no spaces). */
+  name: string;
+  description?: string;
+  /** What the composer gets. */
+  prompt: string;
+  /** Send the prompt at once instead of filling the composer with it. */
+  send?: boolean;
+}
+
 /** A frontend tool, executed in the page when the agent calls it. */
 export interface AguiTool {
   name: string;
@@ -1491,6 +1512,14 @@ export interface AguiChatOptions {
    * Attribute: `suggestions`.
    */
   suggestions?: Array<string | AguiSuggestion>;
+  /**
+   * Commands offered when the person types `/` at the start of the composer, filtered as they type
+   * (names first, then descriptions), picked with the keyboard or a click: the composer gets the
+   * command's `prompt`, or it is sent at once with `send: true`. At most 100; a name with a space,
+   * an empty prompt or a repeated name is shown as a warning and skipped.
+   * Attribute: `commands`.
+   */
+  commands?: AguiCommand[];
   /**
    * Math in answers, shown as MathML with the system's math font: `on` reads `$$…$$`, `\\[…\\]`
    * and `\\(…\\)`; `dollars` also `$…$` (then "$5 and $10" would be a formula); `off` leaves

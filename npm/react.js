@@ -12,10 +12,10 @@ const OPTIONS = [
   'endpoint', 'protocol', 'resume', 'transport', 'headers', 'mode',
   'theme', 'inspector', 'threadKey', 'persist', 'storageBudget', 'lang',
   'open', 'title', 'speed', 'demo', 'settings', 'suggestions',
-  'math', 'strings', 'credentials', 'redirects', 'urlOptions', 'allowedEndpoints',
-  'mcpAppsProxy', 'queue', 'accept', 'maxFileBytes', 'maxMessageBytes', 'maxFiles',
-  'attachments', 'capabilities', 'preload', 'tools', 'renderers', 'codeRenderers',
-  'upload',
+  'commands', 'math', 'strings', 'credentials', 'redirects', 'urlOptions',
+  'allowedEndpoints', 'mcpAppsProxy', 'queue', 'accept', 'maxFileBytes', 'maxMessageBytes',
+  'maxFiles', 'attachments', 'capabilities', 'preload', 'tools', 'renderers',
+  'codeRenderers', 'upload',
 ];
 const EVENTS = {
   onRunStarted: 'agui:run-started',

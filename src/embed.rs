@@ -143,6 +143,8 @@ pub struct WidgetOptions {
     pub demo: bool,
     /// The `settings` attribute: show the agent picker (endpoint, headers) outside page mode.
     pub settings: bool,
+    /// The `commands` attribute (a JSON array; see [`crate::view::commands`]).
+    pub commands: Vec<crate::view::commands::Command>,
     /// The `suggestions` attribute (a JSON array; see [`crate::view::suggestions`]).
     pub suggestions: Vec<crate::view::suggestions::Suggestion>,
     /// The `credentials` and `redirects` attributes.
@@ -385,6 +387,17 @@ impl WidgetOptions {
                 message.as_deref(),
                 files.as_deref(),
             ));
+        }
+        if let Some(list) = text("commands") {
+            let (commands, skipped) = json(&list)
+                .map(|v| crate::view::commands::from_value(&v))
+                .unwrap_or((Vec::new(), 1));
+            o.commands = commands;
+            if skipped > 0 {
+                problems.push(format!(
+                    "commands: {skipped} entries skipped (each needs a name without spaces and a prompt; at most 100)"
+                ));
+            }
         }
         if let Some(list) = text("suggestions") {
             let parsed = json(&list);

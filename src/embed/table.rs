@@ -118,6 +118,8 @@ options! {
         "Show the agent picker (endpoint and headers) in the header; always shown in `page` mode, never otherwise: a widget's endpoint comes from its page, not from its visitors.";
     "suggestions" "suggestions" Chat: "Array<string | AguiSuggestion>", "JSON array of strings or `{title, description}`", "",
         "Follow-up chips that send their prompt.";
+    "commands" "commands" Chat: "AguiCommand[]", "JSON array of `{name, description, prompt, send}`", "",
+        "Commands offered when the person types `/` at the start of the composer, filtered as they type (names first, then descriptions), picked with the keyboard or a click: the composer gets the command's `prompt`, or it is sent at once with `send: true`. At most 100; a name with a space, an empty prompt or a repeated name is shown as a warning and skipped.";
     "math" "math" Chat: "'on' | 'dollars' | 'off'", "`on`, `dollars`, `off`", "on",
         "Math in answers, shown as MathML with the system's math font: `on` reads `$$…$$`, `\\\\[…\\\\]` and `\\\\(…\\\\)`; `dollars` also `$…$` (then \"$5 and $10\" would be a formula); `off` leaves them as text. The lean widget fetches the math module with the first formula.";
     "strings" "strings" Chat: "Partial<AguiStrings>", "JSON object of UI strings by key", "",

@@ -21,6 +21,8 @@ pub static AR: Strings = Strings {
     send: "إرسال",
     stop: "إيقاف",
     composer_hint: "Enter للإرسال · Shift+Enter لسطر جديد",
+    commands_label: "الأوامر",
+    commands_matching: "الأوامر المطابقة: {} (↑ ↓ للاختيار، Enter للتنفيذ، Escape للإغلاق)",
     composer_locked: "الوكيل ينتظر إجابتك أعلاه. أجب عنها، أو ألغِها للمتابعة.",
     cancel_all: "إلغاء الكل",
     status_ready: "جاهز",

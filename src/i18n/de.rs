@@ -21,6 +21,8 @@ pub static DE: Strings = Strings {
     send: "Senden",
     stop: "Stopp",
     composer_hint: "Enter zum Senden · Umschalt+Enter für eine neue Zeile",
+    commands_label: "Befehle",
+    commands_matching: "Passende Befehle: {} (↑ ↓ zum Wählen, Enter zum Übernehmen, Escape zum Schließen)",
     composer_locked: "Der Agent wartet oben auf Ihre Antwort. Antworten Sie oder brechen Sie ab, um weiterzumachen.",
     cancel_all: "Alle abbrechen",
     status_ready: "Bereit",

@@ -21,6 +21,8 @@ pub static EN: Strings = Strings {
     send: "Send",
     stop: "Stop",
     composer_hint: "Enter to send · Shift+Enter for a new line",
+    commands_label: "Commands",
+    commands_matching: "Commands matching: {} (↑ ↓ to choose, Enter to pick, Escape to close)",
     composer_locked: "The agent is waiting for your answer above. Answer it, or cancel to move on.",
     cancel_all: "Cancel all",
     status_ready: "Ready",

@@ -21,6 +21,8 @@ pub static ES: Strings = Strings {
     send: "Enviar",
     stop: "Detener",
     composer_hint: "Intro para enviar · Mayús+Intro para una nueva línea",
+    commands_label: "Comandos",
+    commands_matching: "Comandos que coinciden: {} (↑ ↓ para elegir, Intro para tomar, Escape para cerrar)",
     composer_locked: "El agente espera tu respuesta arriba. Respóndela o cancela para continuar.",
     cancel_all: "Cancelar todo",
     status_ready: "Listo",

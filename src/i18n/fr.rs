@@ -21,6 +21,8 @@ pub static FR: Strings = Strings {
     send: "Envoyer",
     stop: "Arrêter",
     composer_hint: "Entrée pour envoyer · Maj+Entrée pour un saut de ligne",
+    commands_label: "Commandes",
+    commands_matching: "Commandes correspondantes\u{a0}: {} (↑ ↓ pour choisir, Entrée pour prendre, Échap pour fermer)",
     composer_locked: "L’agent attend votre réponse ci-dessus. Répondez-lui, ou annulez pour continuer.",
     cancel_all: "Tout annuler",
     status_ready: "Prêt",

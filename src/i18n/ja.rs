@@ -21,6 +21,8 @@ pub static JA: Strings = Strings {
     send: "送信",
     stop: "停止",
     composer_hint: "Enter で送信 · Shift+Enter で改行",
+    commands_label: "コマンド",
+    commands_matching: "一致するコマンド：{}（↑ ↓ で選択、Enter で決定、Escape で閉じる）",
     composer_locked: "エージェントが上で回答を待っています。回答するか、キャンセルして先に進んでください。",
     cancel_all: "すべてキャンセル",
     status_ready: "準備完了",

@@ -21,6 +21,8 @@ pub static PT: Strings = Strings {
     send: "Enviar",
     stop: "Parar",
     composer_hint: "Enter para enviar · Shift+Enter para uma nova linha",
+    commands_label: "Comandos",
+    commands_matching: "Comandos correspondentes: {} (↑ ↓ para escolher, Enter para usar, Escape para fechar)",
     composer_locked: "O agente aguarda a sua resposta acima. Responda ou cancele para continuar.",
     cancel_all: "Cancelar tudo",
     status_ready: "Pronto",

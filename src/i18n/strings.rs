@@ -110,6 +110,10 @@ catalog! {
     send,
     stop,
     composer_hint,
+    /// The name of the list of the page's commands (typing `/` in the composer).
+    commands_label,
+    /// Announced when the command list opens or changes; `{}` is how many match.
+    commands_matching,
     composer_locked,
     cancel_all,
     // run status

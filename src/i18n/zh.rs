@@ -21,6 +21,8 @@ pub static ZH: Strings = Strings {
     send: "发送",
     stop: "停止",
     composer_hint: "Enter 发送 · Shift+Enter 换行",
+    commands_label: "命令",
+    commands_matching: "匹配的命令：{}（↑ ↓ 选择，Enter 选用，Escape 关闭）",
     composer_locked: "智能体正在等待你在上方回复。请回复，或取消以继续。",
     cancel_all: "全部取消",
     status_ready: "就绪",

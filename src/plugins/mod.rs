@@ -13,6 +13,7 @@
 //! - **side panels** ([`Plugins::side_panel`]), views bound to the agent state through the
 //!   store's path signals, shown beside the conversation;
 //! - **suggestion chips** ([`Plugins::suggestion`]) and a **welcome** text for the empty chat;
+//! - **commands** ([`Plugins::command`]) offered when the person types `/` in the composer;
 //! - a **local agent** ([`Plugins::local_agent`]) that answers in the page when the chat has
 //!   no endpoint (the offline demo is one);
 //! - the **agent picker** in the header ([`Plugins::agent_picker`]), for developer pages only:
@@ -20,7 +21,8 @@
 //! - the page's own **UI strings** ([`Plugins::strings`]) over the language's catalog.
 //!
 //! The demo (`src/demo/ui/`) is registered through exactly this API; the widget's
-//! JS options (`tools`, `renderers`, `codeRenderers`, `suggestions`, `strings`) build one too.
+//! JS options (`tools`, `renderers`, `codeRenderers`, `suggestions`, `commands`, `strings`)
+//! build one too.
 //!
 //! ```ignore
 //! let plugins = Plugins::new()
@@ -69,6 +71,7 @@ pub type UploadHook = Arc<
 >;
 
 pub use crate::view::attachments::Limits;
+pub use crate::view::commands::Command;
 pub use crate::view::suggestions::Suggestion;
 
 /// What a page adds to the chat. Cheap to clone; put it in context with
@@ -80,6 +83,7 @@ pub struct Plugins {
     tools: FrontendTools,
     panels: Vec<PanelView>,
     suggestions: Vec<Suggestion>,
+    commands: Vec<Command>,
     welcome: Option<Welcome>,
     local_agent: Option<LocalAgentRef>,
     agent_picker: bool,
@@ -100,6 +104,7 @@ impl std::fmt::Debug for Plugins {
             .field("tools", &self.tools)
             .field("panels", &self.panels.len())
             .field("suggestions", &self.suggestions)
+            .field("commands", &self.commands)
             .field("local_agent", &self.local_agent.is_some())
             .field("agent_picker", &self.agent_picker)
             .finish()
@@ -174,6 +179,21 @@ impl Plugins {
                 prompt,
                 hint: hint.map(str::to_owned),
             });
+        }
+        self
+    }
+
+    /// A command: typing `/` at the start of the composer offers it
+    /// ([`Command::new`](crate::view::commands::Command::new): `/summarize` → "Summarize
+    /// this page", filled in or sent). A name already registered is kept, not replaced; at
+    /// most [`MAX_COMMANDS`](crate::view::commands::MAX_COMMANDS).
+    pub fn command(mut self, command: Command) -> Self {
+        let taken = self
+            .commands
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(&command.name));
+        if !taken && self.commands.len() < crate::view::commands::MAX_COMMANDS {
+            self.commands.push(command);
         }
         self
     }
@@ -259,6 +279,9 @@ impl Plugins {
         self.tools.extend(&other.tools);
         self.panels.extend(other.panels);
         self.suggestions.extend(other.suggestions);
+        for c in other.commands {
+            self = self.command(c);
+        }
         self.welcome = self.welcome.or(other.welcome);
         self.local_agent = self.local_agent.or(other.local_agent);
         self.agent_picker |= other.agent_picker;
@@ -320,6 +343,11 @@ impl Plugins {
     /// The side panels, in order.
     pub fn panels(&self) -> &[PanelView] {
         &self.panels
+    }
+
+    /// The commands, in order.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
     }
 
     /// The suggestion chips, in order.

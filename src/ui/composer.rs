@@ -14,6 +14,8 @@ use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
 use web_sys::{ClipboardEvent, DragEvent, HtmlTextAreaElement, KeyboardEvent};
 
+use crate::i18n::fill;
+use crate::plugins::Command;
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
 use crate::ui::attach::{add_files, attachment_chips, files_of, Attachments};
@@ -21,7 +23,7 @@ use crate::ui::lazy::{lazy, split};
 use crate::ui::message::warm_run;
 use crate::ui::queue::queue_view;
 use crate::ui::{locked_by_interrupts, tr};
-use crate::view::prompts;
+use crate::view::{commands, prompts};
 
 /// Ids of this composer's elements, unique on the page (several widgets may share one page,
 /// and `for` / `aria-describedby` resolve to the first element with an id).
@@ -253,6 +255,24 @@ pub fn Composer() -> impl IntoView {
         true
     };
 
+    // The page's commands: `/` at the start of the box opens the matching ones.
+    let list_id = format!("{input_id}-commands");
+    let commands = StoredValue::new(plugins.commands().to_vec());
+    let has_commands = commands.with_value(|c| !c.is_empty());
+    let commands_closed = RwSignal::new(false);
+    let command_at = RwSignal::new(0usize);
+    let matches = Memo::new(move |_| {
+        if !has_commands {
+            return Vec::new();
+        }
+        text.with(|t| {
+            let q = commands::query(t)?;
+            Some(commands.with_value(|c| commands::matching(c, q)))
+        })
+        .unwrap_or_default()
+    });
+    let commands_open = Memo::new(move |_| !commands_closed.get() && !matches.with(Vec::is_empty));
+
     // Reads the element itself, so a value set by a script (or a test) is sent too.
     let send = move || {
         let Some(el) = input.get_untracked() else {
@@ -274,6 +294,50 @@ pub fn Composer() -> impl IntoView {
         set_send_disabled(true);
         autosize(&el);
         let _ = el.focus();
+    };
+
+    // The command at `pos` in the list: its prompt in the box, or sent at once.
+    let pick = move |pos: usize| {
+        let Some(el) = input.get_untracked() else {
+            return;
+        };
+        let Some(command) = matches
+            .with_untracked(|m| m.get(pos).copied())
+            .and_then(|i| commands.with_value(|c| c.get(i).cloned()))
+        else {
+            return;
+        };
+        show_text(&el, command.prompt.clone());
+        if command.send {
+            send();
+        } else {
+            keep_draft(&command.prompt);
+            let end = command.prompt.encode_utf16().count() as u32;
+            let _ = el.set_selection_range(end, end);
+        }
+        let _ = el.focus();
+    };
+    // The keys of an open command list (↑ ↓ choose, Enter or Tab pick, Escape closes it);
+    // `true` when the key was the list's.
+    let command_key = move |ev: &KeyboardEvent| -> bool {
+        if !commands_open.get_untracked() || ev.is_composing() || ev.key_code() == IME_KEY_CODE {
+            return false;
+        }
+        let len = matches.with_untracked(Vec::len);
+        match ev.key().as_str() {
+            "ArrowDown" | "ArrowUp" => {
+                let down = ev.key() == "ArrowDown";
+                command_at.update(|at| *at = commands::move_active(len, *at, down));
+            }
+            "Enter" | "Tab" if !ev.shift_key() => pick(command_at.get_untracked().min(len - 1)),
+            "Escape" => {
+                // The list's, not the popup's: it stays open.
+                ev.stop_propagation();
+                commands_closed.set(true);
+            }
+            _ => return false,
+        }
+        true
     };
 
     let agent_suggestions = Memo::new(move |_| store.agent_suggestions());
@@ -301,6 +365,7 @@ pub fn Composer() -> impl IntoView {
             <Show when=move || dragging.get()>
                 <p class="agui-composer__drop-hint" role="status">{move || tr(store).attach_drop_hint}</p>
             </Show>
+            {has_commands.then(|| command_list(store, list_id.clone(), commands, matches, commands_open, command_at, pick))}
             <form
                 class="agui-composer__form"
                 class:agui-composer__form--drop=move || dragging.get()
@@ -347,6 +412,19 @@ pub fn Composer() -> impl IntoView {
                     }
                     prop:disabled=move || locked.get()
                     aria-describedby=move || locked.get().then(|| locked_ref.clone())
+                    aria-autocomplete=has_commands.then_some("list")
+                    aria-controls={
+                        let list_id = list_id.clone();
+                        move || commands_open.get().then(|| list_id.clone())
+                    }
+                    aria-activedescendant={
+                        let list_id = list_id.clone();
+                        move || {
+                            commands_open
+                                .get()
+                                .then(|| format!("{list_id}-{}", command_at.get()))
+                        }
+                    }
                     autocomplete="off"
                     on:input=move |ev| {
                         warm_run();
@@ -357,12 +435,16 @@ pub fn Composer() -> impl IntoView {
                         set_send_disabled(!sendable(&value));
                         // Typing leaves the history: what is in the box is the draft.
                         recalled.set_value(None);
+                        command_at.set(0);
+                        commands_closed.set(false);
                         keep_draft(&value);
                         set_text.set(value);
                         autosize(&el);
                     }
                     on:keydown=move |ev: KeyboardEvent| {
-                        if sends(&ev) {
+                        if command_key(&ev) {
+                            ev.prevent_default();
+                        } else if sends(&ev) {
                             ev.prevent_default();
                             send();
                         } else if let Some(up) = history_key(&ev) {
@@ -419,6 +501,66 @@ pub fn Composer() -> impl IntoView {
                 {interrupt_lock(store, locked_id.clone())}
             </Show>
         </div>
+    }
+}
+
+/// The page's commands matching what follows `/` in the composer: a listbox the text box
+/// points into (`aria-activedescendant`), announced with its count.
+fn command_list(
+    store: AgentStore,
+    list_id: String,
+    commands: StoredValue<Vec<Command>>,
+    matches: Memo<Vec<usize>>,
+    open: Memo<bool>,
+    at: RwSignal<usize>,
+    pick: impl Fn(usize) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let list_id_attr = list_id.clone();
+    let options = move || {
+        let list_id = list_id.clone();
+        matches
+            .get()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(pos, i)| {
+                let c = commands.with_value(|c| c.get(i).cloned())?;
+                let selected = move || at.get() == pos;
+                Some(view! {
+                    <li
+                        role="option"
+                        id=format!("{list_id}-{pos}")
+                        class="agui-commands__option"
+                        data-testid="command"
+                        aria-selected=move || if selected() { "true" } else { "false" }
+                        // The text box keeps the focus.
+                        on:mousedown=|ev| ev.prevent_default()
+                        on:click=move |_| pick(pos)
+                    >
+                        <span class="agui-commands__name">"/"{c.name}</span>
+                        <span class="agui-commands__description">{c.description}</span>
+                    </li>
+                })
+            })
+            .collect_view()
+    };
+    view! {
+        <Show when=move || open.get()>
+            <ul
+                role="listbox"
+                id=list_id_attr.clone()
+                class="agui-commands"
+                data-testid="commands"
+                aria-label=move || tr(store).commands_label
+            >
+                {options.clone()}
+            </ul>
+        </Show>
+        <p class="agui-visually-hidden" role="status">
+            {move || {
+                open.get()
+                    .then(|| fill(tr(store).commands_matching, &[&matches.with(Vec::len)]))
+            }}
+        </p>
     }
 }
 

@@ -3,6 +3,7 @@
 //! these models; every assertion about them is a native test.
 
 pub mod attachments;
+pub mod commands;
 pub mod failure;
 pub mod feedback;
 pub mod form;

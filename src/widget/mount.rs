@@ -111,6 +111,9 @@ pub(super) fn mount(
     for s in &options.suggestions {
         own = own.suggestion(s.prompt.clone(), s.hint.as_deref());
     }
+    for c in &options.commands {
+        own = own.command(c.clone());
+    }
     if let Some(limits) = options.attach_limits.clone() {
         own = own.attachments(limits);
     }

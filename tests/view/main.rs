@@ -8,6 +8,7 @@
 mod native_support;
 
 mod base64;
+mod commands;
 mod embed;
 mod highlight;
 mod i18n;

@@ -1493,3 +1493,118 @@ async fn a_refused_refresh_fails_once_and_a_throwing_headers_function_sends_noth
     let log: serde_json::Value = serde_json::from_str(&token_log()).unwrap();
     assert_eq!(log["auths"], serde_json::json!([]), "nothing was sent");
 }
+
+fn composer_of(host: &HtmlElement) -> web_sys::HtmlTextAreaElement {
+    testid(&frame(host), "composer-input")
+        .expect("composer")
+        .dyn_into()
+        .expect("textarea")
+}
+
+async fn type_in(host: &HtmlElement, text: &str) {
+    let input = composer_of(host);
+    input.set_value(text);
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+}
+
+/// A key on the composer; whether the chat took it (`preventDefault`).
+fn key_on(host: &HtmlElement, key: &str) -> bool {
+    let ev = web_support::keyboard_event("keydown", key, false, false);
+    composer_of(host).dispatch_event(&ev).unwrap();
+    ev.default_prevented()
+}
+
+fn command_names(host: &HtmlElement) -> Vec<String> {
+    q_all(
+        &frame(host),
+        r#"[data-testid="command"] .agui-commands__name"#,
+    )
+    .iter()
+    .map(text_of)
+    .collect()
+}
+
+// Issue 31, item 5: `/` opens the page's commands, typing filters them, the keyboard picks
+// one (the text box points at the active option), Escape closes the list, a `send` command
+// goes at once.
+#[wasm_bindgen_test]
+async fn a_slash_opens_the_pages_commands_and_the_keyboard_picks_one() {
+    start();
+    install_suggesting_agent();
+    let host = web_support::fresh_container();
+    let _handle = mount_json(
+        &host,
+        r#"{"endpoint": "/cmd-agent", "threadKey": "cmd",
+            "commands": [
+              {"name": "summarize", "description": "A short version", "prompt": "Summarize the page"},
+              {"name": "translate", "description": "Into French", "prompt": "Translate into French:"},
+              {"name": "ship", "description": "Ship it now", "prompt": "Ship the order", "send": true},
+              {"name": "bad name", "prompt": "x"}
+            ]}"#,
+    );
+    leptos::task::tick().await;
+    let input = composer_of(&host);
+    assert_eq!(
+        input.get_attribute("aria-autocomplete").as_deref(),
+        Some("list")
+    );
+    assert!(testid(&frame(&host), "commands").is_none());
+    type_in(&host, "/").await;
+    assert_eq!(command_names(&host), ["/summarize", "/translate", "/ship"]);
+    let list = testid(&frame(&host), "commands").expect("the list");
+    assert_eq!(list.get_attribute("role").as_deref(), Some("listbox"));
+    assert_eq!(
+        input.get_attribute("aria-controls"),
+        list.get_attribute("id")
+    );
+    let shown = text_of(&frame(&host));
+    assert!(shown.contains("Commands matching: 3"), "announced: {shown}");
+    // Filtered as typed; ↓ moves the active option, which the text box points at.
+    type_in(&host, "/s").await;
+    assert_eq!(
+        command_names(&host),
+        ["/summarize", "/ship", "/translate"],
+        "names that start with it first"
+    );
+    assert!(key_on(&host, "ArrowDown"));
+    leptos::task::tick().await;
+    let options = q_all(&frame(&host), r#"[data-testid="command"]"#);
+    assert_eq!(
+        options[1].get_attribute("aria-selected").as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        input.get_attribute("aria-activedescendant"),
+        options[1].get_attribute("id")
+    );
+    assert!(key_on(&host, "ArrowUp"));
+    leptos::task::tick().await;
+    // Enter picks: the prompt fills the box, nothing is sent.
+    assert!(key_on(&host, "Enter"));
+    leptos::task::tick().await;
+    assert_eq!(input.value(), "Summarize the page");
+    assert!(testid(&frame(&host), "commands").is_none());
+    assert_eq!(
+        request_count(),
+        0,
+        "a command without send only fills the box"
+    );
+    // Escape closes the list and keeps the text.
+    type_in(&host, "/tr").await;
+    assert_eq!(command_names(&host), ["/translate"]);
+    assert!(key_on(&host, "Escape"));
+    leptos::task::tick().await;
+    assert!(testid(&frame(&host), "commands").is_none());
+    assert_eq!(input.value(), "/tr");
+    // A `send` command goes at once.
+    type_in(&host, "/shi").await;
+    assert!(key_on(&host, "Tab"));
+    until("the run", || request_count() == 1).await;
+    until("the run to finish", || status(&host) == "success").await;
+    restore_fetch();
+    assert_eq!(last_user_text(), "Ship the order");
+    assert_eq!(composer_of(&host).value(), "");
+}
