@@ -166,6 +166,8 @@ trunk_release() {
 # --- stages (append new ones at the end) --------------------------------------
 
 stage fmt cargo fmt --all -- --check
+# The reference thread-store server (examples/threads-server; Python stdlib, 127.0.0.1 only).
+stage threads-server python3 -m unittest discover -s examples/threads-server
 stage native-build-all-targets native_build_all
 stage native-test native_test
 # The fuzz suite's full budget (tests/fuzz.rs; `cargo test` above runs it at 1/25 scale).
