@@ -937,6 +937,11 @@ export interface AguiStrings {
   tool_error: string;
   /** English: “Show all”. */
   show_all: string;
+  /**
+   * Opens a person's long message that shows collapsed.
+   * English: “Show more”.
+   */
+  show_more: string;
   /** English: “Show less”. */
   show_less: string;
   /** English: “line”. */

@@ -879,6 +879,11 @@ impl AgentStore {
         self.update(Session::save_drafts);
     }
 
+    /// When message `id` arrived here ([`Session::arrived`]).
+    pub fn arrived(&self, id: &str) -> Option<f64> {
+        self.with_session(|s| s.arrived(id))
+    }
+
     /// The person's earlier prompts in the open conversation, oldest first
     /// ([`Session::prompts`]).
     pub fn prompts(&self) -> Vec<String> {

@@ -250,6 +250,7 @@ pub static AR: Strings = Strings {
     tool_result: "النتيجة",
     tool_error: "خطأ",
     show_all: "عرض الكل",
+    show_more: "عرض المزيد",
     show_less: "عرض أقل",
     line_one: "سطر",
     line_other: "أسطر",

@@ -250,6 +250,7 @@ pub static DE: Strings = Strings {
     tool_result: "Ergebnis",
     tool_error: "Fehler",
     show_all: "Alles zeigen",
+    show_more: "Mehr anzeigen",
     show_less: "Weniger zeigen",
     line_one: "Zeile",
     line_other: "Zeilen",

@@ -250,6 +250,7 @@ pub static EN: Strings = Strings {
     tool_result: "Result",
     tool_error: "Error",
     show_all: "Show all",
+    show_more: "Show more",
     show_less: "Show less",
     line_one: "line",
     line_other: "lines",

@@ -250,6 +250,7 @@ pub static ES: Strings = Strings {
     tool_result: "Resultado",
     tool_error: "Error",
     show_all: "Mostrar todo",
+    show_more: "Mostrar más",
     show_less: "Mostrar menos",
     line_one: "línea",
     line_other: "líneas",

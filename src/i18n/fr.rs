@@ -250,6 +250,7 @@ pub static FR: Strings = Strings {
     tool_result: "Résultat",
     tool_error: "Erreur",
     show_all: "Tout afficher",
+    show_more: "Afficher plus",
     show_less: "Afficher moins",
     line_one: "ligne",
     line_other: "lignes",

@@ -250,6 +250,7 @@ pub static JA: Strings = Strings {
     tool_result: "結果",
     tool_error: "エラー",
     show_all: "すべて表示",
+    show_more: "さらに表示",
     show_less: "折りたたむ",
     line_one: "行",
     line_other: "行",

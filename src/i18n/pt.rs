@@ -250,6 +250,7 @@ pub static PT: Strings = Strings {
     tool_result: "Resultado",
     tool_error: "Erro",
     show_all: "Mostrar tudo",
+    show_more: "Mostrar mais",
     show_less: "Mostrar menos",
     line_one: "linha",
     line_other: "linhas",

@@ -483,6 +483,8 @@ catalog! {
     tool_result,
     tool_error,
     show_all,
+    /// Opens a person's long message that shows collapsed.
+    show_more,
     show_less,
     line_one,
     line_other,

@@ -250,6 +250,7 @@ pub static ZH: Strings = Strings {
     tool_result: "结果",
     tool_error: "错误",
     show_all: "全部显示",
+    show_more: "显示更多",
     show_less: "收起",
     line_one: "行",
     line_other: "行",

@@ -368,6 +368,10 @@ pub struct ThreadRecord {
     /// Messages the person wrote while a run was live, not sent yet.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub queued: Vec<Message>,
+    /// When each message arrived (milliseconds since the epoch, by message id): what the
+    /// transcript shows as its time when the message carries none of its own.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub times: std::collections::BTreeMap<String, f64>,
 }
 
 impl ThreadRecord {
@@ -388,6 +392,7 @@ impl ThreadRecord {
             branches: Branches::default(),
             replayed: false,
             queued: Vec::new(),
+            times: Default::default(),
         }
     }
 

@@ -70,7 +70,10 @@ impl Session {
                 Some(Rows::InPlace(i)) => {
                     self.dirty.rows.insert(i);
                 }
-                Some(Rows::Appended(_)) => self.dirty.appended = true,
+                Some(Rows::Appended(i)) => {
+                    self.dirty.appended = true;
+                    self.note_arrival(i);
+                }
                 Some(Rows::Restructured) => self.dirty.restructured = true,
                 None => {}
             }

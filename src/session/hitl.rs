@@ -208,7 +208,10 @@ impl Session {
                 .thread
                 .add_tool_result(id, tool_call_id, Content::Text(content), error);
         match change.rows() {
-            Some(Rows::Appended(_)) => self.dirty.appended = true,
+            Some(Rows::Appended(i)) => {
+                self.dirty.appended = true;
+                self.note_arrival(i);
+            }
             _ => self.dirty.restructured = true,
         }
         self.dirty.tools.insert(tool_call_id.to_owned());

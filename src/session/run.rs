@@ -216,6 +216,7 @@ impl Session {
         self.threads.replayed = false;
         self.pipeline.thread.append(message);
         self.dirty.appended = true;
+        self.note_arrival(self.pipeline.thread.messages.len().saturating_sub(1));
         self.start_run(RunOptions::default())
     }
 

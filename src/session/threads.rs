@@ -133,6 +133,8 @@ pub(super) struct Threads {
     /// What the person typed and did not send, per conversation ([`Session::draft`]); the
     /// stored copy is under `{prefix}:draft:{id}`.
     drafts: std::collections::HashMap<String, String>,
+    /// When each message of the open conversation arrived ([`Session::arrived`]).
+    times: std::collections::BTreeMap<String, f64>,
     /// The drafts changed since they were last written to storage ([`Session::save_drafts`]).
     unsaved_drafts: std::collections::BTreeSet<String>,
 }
@@ -367,6 +369,7 @@ impl Session {
             branches: self.threads.branches.clone(),
             replayed: self.threads.replayed,
             queued: self.threads.queued.clone(),
+            times: self.threads.times.clone(),
         }
     }
 
@@ -399,6 +402,7 @@ impl Session {
         self.threads.branches = record.branches;
         self.threads.replayed = record.replayed;
         self.threads.queued = super::queue::bounded(record.queued);
+        self.threads.times = record.times;
         // What another thread's Views told the model is not this thread's.
         self.app_context.clear();
         self.a2ui_out.clear();
@@ -1001,4 +1005,38 @@ fn cut_draft(text: &str) -> &str {
         end -= 1;
     }
     &text[..end]
+}
+
+// ---- arrival times --------------------------------------------------------------------------
+
+/// The most arrival times a conversation keeps (the oldest go first).
+pub const MAX_TIMES: usize = 5_000;
+
+impl Session {
+    /// When message `id` arrived here (the session clock, milliseconds since the epoch), if
+    /// this chat saw it arrive — not for messages it only ever loaded or was handed.
+    pub fn arrived(&self, id: &str) -> Option<f64> {
+        self.threads.times.get(id).copied()
+    }
+
+    /// Message `index` of the open conversation just arrived.
+    pub(super) fn note_arrival(&mut self, index: usize) {
+        let Some(id) = self.pipeline.thread.messages.get(index).map(|m| &m.id) else {
+            return;
+        };
+        if self.threads.times.contains_key(id) {
+            return;
+        }
+        let times = &mut self.threads.times;
+        if times.len() >= MAX_TIMES {
+            if let Some(oldest) = times
+                .iter()
+                .min_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(k, _)| k.clone())
+            {
+                times.remove(&oldest);
+            }
+        }
+        times.insert(id.clone(), self.env.now_ms());
+    }
 }

@@ -25,8 +25,10 @@ use crate::ui::reasoning::reasoning;
 use crate::ui::subagent::entries;
 use crate::ui::tool::tool_card;
 use crate::ui::tr;
+use crate::view::prompts;
 use crate::view::rows::is_last_answer;
 use crate::view::subagents::{group_rows, Lineage};
+use crate::view::times;
 use crate::wording;
 
 /// One message of the transcript.
@@ -67,7 +69,62 @@ pub fn MessageRow(
         Role::Tool => return tool_row(store, row, speaker).into_any(),
     };
     let footer = message_footer(store, &row, editing);
-    wrap(&row, speaker, view! { {body} {footer} }.into_any()).into_any()
+    let time = matches!(role, Role::User | Role::Assistant).then(|| time_stamp(store, &row));
+    wrap(&row, speaker, view! { {body} {time} {footer} }.into_any()).into_any()
+}
+
+thread_local! {
+    /// The page's clock for "5 min ago": one timer for every chat, ticking twice a minute.
+    static NOW: RwSignal<f64> = {
+        let now = RwSignal::new(js_sys::Date::now());
+        let _ = set_interval_with_handle(
+            move || now.set(js_sys::Date::now()),
+            std::time::Duration::from_secs(30),
+        );
+        now
+    };
+}
+
+/// When the message was written (its metadata) or arrived here, as `<time>`: how long ago it
+/// is to the eye, the exact time on hover and to a screen reader. Nothing for a message whose
+/// time is unknown (one loaded from an older save).
+fn time_stamp(store: AgentStore, row: &Row) -> Option<impl IntoView> {
+    let id = row.id.clone();
+    let ms = store
+        .with_message(&row.key, |m| times::metadata_time(m.metadata.as_ref()))
+        .flatten()
+        .or_else(|| store.arrived(&id))?;
+    let date = js_sys::Date::new(&ms.into());
+    let iso = date.to_iso_string().as_string()?;
+    let now = NOW.with(|n| *n);
+    let lang = move || store.config.with(|c| c.locale.tag());
+    let exact = move || {
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"dateStyle".into(), &"medium".into());
+        let _ = js_sys::Reflect::set(&options, &"timeStyle".into(), &"short".into());
+        String::from(date.to_locale_string(lang(), &options))
+    };
+    let relative = move || match times::ago(ms, now.get()) {
+        Some((value, unit)) => {
+            let locales = js_sys::Array::of1(&lang().into());
+            let options = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&options, &"numeric".into(), &"auto".into());
+            let format = js_sys::Intl::RelativeTimeFormat::new(&locales, &options);
+            String::from(format.format(value, unit))
+        }
+        None => {
+            let options = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&options, &"dateStyle".into(), &"medium".into());
+            String::from(js_sys::Date::new(&ms.into()).to_locale_date_string(lang(), &options))
+        }
+    };
+    let title = exact.clone();
+    Some(view! {
+        <time class="agui-message__time" datetime=iso title=title data-testid="message-time">
+            <span aria-hidden="true">{relative}</span>
+            <span class="agui-visually-hidden">{exact}</span>
+        </time>
+    })
 }
 
 /// An activity row: an A2UI surface or an MCP App as itself (each a module of the lean widget,
@@ -516,6 +573,13 @@ fn user_parts(content: Option<&Content>) -> (String, Vec<ContentPart>) {
     }
 }
 
+/// A number for the ids of a person's message text (unique on the page).
+fn next_text_id() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView {
     let version = store.row_version(&key);
     let editor_key = key.clone();
@@ -529,12 +593,34 @@ fn user_body(store: AgentStore, key: String, editing: RwSignal<bool>) -> AnyView
         let key = editor_key.clone();
         lazy(store, move || user_editor(store, key.clone(), editing))
     };
+    // A long message shows collapsed, with "Show more".
+    let long = Memo::new(move |_| parts.with(|(text, _)| prompts::is_long(text)));
+    let open = RwSignal::new(false);
+    let text_id = format!("agui-text-{}", next_text_id());
+    let text_ref = StoredValue::new(text_id.clone());
     view! {
         <Show when=move || !editing.get() fallback=editor>
             <div class="agui-message__bubble">
-                <div class="agui-message__text" data-testid="message-text">
+                <div
+                    class="agui-message__text"
+                    class:agui-message__text--collapsed=move || long.get() && !open.get()
+                    id=text_id.clone()
+                    data-testid="message-text"
+                >
                     {move || parts.with(|(text, _)| text.clone())}
                 </div>
+                <Show when=move || long.get()>
+                    <button
+                        type="button"
+                        class="agui-message__more"
+                        data-testid="show-more"
+                        aria-expanded=move || if open.get() { "true" } else { "false" }
+                        aria-controls=move || text_ref.get_value()
+                        on:click=move |_| open.update(|o| *o = !*o)
+                    >
+                        {move || if open.get() { tr(store).show_less } else { tr(store).show_more }}
+                    </button>
+                </Show>
                 {move || {
                     let has_media = parts.with(|(_, media)| !media.is_empty());
                     has_media.then(|| lazy(store, move || sent_media(parts, store)))

@@ -20,4 +20,5 @@ pub mod state;
 pub mod subagents;
 pub mod suggestions;
 pub mod table_export;
+pub mod times;
 pub mod tool;

@@ -48,3 +48,14 @@ fn split_utf16(text: &str, units: u32) -> (&str, &str) {
     }
     (text, "")
 }
+
+/// A person's message longer than this many characters shows collapsed, with "Show more".
+pub const LONG_MESSAGE_CHARS: usize = 1_200;
+/// … or with more lines than this.
+pub const LONG_MESSAGE_LINES: usize = 12;
+
+/// Whether a person's message shows collapsed at first.
+pub fn is_long(text: &str) -> bool {
+    text.lines().nth(LONG_MESSAGE_LINES).is_some()
+        || text.char_indices().nth(LONG_MESSAGE_CHARS).is_some()
+}

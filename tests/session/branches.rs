@@ -495,6 +495,7 @@ fn record_with_branches() -> ThreadRecord {
         branches: b,
         replayed: false,
         queued: Vec::new(),
+        times: Default::default(),
     }
 }
 

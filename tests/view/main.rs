@@ -19,4 +19,5 @@ mod prompts;
 mod sources;
 mod subagents;
 mod table_export;
+mod times;
 mod view;

@@ -43,3 +43,13 @@ fn the_arrows_move_the_caret_until_it_is_on_the_first_or_last_line() {
         "past the end: the last line"
     );
 }
+
+#[test]
+fn a_long_message_of_the_person_is_collapsed_at_first() {
+    use agui_leptos::view::prompts::{is_long, LONG_MESSAGE_CHARS, LONG_MESSAGE_LINES};
+    assert!(!is_long("a short question"));
+    assert!(!is_long(&"x".repeat(LONG_MESSAGE_CHARS)));
+    assert!(is_long(&"x".repeat(LONG_MESSAGE_CHARS + 1)));
+    assert!(!is_long(&"line\n".repeat(LONG_MESSAGE_LINES)));
+    assert!(is_long(&"line\n".repeat(LONG_MESSAGE_LINES + 1)));
+}

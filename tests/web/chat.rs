@@ -1293,3 +1293,81 @@ async fn a_part_that_fails_to_load_offers_retry_and_retry_loads_it() {
     assert_eq!(attempts.load(Ordering::SeqCst), 2, "one load per attempt");
     drop(handle);
 }
+
+// Issue 31, item 7: each message shows when it was written — its own time (metadata) or when
+// it arrived — relative to the eye, exact on hover and to a screen reader; a person's long
+// message shows collapsed with "Show more".
+#[wasm_bindgen_test]
+async fn messages_show_their_time_and_a_long_one_collapses() {
+    let store = store_with_speed(0.0);
+    let (container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    play_external(
+        &store,
+        [
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r1"}),
+            json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+                {"id": "old", "role": "user", "content": "From last year",
+                 "metadata": {"createdAt": "2025-01-02T03:04:05Z"}},
+                {"id": "a1", "role": "assistant", "content": "Noted."}
+            ]}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "a2", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a2", "delta": "Fresh."}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "a2"}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"}),
+        ],
+    );
+    settle(&store).await;
+    let time_of = |id: &str| {
+        root.query_selector(&format!(
+            r#"[data-message-id="{id}"] [data-testid="message-time"]"#
+        ))
+        .unwrap()
+    };
+    let old = time_of("old").expect("the metadata's time");
+    assert_eq!(
+        old.get_attribute("datetime").as_deref(),
+        Some("2025-01-02T03:04:05.000Z")
+    );
+    let exact = old.get_attribute("title").expect("the exact time on hover");
+    assert!(exact.contains("2025"), "{exact}");
+    assert!(text_of(&old).contains(&exact), "and for a screen reader");
+    let fresh = time_of("a2").expect("the arrival time");
+    assert!(text_of(&fresh).starts_with("now"), "{}", text_of(&fresh));
+    assert!(
+        time_of("a1").is_none(),
+        "a message handed over with no time shows none"
+    );
+
+    // A long message of the person: collapsed, "Show more" opens it.
+    let long = "line of a long paste\n".repeat(30);
+    let input = composer(&root);
+    input.set_value(&long);
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    settle(&store).await;
+    click_testid(&root, "composer-send");
+    settle(&store).await;
+    let text = q_all(&root, r#".agui-message--user [data-testid="message-text"]"#)
+        .pop()
+        .expect("the sent message");
+    assert!(text.class_list().contains("agui-message__text--collapsed"));
+    let more = testid(&root, "show-more").expect("Show more");
+    assert_eq!(
+        more.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    assert_eq!(
+        more.get_attribute("aria-controls"),
+        text.get_attribute("id")
+    );
+    click(&more);
+    settle(&store).await;
+    assert!(!text.class_list().contains("agui-message__text--collapsed"));
+    assert_eq!(more.get_attribute("aria-expanded").as_deref(), Some("true"));
+    assert_eq!(text_of(&more), "Show less");
+    store.stop();
+    drop(handle);
+    container.remove();
+}
