@@ -571,6 +571,72 @@ const inlineChecks = {
   },
 };
 
+// A site with signed-in visitors (site.html): its `headers` function hands out a token the
+// agent lets expire, its commands, and drafts kept over a reload (issue 31).
+const tokenStats = async (p) => (await p.request.get(base + '/token-stats')).json();
+const composerBox = '[data-testid=composer-input]';
+async function answered(p, count) {
+  const deadline = Date.now() + 15000;
+  while ((await texts(p)).length < count) {
+    assert(Date.now() < deadline, 'no answer: ' + JSON.stringify(await texts(p)));
+    await p.waitForTimeout(100);
+  }
+  await waitStatus(p, 'success');
+}
+const siteChecks = {
+  async 'a token that expires mid-conversation is refreshed and the conversation goes on'(p) {
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    const before = await tokenStats(p);
+    const shown = (await texts(p)).length;
+    await p.request.post(base + '/expire-token');
+    await send(p, 'where am i');
+    await answered(p, shown + 2);
+    const after = await tokenStats(p);
+    assert(after.refused === before.refused + 1, 'one refusal: ' + JSON.stringify([before, after]));
+    assert(after.issued === before.issued + 1, 'one new token: ' + JSON.stringify([before, after]));
+    const asks = await p.evaluate(() => window.tokenAsks);
+    assert(JSON.stringify(asks) === '[false,false,true]', 'asked, asked, refreshed: ' + JSON.stringify(asks));
+    assert(!(await p.$('[data-testid=error-banner]')), 'no error shown');
+  },
+  async 'a draft survives a reload and goes when sent'(p) {
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    await p.fill(composerBox, 'half a thought about Lisbon');
+    await p.waitForTimeout(800);
+    await p.reload();
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    const deadline = Date.now() + 10000;
+    while ((await p.inputValue(composerBox)) !== 'half a thought about Lisbon') {
+      assert(Date.now() < deadline, 'the draft is gone: ' + JSON.stringify(await p.inputValue(composerBox)));
+      await p.waitForTimeout(100);
+    }
+    await p.click('[data-testid=composer-send]');
+    await waitStatus(p, 'success');
+    await p.reload();
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    await p.waitForTimeout(500);
+    assert((await p.inputValue(composerBox)) === '', 'sent: no draft after a reload');
+  },
+  async 'a command picked by the keyboard; the audit with the list open'(p) {
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    await p.fill(composerBox, '/');
+    await p.waitForSelector('[data-testid=commands]');
+    await audit(p, 'site-commands');
+    await p.press(composerBox, 'ArrowDown');
+    await p.press(composerBox, 'ArrowUp');
+    await p.press(composerBox, 'Enter');
+    assert((await p.inputValue(composerBox)) === 'plan our offsite', 'the command filled the box');
+    assert(!(await p.$('[data-testid=commands]')), 'the list closed');
+    await p.fill(composerBox, '/whe');
+    await p.press(composerBox, 'Enter');
+    await waitText(p, '[data-testid=message-text]', 'where am i');
+    await waitStatus(p, 'success');
+    const req = await lastRequest(p);
+    assert(req.messages[req.messages.length - 1].content === 'where am i', 'the send command went: ' + JSON.stringify(req.messages.slice(-1)));
+  },
+};
+
 // Crafted links to a page-mode chat that has its own agent and an auth header (server.py's
 // /linked/). What reached the other server: GET /elsewhere.
 const elsewhere = async (p) => (await p.request.get(base + '/elsewhere')).json();
@@ -1288,6 +1354,7 @@ const targets = [
   { name: 'axe-agent-dark', url: '/?endpoint=/agent&theme=dark', checks: auditAgent('dark') },
   { name: 'axe-popup', url: '/embed/', checks: auditPopup, noOpen: true },
   { name: 'inline', url: '/inline/', checks: inlineChecks, noOpen: true },
+  { name: 'site', url: '/site/', checks: siteChecks, noOpen: true },
   { name: 'links', url: '/linked/', checks: linkChecks, noOpen: true },
   { name: 'declarative', url: '/declarative/', checks: declarativeChecks, noOpen: true },
   { name: 'strict-csp', url: '/strict/', checks: strictChecks, noOpen: true },

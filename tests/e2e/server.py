@@ -90,7 +90,13 @@ from ag_ui.core import (
 )
 from ag_ui.encoder import EventEncoder
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 
 LAST_REQUEST = {"at": time.monotonic()}
@@ -500,6 +506,42 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
                 yield enc.encode(item)
 
         return StreamingResponse(gen(), media_type=enc.get_content_type())
+
+    # A site's short-lived tokens (site.html): POST /token issues the only valid one, POST
+    # /expire-token makes it invalid; /secure-agent answers only with the valid one (401
+    # otherwise, counted).
+    TOKENS = {"valid": None, "issued": 0, "refused": 0}
+
+    @app.post("/token")
+    def token():
+        LAST_REQUEST["at"] = time.monotonic()
+        TOKENS["issued"] += 1
+        TOKENS["valid"] = f"token-{TOKENS['issued']}"
+        return PlainTextResponse(TOKENS["valid"])
+
+    @app.post("/expire-token")
+    def expire_token():
+        TOKENS["valid"] = None
+        return TOKENS
+
+    @app.get("/token-stats")
+    def token_stats():
+        LAST_REQUEST["at"] = time.monotonic()
+        return TOKENS
+
+    @app.post("/secure-agent")
+    async def secure_agent(req: Request):
+        auth = req.headers.get("authorization")
+        if TOKENS["valid"] is None or auth != f"Bearer {TOKENS['valid']}":
+            TOKENS["refused"] += 1
+            return JSONResponse({"error": "token expired"}, status_code=401)
+        return await agent(req)
+
+    @app.get("/site/")
+    def site():
+        LAST_REQUEST["at"] = time.monotonic()
+        with open(os.path.join(here, "site.html"), encoding="utf-8") as f:
+            return HTMLResponse(f.read())
 
     @app.get("/requests")
     def requests():
