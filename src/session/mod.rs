@@ -23,6 +23,7 @@ pub mod hitl;
 pub mod inspector;
 pub mod local;
 pub mod queue;
+pub mod remote;
 mod run;
 pub mod storage;
 pub mod threads;

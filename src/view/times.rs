@@ -98,3 +98,38 @@ pub fn ago(then: f64, now: f64) -> Option<(f64, &'static str)> {
         _ => return None,
     })
 }
+
+/// `ms` since the epoch as ISO 8601 in UTC with milliseconds (`2026-12-05T22:16:33.000Z`), as
+/// `Date.prototype.toISOString` writes it; `None` outside what a `Date` holds.
+pub fn iso_8601(ms: f64) -> Option<String> {
+    if !ms.is_finite() || ms.abs() > MAX_DATE_MS {
+        return None;
+    }
+    let ms = ms.floor() as i64;
+    let (days, in_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let (y, m, d) = civil_from_days(days);
+    let (h, rest) = (in_day / 3_600_000, in_day % 3_600_000);
+    let (mi, rest) = (rest / 60_000, rest % 60_000);
+    let (s, milli) = (rest / 1000, rest % 1000);
+    let year = if (0..=9999).contains(&y) {
+        format!("{y:04}")
+    } else {
+        format!("{}{:06}", if y < 0 { '-' } else { '+' }, y.abs())
+    };
+    Some(format!(
+        "{year}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z"
+    ))
+}
+
+/// The inverse of [`days_from_civil`] (the round trip is tested).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}

@@ -633,3 +633,88 @@ fn threads_sort_by_last_activity() {
     let order: Vec<_> = list.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(order, ["b", "d", "c", "a"]);
 }
+
+// ---- a site's thread store (issue 31, item 1) --------------------------------------------------
+
+/// The record as a thread store keeps it: the site's four fields on top, the chat's rest under
+/// `chat`, and back to the same record.
+#[test]
+fn a_record_goes_to_a_thread_store_and_back_unchanged() {
+    use agui_leptos::session::remote::{from_wire, to_wire};
+    let mut record = record_with_branches();
+    record.updated_at = 1_796_508_993_250.0;
+    record.times.insert("u1b".into(), 1_796_508_990_000.0);
+    let wire = to_wire(&record);
+    assert_eq!(wire["id"], "thread-1");
+    assert_eq!(wire["title"], "Offsite");
+    assert_eq!(wire["updatedAt"], "2026-12-05T22:16:33.250Z");
+    assert_eq!(wire["createdAt"], "1970-01-01T00:00:00.001Z");
+    let ids: Vec<&str> = wire["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ids_of(&record.thread),
+        "the messages on top, for the site"
+    );
+    assert!(
+        wire["chat"]["thread"].get("messages").is_none(),
+        "not twice"
+    );
+    assert_eq!(from_wire("thread-1", &wire).unwrap(), record);
+    // An automatic title is written out, and read back as automatic.
+    record.title = None;
+    let wire = to_wire(&record);
+    assert_eq!(wire["title"], "Porto instead");
+    assert_eq!(from_wire("thread-1", &wire).unwrap().title, None);
+}
+
+fn ids_of(t: &SavedThread) -> Vec<&str> {
+    t.messages.iter().map(|m| m.id.as_str()).collect()
+}
+
+/// What the site changed on its side wins; a record the site wrote itself is a conversation;
+/// garbage and another id are errors, never a panic.
+#[test]
+fn a_thread_store_s_own_changes_and_records_are_read_as_it_wrote_them() {
+    use agui_leptos::session::branches::RecordError;
+    use agui_leptos::session::remote::{from_wire, list_entry, to_wire, valid_id};
+    let record = record_with_branches();
+    let mut wire = to_wire(&record);
+    wire["title"] = json!("Renamed by support");
+    wire["messages"][0]["content"] = json!("[redacted]");
+    wire["updatedAt"] = json!("2027-01-01T00:00:00+01:00");
+    let read = from_wire("thread-1", &wire).unwrap();
+    assert_eq!(read.title.as_deref(), Some("Renamed by support"));
+    assert_eq!(read.thread.messages[0].text(), "[redacted]");
+    assert_eq!(read.updated_at, 1_798_758_000_000.0);
+    let own = json!({
+        "id": "imported:7", "title": "From the CRM", "updatedAt": "2026-01-01T00:00:00Z",
+        "messages": [{"id": "m1", "role": "user", "content": "Hello"}]
+    });
+    let read = from_wire("imported:7", &own).unwrap();
+    assert_eq!(read.title.as_deref(), Some("From the CRM"));
+    assert_eq!(read.thread.messages.len(), 1);
+    assert_eq!(read.created_at, 1_767_225_600_000.0);
+    assert!(matches!(
+        from_wire("other", &own),
+        Err(RecordError::IdMismatch { .. })
+    ));
+    for bad in [
+        json!([]),
+        json!({"id": "x", "messages": "no"}),
+        json!({"id": "x", "chat": {"version": 99}}),
+    ] {
+        assert!(from_wire("x", &bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        list_entry(&json!({"id": "t:1", "title": "A", "updatedAt": "1970-01-01T00:00:01Z"})),
+        Some(("t:1".to_owned(), "A".to_owned(), 1000.0))
+    );
+    assert_eq!(list_entry(&json!({"id": "../etc"})), None);
+    assert!(valid_id("thread-1a2b:3.x_y") && !valid_id("") && !valid_id("a b"));
+    assert!(!valid_id(&"x".repeat(201)) && !valid_id(".."));
+}

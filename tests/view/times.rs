@@ -76,3 +76,31 @@ fn how_long_ago_picks_the_unit_a_person_reads() {
     assert_eq!(ago(now - 2.0 * 86_400_000.0, now), Some((-2.0, "day")));
     assert_eq!(ago(now - 8.0 * 86_400_000.0, now), None);
 }
+
+#[test]
+fn iso_8601_is_written_as_date_to_iso_string_does_and_reads_back() {
+    use agui_leptos::view::times::iso_8601;
+    assert_eq!(iso_8601(0.0).as_deref(), Some("1970-01-01T00:00:00.000Z"));
+    assert_eq!(
+        iso_8601(1_796_508_993_250.0).as_deref(),
+        Some("2026-12-05T22:16:33.250Z")
+    );
+    assert_eq!(
+        iso_8601(951_825_600_000.0).as_deref(),
+        Some("2000-02-29T12:00:00.000Z")
+    );
+    assert_eq!(iso_8601(-1.0).as_deref(), Some("1969-12-31T23:59:59.999Z"));
+    assert_eq!(iso_8601(f64::NAN), None);
+    assert_eq!(iso_8601(1e300), None);
+    for ms in [
+        0.0,
+        1.0,
+        86_399_999.0,
+        1_796_508_993_250.0,
+        4_102_444_800_000.0,
+        -86_400_001.0,
+    ] {
+        let text = iso_8601(ms).unwrap();
+        assert_eq!(parse_iso(&text), Some(ms), "{text}");
+    }
+}
