@@ -11,7 +11,8 @@
 //! - **What changed** since the last flush is kept per row, per tool call and per state path
 //!   and handed out by [`Session::flush`]; the shell notifies only those.
 //! - **Threads, branches and persistence** ([`threads`], [`branches`]) behind a small
-//!   key-value trait ([`storage::KeyValue`]); **the event log** per thread ([`inspector`]).
+//!   key-value trait ([`storage::KeyValue`]); two versions of one conversation merged into one
+//!   ([`merge`]); **the event log** per thread ([`inspector`]).
 //! - The clock and the ids come from an [`env::Env`]; failures are values ([`crate::view::failure`]).
 
 pub mod a2ui_out;
@@ -22,6 +23,7 @@ mod flush;
 pub mod hitl;
 pub mod inspector;
 pub mod local;
+pub mod merge;
 pub mod queue;
 pub mod remote;
 mod run;

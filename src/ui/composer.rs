@@ -212,9 +212,12 @@ pub fn Composer() -> impl IntoView {
     };
     // The open conversation's draft in the box: at the start, and when another conversation
     // is opened (the one left keeps its own).
-    let active = store.threads().active;
+    // (Not through the thread list's signals: they would bring the branches' code into the
+    // lean widget's main module. The rows change when another conversation opens.)
     Effect::new(move |before: Option<String>| {
-        let id = active.get();
+        store.rows.track();
+        store.restoring.track();
+        let id = store.thread_id();
         if let Some(el) = input.get() {
             if before.as_ref() != Some(&id) && (before.is_some() || el.value().is_empty()) {
                 recalled.set_value(None);
@@ -365,7 +368,17 @@ pub fn Composer() -> impl IntoView {
             <Show when=move || dragging.get()>
                 <p class="agui-composer__drop-hint" role="status">{move || tr(store).attach_drop_hint}</p>
             </Show>
-            {has_commands.then(|| command_list(store, list_id.clone(), commands, matches, commands_open, command_at, pick))}
+            {has_commands.then(|| {
+                let menu = CommandMenu {
+                    list_id: list_id.clone(),
+                    commands,
+                    matches,
+                    open: commands_open,
+                    at: command_at,
+                    pick: Callback::new(pick),
+                };
+                lazy(store, move || command_list(store, menu.clone()))
+            })}
             <form
                 class="agui-composer__form"
                 class:agui-composer__form--drop=move || dragging.get()
@@ -504,17 +517,37 @@ pub fn Composer() -> impl IntoView {
     }
 }
 
-/// The page's commands matching what follows `/` in the composer: a listbox the text box
-/// points into (`aria-activedescendant`), announced with its count.
-fn command_list(
-    store: AgentStore,
+/// What the command list shows and does: the composer's state, handed to the list.
+#[derive(Clone)]
+struct CommandMenu {
     list_id: String,
     commands: StoredValue<Vec<Command>>,
+    /// Indexes into `commands`, best first.
     matches: Memo<Vec<usize>>,
     open: Memo<bool>,
+    /// The active option (a position in `matches`).
     at: RwSignal<usize>,
-    pick: impl Fn(usize) + Copy + Send + Sync + 'static,
-) -> impl IntoView {
+    pick: Callback<usize>,
+}
+
+split!(run:
+    /// The page's commands matching what follows `/` in the composer: a listbox the text box
+    /// points into (`aria-activedescendant`), announced with its count. In the `run` module,
+    /// which typing fetches.
+    fn command_list(store: AgentStore, menu: CommandMenu) -> AnyView {
+        command_list_view(store, menu).into_any()
+    }
+);
+
+fn command_list_view(store: AgentStore, menu: CommandMenu) -> impl IntoView {
+    let CommandMenu {
+        list_id,
+        commands,
+        matches,
+        open,
+        at,
+        pick,
+    } = menu;
     let list_id_attr = list_id.clone();
     let options = move || {
         let list_id = list_id.clone();
@@ -534,7 +567,7 @@ fn command_list(
                         aria-selected=move || if selected() { "true" } else { "false" }
                         // The text box keeps the focus.
                         on:mousedown=|ev| ev.prevent_default()
-                        on:click=move |_| pick(pos)
+                        on:click=move |_| pick.run(pos)
                     >
                         <span class="agui-commands__name">"/"{c.name}</span>
                         <span class="agui-commands__description">{c.description}</span>

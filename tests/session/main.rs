@@ -9,6 +9,7 @@ mod attachments;
 mod branches;
 mod capabilities;
 mod inspector;
+mod merge;
 mod replay_cli;
 mod session;
 mod session_ai_sdk;
