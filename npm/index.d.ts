@@ -838,8 +838,9 @@ export interface AguiStrings {
   /** English: “Copied”. */
   copied: string;
   /**
-   * The toolbar under a finished table: its group's name; the buttons' accessible names (copy as
-   * Markdown, copy as CSV, download a CSV file) and their short visible texts.
+   * The toolbar under a finished table: its group's name; the buttons' descriptions, on hover (copy
+   * as Markdown, copy as CSV, download a CSV file), and their visible texts, which are their
+   * accessible names.
    * English: “Table actions”.
    */
   table_tools: string;

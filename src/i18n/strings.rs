@@ -434,8 +434,9 @@ catalog! {
     table_label,
     copy,
     copied,
-    /// The toolbar under a finished table: its group's name; the buttons' accessible names
-    /// (copy as Markdown, copy as CSV, download a CSV file) and their short visible texts.
+    /// The toolbar under a finished table: its group's name; the buttons' descriptions, on
+    /// hover (copy as Markdown, copy as CSV, download a CSV file), and their visible texts,
+    /// which are their accessible names.
     table_tools,
     table_copy_markdown,
     table_copy_csv,

@@ -43,7 +43,7 @@ split!(tables:
                         type="button"
                         class="agui-md__table-tool"
                         data-testid="table-copy-markdown"
-                        aria-label=move || tr_ctx().table_copy_markdown
+                        title=move || tr_ctx().table_copy_markdown
                         on:click=move |_| copy_to_clipboard(text(false), set_md_copied)
                     >
                         {move || if md_copied.get() { tr_ctx().copied } else { tr_ctx().table_markdown }}
@@ -52,7 +52,7 @@ split!(tables:
                         type="button"
                         class="agui-md__table-tool"
                         data-testid="table-copy-csv"
-                        aria-label=move || tr_ctx().table_copy_csv
+                        title=move || tr_ctx().table_copy_csv
                         on:click=move |_| copy_to_clipboard(text(true), set_csv_copied)
                     >
                         {move || if csv_copied.get() { tr_ctx().copied } else { tr_ctx().table_csv }}
@@ -61,7 +61,7 @@ split!(tables:
                         type="button"
                         class="agui-md__table-tool"
                         data-testid="table-download-csv"
-                        aria-label=move || tr_ctx().table_download_csv
+                        title=move || tr_ctx().table_download_csv
                         on:click=move |_| {
                             if let Some(at) = holder.get_untracked() {
                                 download_csv(&at, &text(true));
