@@ -21,3 +21,4 @@ pub mod subagents;
 pub mod suggestions;
 pub mod table_export;
 pub mod tool;
+pub mod voice;

@@ -20,3 +20,4 @@ mod sources;
 mod subagents;
 mod table_export;
 mod view;
+mod voice;
