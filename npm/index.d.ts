@@ -610,7 +610,7 @@ export interface AguiStrings {
    */
   voice_empty: string;
   /**
-   * The dictated text was cut; `{}` how many characters were kept (a count).
+   * The dictated text was cut; `{}` the most characters kept (a count).
    * English: “The dictated text was long: only its first {} characters were kept.”.
    */
   voice_cut: string;

@@ -330,7 +330,7 @@ catalog! {
     voice_timeout,
     /// Dictation gave no words.
     voice_empty,
-    /// The dictated text was cut; `{}` how many characters were kept (a count).
+    /// The dictated text was cut; `{}` the most characters kept (a count).
     voice_cut,
     // refusals of the store's actions (thread, branch and human-in-the-loop errors)
     /// A refusal: a run is in flight.

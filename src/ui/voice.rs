@@ -61,6 +61,9 @@ impl Phase {
     }
 }
 
+/// A handler given to a browser object (an event's).
+type Handler = Closure<dyn FnMut(JsValue)>;
+
 /// What the browser holds for the dictation under way.
 #[derive(Default)]
 struct Live {
@@ -70,7 +73,7 @@ struct Live {
     stream: Option<JsValue>,
     /// The `MediaRecorder` or the `SpeechRecognition`.
     source: Option<JsValue>,
-    handlers: Vec<Closure<dyn FnMut(JsValue)>>,
+    handlers: Vec<Handler>,
     chunks: Vec<JsValue>,
     bytes: f64,
     /// Characters put into the composer by this dictation (the browser's, result by result).
@@ -203,7 +206,11 @@ impl Dictation {
             }
             if get(source, "state").as_string().as_deref() != Some("inactive") {
                 // The recorder's `stop`, the recognition's `abort` (a recorder has none).
-                let method = if self.mode == Voice::Browser { "abort" } else { "stop" };
+                let method = if self.mode == Voice::Browser {
+                    "abort"
+                } else {
+                    "stop"
+                };
                 let _ = call(source, method, &Array::new());
             }
         }
@@ -268,7 +275,9 @@ pub fn voice_button(d: Dictation, locked: Memo<bool>) -> impl IntoView {
             aria-label=move || tr(store).voice_button
             title=move || tr(store).voice_button
             aria-pressed=move || d.phase.get().hearing().to_string()
-            disabled=move || locked.get() || d.phase.get() == Phase::Transcribing
+            // While the text is on its way a press does nothing; the button keeps the focus.
+            aria-disabled=move || (d.phase.get() == Phase::Transcribing).then_some("true")
+            disabled=move || locked.get()
             // (Fetches the `run` module first, when it is not here yet.)
             on:click=move |_| store.in_module(move || voice_press(d))
         >
@@ -366,11 +375,7 @@ fn stop(d: Dictation) {
 }
 
 /// A handler of dictation number `generation`: `f` runs only while it is the one under way.
-fn handler(
-    d: Dictation,
-    generation: u32,
-    f: impl Fn(Dictation, JsValue) + 'static,
-) -> Closure<dyn FnMut(JsValue)> {
+fn handler(d: Dictation, generation: u32, f: impl Fn(Dictation, JsValue) + 'static) -> Handler {
     Closure::new(move |event: JsValue| {
         if d.is(generation) {
             f(d, event);
@@ -504,7 +509,9 @@ fn start_recorder(
 /// into the composer.
 fn transcribe(d: Dictation, hook: TranscribeHook) {
     let recorder = d.live.with_value(|l| l.source.clone());
-    let chunks = d.live.with_value(|l| l.chunks.iter().cloned().collect::<Array>());
+    let chunks = d
+        .live
+        .with_value(|l| l.chunks.iter().cloned().collect::<Array>());
     let generation = d.release();
     if chunks.length() == 0 {
         d.fail(VoiceNote::Empty);
@@ -569,8 +576,10 @@ fn listen(d: Dictation) {
         match code.as_str() {
             "not-allowed" | "service-not-allowed" => d.fail(VoiceNote::Denied),
             "no-speech" => d.fail(VoiceNote::Empty),
+            "audio-capture" => d.fail(VoiceNote::no_microphone(&code)),
             "aborted" => d.cancel(),
-            _ => d.fail(VoiceNote::no_microphone(&code)),
+            // `network`, `language-not-supported`…: the recognition failed.
+            _ => d.fail(VoiceNote::failed(&code)),
         }
     });
     let ended = handler(d, generation, |d, _| {
@@ -651,11 +660,11 @@ fn put(d: Dictation, text: &str, left: usize) {
         d.live.update_value(|l| l.put = l.put.saturating_add(put));
     }
     if was_cut {
-        let kept = d.live.with_value(|l| l.put).max(text.chars().count());
         if d.mode == Voice::Browser {
             d.cancel();
         }
-        d.note.set(Some(VoiceNote::Cut(kept)));
+        d.note
+            .set(Some(VoiceNote::Cut(model::MAX_TRANSCRIPT_CHARS)));
     } else if text.is_empty() && d.mode == Voice::Transcribe {
         d.note.set(Some(VoiceNote::Empty));
     }
@@ -663,19 +672,24 @@ fn put(d: Dictation, text: &str, left: usize) {
 
 // ---- read aloud ------------------------------------------------------------------------------
 
+/// An utterance being spoken, with the handler of its end.
+type Utterance = (JsValue, Handler);
+
 /// The answers' reader: which answer is being read (its row key and the utterance's number),
 /// and the utterance with its handler.
 #[derive(Clone, Copy)]
 pub struct Speaker {
     speaking: RwSignal<Option<(String, u32)>>,
-    utterance: StoredValue<Option<(JsValue, Closure<dyn FnMut(JsValue)>)>, LocalStorage>,
+    utterance: StoredValue<Option<Utterance>, LocalStorage>,
     next: StoredValue<u32>,
 }
 
 /// The browser's `speechSynthesis` and `SpeechSynthesisUtterance`, when it has both.
 fn synthesis() -> Option<(JsValue, Function)> {
     let synth = global("speechSynthesis");
-    let utterance = global("SpeechSynthesisUtterance").dyn_into::<Function>().ok()?;
+    let utterance = global("SpeechSynthesisUtterance")
+        .dyn_into::<Function>()
+        .ok()?;
     (synth.is_object()).then_some((synth, utterance))
 }
 
@@ -719,9 +733,9 @@ impl Speaker {
 
     /// Reads the answer `key` aloud, or stops when it is the one being read.
     fn toggle(self, store: AgentStore, key: &str) {
-        let was_reading = self.speaking.with_untracked(|s| {
-            s.as_ref().is_some_and(|(k, _)| k == key)
-        });
+        let was_reading = self
+            .speaking
+            .with_untracked(|s| s.as_ref().is_some_and(|(k, _)| k == key));
         self.stop();
         if was_reading {
             return;

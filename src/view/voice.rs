@@ -45,7 +45,7 @@ pub enum VoiceNote {
     TimedOut,
     /// Nothing was recorded, or the text was empty.
     Empty,
-    /// The text was cut to this many characters.
+    /// The text was cut at this many characters (the budget).
     Cut(usize),
 }
 
@@ -276,5 +276,8 @@ fn floor_char(s: &str, max: usize) -> usize {
     if max >= s.len() {
         return s.len();
     }
-    (0..=max).rev().find(|i| s.is_char_boundary(*i)).unwrap_or(0)
+    (0..=max)
+        .rev()
+        .find(|i| s.is_char_boundary(*i))
+        .unwrap_or(0)
 }

@@ -77,9 +77,7 @@ pub(super) fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) 
     if let Some(transcribe) = field("transcribe") {
         match transcribe.dyn_into::<js_sys::Function>() {
             Ok(_) => plugins = plugins.transcribe(move |audio| call_js_transcribe(id, audio)),
-            Err(_) => {
-                problems.push("transcribe: expected a function (audio) → text".to_owned())
-            }
+            Err(_) => problems.push("transcribe: expected a function (audio) → text".to_owned()),
         }
     }
     (plugins, problems)
@@ -139,7 +137,9 @@ pub(super) async fn call_js_transcribe(
     audio: web_sys::Blob,
 ) -> Result<String, String> {
     let f = js_function(widget, "transcribe", None)?;
-    let out = f.call1(&JsValue::NULL, &audio).map_err(|e| error_text(&e))?;
+    let out = f
+        .call1(&JsValue::NULL, &audio)
+        .map_err(|e| error_text(&e))?;
     let out = match out.dyn_into::<js_sys::Promise>() {
         Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
             .await

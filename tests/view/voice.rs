@@ -36,7 +36,10 @@ fn the_voice_option_is_off_unless_the_page_asks() {
     let (o, problems) = parse(&[("voice", "whisper")]);
     assert_eq!(o.voice, Voice::Off, "an unknown value shows no button");
     assert_eq!(problems.len(), 1);
-    assert!(problems[0].starts_with("voice: unknown value"), "{problems:?}");
+    assert!(
+        problems[0].starts_with("voice: unknown value"),
+        "{problems:?}"
+    );
 }
 
 /// `value` with `|` marking the caret (or two `|` a selection), the transcript put there, and
@@ -143,7 +146,10 @@ fn an_answer_is_read_without_its_markdown() {
     );
     assert!(!spoken.contains("https://"), "no URL is read");
     // snake_case stays as written; a lone bracket is text.
-    assert_eq!(speakable("call get_weather [soon"), "call get_weather [soon");
+    assert_eq!(
+        speakable("call get_weather [soon"),
+        "call get_weather [soon"
+    );
     assert_eq!(speakable("__bold__ #hashtag"), "bold #hashtag");
 }
 
