@@ -325,6 +325,11 @@ export interface AguiStrings {
    */
   copy_answer: string;
   /**
+   * An answer's action that reads it aloud (a toggle: pressed while it speaks).
+   * English: “Read aloud”.
+   */
+  read_aloud: string;
+  /**
    * Accessible names of the thumbs.
    * English: “Good answer”.
    */
@@ -543,6 +548,72 @@ export interface AguiStrings {
    * English: “not kept in this browser”.
    */
   attach_not_saved: string;
+  /**
+   * The composer's microphone button (accessible name; a toggle: pressed while recording).
+   * English: “Dictate”.
+   */
+  voice_button: string;
+  /**
+   * Dictation: waiting for the browser's microphone (its permission prompt).
+   * English: “Waiting for the microphone…”.
+   */
+  voice_waiting: string;
+  /**
+   * Dictation: recording (a clock follows it on screen).
+   * English: “Recording…”.
+   */
+  voice_recording: string;
+  /**
+   * Dictation with the browser's speech recognition: listening.
+   * English: “Listening…”.
+   */
+  voice_listening: string;
+  /**
+   * Dictation: the page turns the recording into text.
+   * English: “Transcribing…”.
+   */
+  voice_transcribing: string;
+  /**
+   * The button that stops dictation and discards what was recorded.
+   * English: “Cancel”.
+   */
+  voice_cancel: string;
+  /**
+   * Dictation failed: the person or the browser refused the microphone.
+   * English: “The microphone is not allowed. Allow it in the browser’s settings for this
+   * site.”.
+   */
+  voice_denied: string;
+  /**
+   * Dictation failed: no microphone; `{}` the browser's reason (technical).
+   * English: “No microphone could be used ({}).”.
+   */
+  voice_no_microphone: string;
+  /**
+   * Dictation failed: the page offers dictation but gave no way to turn a recording into text.
+   * English: “Dictation is not set up on this page.”.
+   */
+  voice_no_hook: string;
+  /**
+   * Dictation failed: the page's hook failed; `{}` its reason.
+   * English: “The recording could not be turned into text: {}”.
+   */
+  voice_failed: string;
+  /**
+   * Dictation failed: the page's hook gave no text within a minute.
+   * English: “Turning the recording into text took too long.”.
+   */
+  voice_timeout: string;
+  /**
+   * Dictation gave no words.
+   * English: “No words were heard.”.
+   */
+  voice_empty: string;
+  /**
+   * The dictated text was cut; `{}` the most characters kept (a count).
+   * English: “The dictated text was long: only its first {} characters were kept.”.
+   */
+  voice_cut: string;
   /**
    * A refusal: a run is in flight.
    * English: “a run is in progress”.
@@ -1538,7 +1609,7 @@ export interface AguiChatOptions {
    * keys and what each text is are `AguiStrings`); every other key keeps the language's text. A
    * text must keep the English text's `{}` placeholders; an unknown key, a changed placeholder
    * count, an empty text or one over 2,000 characters is shown as a warning and ignored (at most
-   * 400 texts). Shown as text, never as HTML.
+   * 500 texts). Shown as text, never as HTML.
    * Attribute: `strings`.
    */
   strings?: Partial<AguiStrings>;
@@ -1605,6 +1676,15 @@ export interface AguiChatOptions {
    */
   attachments?: boolean | 'off';
   /**
+   * Dictation: a microphone button in the composer. `transcribe` records with `MediaRecorder` and
+   * hands the recording to the page's `transcribe` hook, whose text goes into the composer (never
+   * sent by itself); `browser` uses the browser's own speech recognition (`SpeechRecognition`; no
+   * button where the browser has none — Chrome sends that audio to Google's servers). Needs an
+   * https page; a recording stops by itself after 5 minutes.
+   * Attribute: `voice`. Default: `off`.
+   */
+  voice?: 'off' | 'transcribe' | 'browser';
+  /**
    * The agent's capabilities (AG-UI `AgentCapabilities`): `multimodal.input` narrows what may be
    * attached, `tools.clientProvided: false` offers the agent none of the page's frontend tools,
    * `identity.name` is the title when there is no `title`. Omitted means unknown, never
@@ -1649,6 +1729,13 @@ export interface AguiChatOptions {
    * JS only.
    */
   upload?: (file: File) => string | Promise<string>;
+  /**
+   * With `voice="transcribe"`: turns a recording (the browser's `MediaRecorder` audio, its type on
+   * the `Blob`) into text, which the composer inserts at the caret. A throw, a rejection, an empty
+   * text or no answer within 60 s shows a quiet message; a text over 20,000 characters is cut.
+   * JS only.
+   */
+  transcribe?: (audio: Blob) => string | Promise<string>;
 }
 
 /** The `detail` of `agui:run-started`: A run started. */

@@ -14,8 +14,8 @@ const OPTIONS = [
   'open', 'title', 'speed', 'demo', 'settings', 'suggestions',
   'commands', 'math', 'strings', 'credentials', 'redirects', 'urlOptions',
   'allowedEndpoints', 'mcpAppsProxy', 'queue', 'accept', 'maxFileBytes', 'maxMessageBytes',
-  'maxFiles', 'attachments', 'capabilities', 'preload', 'tools', 'renderers',
-  'codeRenderers', 'upload',
+  'maxFiles', 'attachments', 'voice', 'capabilities', 'preload', 'tools',
+  'renderers', 'codeRenderers', 'upload', 'transcribe',
 ];
 const EVENTS = {
   onRunStarted: 'agui:run-started',

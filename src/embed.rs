@@ -163,6 +163,8 @@ pub struct WidgetOptions {
     pub attach_limits: Option<crate::view::attachments::Limits>,
     /// `attachments="off"`.
     pub attachments_off: bool,
+    /// `voice`: dictation in the composer ([`crate::view::voice::Voice`]).
+    pub voice: crate::view::voice::Voice,
     /// The `strings` attribute: the page's own UI texts, (key, text) as given (checked by
     /// [`crate::i18n::overrides::Overrides::check`] where they are applied).
     pub strings: Vec<(String, String)>,
@@ -334,6 +336,14 @@ impl WidgetOptions {
             }
         }
         o.attachments_off = get("attachments").is_some_and(|v| !flag(&v));
+        if let Some(v) = get("voice") {
+            match crate::view::voice::Voice::parse(&v) {
+                Some(v) => o.voice = v,
+                None => problems.push(format!(
+                    "voice: unknown value {v:?} (off, transcribe, browser)"
+                )),
+            }
+        }
         if let Some(c) = text("capabilities") {
             let parsed = json(&c)
                 .map_err(|_| "capabilities: not JSON".to_owned())

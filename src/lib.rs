@@ -119,6 +119,7 @@ pub mod prelude {
     pub use crate::session::{AgentConfig, LocalAgent, TimedChunk};
     pub use crate::view::feedback::Feedback;
     pub use crate::view::tool::{ToolStatus, ToolView};
+    pub use crate::view::voice::Voice;
     #[cfg(target_arch = "wasm32")]
     pub use crate::AgentChat;
 }

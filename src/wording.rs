@@ -186,3 +186,17 @@ pub fn attach_error(t: &Strings, e: &crate::view::attachments::AttachError) -> S
         E::Empty { name } => fill(t.attach_empty, &[name]),
     }
 }
+
+/// What dictation says under the composer.
+pub fn voice_note(t: &Strings, n: &crate::view::voice::VoiceNote) -> String {
+    use crate::view::voice::VoiceNote as N;
+    match n {
+        N::Denied => t.voice_denied.to_owned(),
+        N::NoMicrophone(reason) => fill(t.voice_no_microphone, &[reason]),
+        N::NoHook => t.voice_no_hook.to_owned(),
+        N::Failed(reason) => fill(t.voice_failed, &[reason]),
+        N::TimedOut => t.voice_timeout.to_owned(),
+        N::Empty => t.voice_empty.to_owned(),
+        N::Cut(kept) => fill(t.voice_cut, &[&format_count(*kept, t)]),
+    }
+}

@@ -123,7 +123,7 @@ options! {
     "math" "math" Chat: "'on' | 'dollars' | 'off'", "`on`, `dollars`, `off`", "on",
         "Math in answers, shown as MathML with the system's math font: `on` reads `$$…$$`, `\\\\[…\\\\]` and `\\\\(…\\\\)`; `dollars` also `$…$` (then \"$5 and $10\" would be a formula); `off` leaves them as text. The lean widget fetches the math module with the first formula.";
     "strings" "strings" Chat: "Partial<AguiStrings>", "JSON object of UI strings by key", "",
-        "The page's own words for any UI string, by key (`{\"composer_placeholder\": \"Ask Acme…\"}`; the keys and what each text is are `AguiStrings`); every other key keeps the language's text. A text must keep the English text's `{}` placeholders; an unknown key, a changed placeholder count, an empty text or one over 2,000 characters is shown as a warning and ignored (at most 400 texts). Shown as text, never as HTML.";
+        "The page's own words for any UI string, by key (`{\"composer_placeholder\": \"Ask Acme…\"}`; the keys and what each text is are `AguiStrings`); every other key keeps the language's text. A text must keep the English text's `{}` placeholders; an unknown key, a changed placeholder count, an empty text or one over 2,000 characters is shown as a warning and ignored (at most 500 texts). Shown as text, never as HTML.";
     "credentials" "credentials" Chat: "'same-origin' | 'include' | 'omit'", "`same-origin`, `include`, `omit`", "same-origin",
         "Whether requests carry the browser's cookies and HTTP authentication (`include`: cross-origin too; the agent must allow it with CORS).";
     "redirects" "redirects" Chat: "'error' | 'follow'", "`error`, `follow`", "error",
@@ -146,6 +146,8 @@ options! {
         "Files per message (at most 100).";
     "attachments" "attachments" Chat: "boolean | 'off'", "`off`", "on",
         "`off` (JS: `false`): no attach button, no drop or paste of files.";
+    "voice" "voice" Chat: "'off' | 'transcribe' | 'browser'", "`off`, `transcribe`, `browser`", "off",
+        "Dictation: a microphone button in the composer. `transcribe` records with `MediaRecorder` and hands the recording to the page's `transcribe` hook, whose text goes into the composer (never sent by itself); `browser` uses the browser's own speech recognition (`SpeechRecognition`; no button where the browser has none — Chrome sends that audio to Google's servers). Needs an https page; a recording stops by itself after 5 minutes.";
     "capabilities" "capabilities" Chat: "AguiCapabilities", "JSON: the agent's `AgentCapabilities`", "",
         "The agent's capabilities (AG-UI `AgentCapabilities`): `multimodal.input` narrows what may be attached, `tools.clientProvided: false` offers the agent none of the page's frontend tools, `identity.name` is the title when there is no `title`. Omitted means unknown, never unsupported.";
     "preload" "preload" Loader: "'intent' | 'idle' | 'eager' | 'none'", "`intent`, `idle`, `eager`, `none`", "intent",
@@ -158,6 +160,8 @@ options! {
         "Fenced code blocks drawn by the page's own custom elements, by language: `{mermaid: 'my-mermaid-element'}`. The chat creates the element (by name, never from HTML) in the block's card and sets its `code` (the block's text) and `complete` (`false` while the fence is still open) properties on every change; the bar keeps Copy, and a Source toggle shows the highlighted code. A language matches a fence's first word, case ignored; only valid custom element names are taken. The agent's output only picks among these.";
     "" "upload" Js: "(file: File) => string | Promise<string>", "", "",
         "Uploads an attached file and returns its URL; the message then carries the URL instead of the file's bytes.";
+    "" "transcribe" Js: "(audio: Blob) => string | Promise<string>", "", "",
+        "With `voice=\"transcribe\"`: turns a recording (the browser's `MediaRecorder` audio, its type on the `Blob`) into text, which the composer inserts at the caret. A throw, a rejection, an empty text or no answer within 60 s shows a quiet message; a text over 20,000 characters is cut.";
 }
 
 /// The events, in the order they come within one update.

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use super::{placeholder_count, Locale, Strings, EN};
 
 /// The most texts one set may give.
-pub const MAX_KEYS: usize = 400;
+pub const MAX_KEYS: usize = 500;
 /// The longest text, in characters.
 pub const MAX_CHARS: usize = 2_000;
 /// The most merged catalogs a page keeps (distinct pairs of language and texts).

@@ -210,6 +210,8 @@ catalog! {
     answer_actions,
     /// Title of the button that copies a whole answer (its markdown).
     copy_answer,
+    /// An answer's action that reads it aloud (a toggle: pressed while it speaks).
+    read_aloud,
     /// Accessible names of the thumbs.
     rate_up,
     rate_down,
@@ -302,6 +304,34 @@ catalog! {
     attach_upload_failed,
     /// On a sent attachment whose bytes were not kept when the conversation was saved.
     attach_not_saved,
+    // voice (dictation in the composer; reading an answer aloud)
+    /// The composer's microphone button (accessible name; a toggle: pressed while recording).
+    voice_button,
+    /// Dictation: waiting for the browser's microphone (its permission prompt).
+    voice_waiting,
+    /// Dictation: recording (a clock follows it on screen).
+    voice_recording,
+    /// Dictation with the browser's speech recognition: listening.
+    voice_listening,
+    /// Dictation: the page turns the recording into text.
+    voice_transcribing,
+    /// The button that stops dictation and discards what was recorded.
+    voice_cancel,
+    /// Dictation failed: the person or the browser refused the microphone.
+    voice_denied,
+    /// Dictation failed: no microphone; `{}` the browser's reason (technical).
+    voice_no_microphone,
+    /// Dictation failed: the page offers dictation but gave no way to turn a recording into
+    /// text.
+    voice_no_hook,
+    /// Dictation failed: the page's hook failed; `{}` its reason.
+    voice_failed,
+    /// Dictation failed: the page's hook gave no text within a minute.
+    voice_timeout,
+    /// Dictation gave no words.
+    voice_empty,
+    /// The dictated text was cut; `{}` the most characters kept (a count).
+    voice_cut,
     // refusals of the store's actions (thread, branch and human-in-the-loop errors)
     /// A refusal: a run is in flight.
     err_running,

@@ -40,8 +40,8 @@ const WORDS_MODULE = () => import('./agui-chat.words.js');
 const scanning = new URL(import.meta.url).searchParams.has('scan');
 // The options: the attributes, then the JS-only properties.
 // @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test project manifest)
-const ATTRS = 'endpoint protocol resume transport headers mode theme inspector thread-key persist storage-budget lang open title speed demo settings suggestions commands math strings credentials redirects url-options allowed-endpoints mcp-apps-proxy queue accept max-file-bytes max-message-bytes max-files attachments capabilities preload'.split(' ');
-const JS_ONLY = 'tools renderers codeRenderers upload'.split(' ');
+const ATTRS = 'endpoint protocol resume transport headers mode theme inspector thread-key persist storage-budget lang open title speed demo settings suggestions commands math strings credentials redirects url-options allowed-endpoints mcp-apps-proxy queue accept max-file-bytes max-message-bytes max-files attachments voice capabilities preload'.split(' ');
+const JS_ONLY = 'tools renderers codeRenderers upload transcribe'.split(' ');
 // @generated-end
 // The launcher's words: its name ("Open chat: " + the title), the loading text, the failure
 // text, Retry, and the default title. Other languages' are a module of their own

@@ -18,7 +18,9 @@
 //!   no endpoint (the offline demo is one);
 //! - the **agent picker** in the header ([`Plugins::agent_picker`]), for developer pages only:
 //!   it lets whoever uses the page type any endpoint;
-//! - the page's own **UI strings** ([`Plugins::strings`]) over the language's catalog.
+//! - the page's own **UI strings** ([`Plugins::strings`]) over the language's catalog;
+//! - **dictation** in the composer ([`Plugins::voice`]) and the hook that turns a recording
+//!   into text ([`Plugins::transcribe`]).
 //!
 //! The demo (`src/demo/ui/`) is registered through exactly this API; the widget's
 //! JS options (`tools`, `renderers`, `codeRenderers`, `suggestions`, `commands`, `strings`)
@@ -70,9 +72,17 @@ pub type UploadHook = Arc<
         + Sync,
 >;
 
+/// Turns a recording into text ([`Plugins::transcribe`]).
+pub type TranscribeHook = Arc<
+    dyn Fn(web_sys::Blob) -> std::pin::Pin<Box<dyn Future<Output = Result<String, String>>>>
+        + Send
+        + Sync,
+>;
+
 pub use crate::view::attachments::Limits;
 pub use crate::view::commands::Command;
 pub use crate::view::suggestions::Suggestion;
+pub use crate::view::voice::Voice;
 
 /// What a page adds to the chat. Cheap to clone; put it in context with
 /// [`Plugins::provide`] before mounting the chat (or pass it to [`crate::app::AgentChat`]).
@@ -92,6 +102,9 @@ pub struct Plugins {
     attach_limits: Option<Limits>,
     attach_off: bool,
     upload: Option<UploadHook>,
+    /// How the composer takes dictation, and the hook of [`Voice::Transcribe`].
+    voice: Voice,
+    transcribe: Option<TranscribeHook>,
     /// The page's own texts by key, as given (checked when installed).
     strings: Vec<(String, String)>,
 }
@@ -107,6 +120,7 @@ impl std::fmt::Debug for Plugins {
             .field("commands", &self.commands)
             .field("local_agent", &self.local_agent.is_some())
             .field("agent_picker", &self.agent_picker)
+            .field("voice", &self.voice)
             .finish()
     }
 }
@@ -251,6 +265,30 @@ impl Plugins {
         self
     }
 
+    /// Dictation in the composer: a microphone button that records and hands the recording to
+    /// the [`Plugins::transcribe`] hook ([`Voice::Transcribe`]), or that uses the browser's
+    /// own speech recognition ([`Voice::Browser`]; no button where the browser has none). The
+    /// text goes into the composer at the caret; it is never sent by itself. Default:
+    /// [`Voice::Off`].
+    pub fn voice(mut self, voice: Voice) -> Self {
+        self.voice = voice;
+        self
+    }
+
+    /// Turn a recording (the browser's `MediaRecorder` audio; its type is the blob's) into
+    /// text, for [`Voice::Transcribe`]. An `Err`, an empty text or no answer within
+    /// [`TRANSCRIBE_TIMEOUT_MS`](crate::view::voice::TRANSCRIBE_TIMEOUT_MS) is shown under
+    /// the composer; a text over
+    /// [`MAX_TRANSCRIPT_CHARS`](crate::view::voice::MAX_TRANSCRIPT_CHARS) is cut.
+    pub fn transcribe<F, Fut>(mut self, transcribe: F) -> Self
+    where
+        F: Fn(web_sys::Blob) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<String, String>> + 'static,
+    {
+        self.transcribe = Some(Arc::new(move |audio| Box::pin(transcribe(audio))));
+        self
+    }
+
     /// The page's own words for some UI strings, by key (the fields of [`Strings`]:
     /// `[("composer_placeholder", "Ask Acme…")]`); every other key keeps the language's
     /// catalog text. A key that is not one, a text that drops or adds `{}` placeholders
@@ -289,6 +327,10 @@ impl Plugins {
         self.attach_limits = self.attach_limits.or(other.attach_limits);
         self.attach_off |= other.attach_off;
         self.upload = self.upload.or(other.upload);
+        if self.voice == Voice::Off {
+            self.voice = other.voice;
+        }
+        self.transcribe = self.transcribe.or(other.transcribe);
         // This one's texts win: they come last.
         let mine = std::mem::replace(&mut self.strings, other.strings);
         self.strings.extend(mine);
@@ -378,6 +420,16 @@ impl Plugins {
     /// The page's upload hook, if any.
     pub fn uploader(&self) -> Option<UploadHook> {
         self.upload.clone()
+    }
+
+    /// How the composer takes dictation.
+    pub fn voice_mode(&self) -> Voice {
+        self.voice
+    }
+
+    /// The page's transcribe hook, if any.
+    pub fn transcriber(&self) -> Option<TranscribeHook> {
+        self.transcribe.clone()
     }
 
     /// Hand the person's feedback to every [`Plugins::on_feedback`] handler.

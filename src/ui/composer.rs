@@ -4,6 +4,9 @@
 //! While a run is live, Send is "Queue": the message waits above the composer
 //! ([`crate::ui::queue`]) and goes out when the agent is done.
 //!
+//! With the page's `voice` option, a microphone button beside attach takes dictation
+//! ([`crate::ui::voice`]): the text lands in the box, never sent by itself.
+//!
 //! While the agent waits on open interrupts the composer is locked (spec digest §4.11: the
 //! next run must answer them): the input is disabled with a hint, and "Cancel all" abandons
 //! every interrupt and resumes.
@@ -22,6 +25,7 @@ use crate::ui::attach::{add_files, attachment_chips, files_of, Attachments};
 use crate::ui::lazy::{lazy, split};
 use crate::ui::message::warm_run;
 use crate::ui::queue::queue_view;
+use crate::ui::voice::{voice_bar, voice_button, Dictation};
 use crate::ui::{locked_by_interrupts, tr};
 use crate::view::{commands, prompts};
 
@@ -157,6 +161,8 @@ pub fn Composer() -> impl IntoView {
         )
     });
     let attaching = move || limits.with_untracked(Option::is_some);
+    // Dictation, where the page asked for it and the browser can.
+    let dictation = Dictation::new(store, plugins.voice_mode(), plugins.transcriber(), input);
     Effect::new(move || {
         if let (Some(a), Some(l)) = (att, limits.get()) {
             a.set_limits(l);
@@ -346,7 +352,15 @@ pub fn Composer() -> impl IntoView {
     let agent_suggestions = Memo::new(move |_| store.agent_suggestions());
     let has_queue = Memo::new(move |_| store.queue.with(|q| !q.is_empty()));
     view! {
-        <div class="agui-composer" data-testid="composer">
+        <div
+            class="agui-composer"
+            data-testid="composer"
+            on:keydown=move |ev: KeyboardEvent| {
+                if let Some(d) = dictation {
+                    d.escape(&ev);
+                }
+            }
+        >
             // After a run: the agent's follow-ups (a `suggestions` event or state), else the
             // page's chips; none while one streams.
             {move || {
@@ -410,6 +424,7 @@ pub fn Composer() -> impl IntoView {
                     let accept = limits.with(|l| l.as_ref().map(|l| l.accept.join(",")))?;
                     att.map(|a| attach_button(store, a, accept, locked))
                 }}
+                {dictation.map(|d| voice_button(d, locked))}
                 <label class="agui-visually-hidden" for=input_id.clone()>
                     {move || tr(store).message_label}
                 </label>
@@ -453,6 +468,9 @@ pub fn Composer() -> impl IntoView {
                         keep_draft(&value);
                         set_text.set(value);
                         autosize(&el);
+                        if let Some(d) = dictation {
+                            d.typed();
+                        }
                     }
                     on:keydown=move |ev: KeyboardEvent| {
                         if command_key(&ev) {
@@ -505,6 +523,7 @@ pub fn Composer() -> impl IntoView {
                     </button>
                 </div>
             </form>
+            {dictation.map(voice_bar)}
             <Show
                 when=move || locked.get()
                 fallback=move || {

@@ -4,8 +4,8 @@
 //! needed. The biggest is `run`: everything about a conversation — the transcript's rows with
 //! their Markdown, tool cards and reasoning, and what starts, sends and reads a run (the
 //! store's `run` module: request bodies, the transport, the wire decoders, the pipeline, the
-//! reducer, saved conversations) — fetched when the person starts typing
-//! ([`crate::ui::message::warm_run`]), when something saved is to be shown, or by the first
+//! reducer, saved conversations) and what records a dictation — fetched when the person
+//! starts typing ([`crate::ui::message::warm_run`]), when something saved is to be shown, or by the first
 //! action that needs it ([`AgentStore::in_module`]). Others: the interrupt cards when a run first asks, the
 //! state tree when there is state, the settings form, the queue, activity cards, attachments,
 //! the warnings badge, the editor of a sent message, A2UI surfaces and MCP Apps with the first

@@ -177,6 +177,8 @@ split!(run, preload fetch_run:
         let items =
             Memo::new(move |_| window.with(|rows| lineage.with(|l| group_rows(rows, l))));
         crate::ui::sources::provide_plan(store, window);
+        // Read aloud: one answer at a time, stopped when the rows go.
+        crate::ui::voice::Speaker::provide();
         entries(items.into(), None, |row, speaker| {
             view! { <MessageRow row speaker /> }.into_any()
         })
@@ -344,7 +346,8 @@ fn message_footer(store: AgentStore, row: &Row, editing: RwSignal<bool>) -> AnyV
     .into_any()
 }
 
-/// Copy an answer (its markdown source) and rate it: 👍 or 👎, then an optional comment
+/// Copy an answer (its markdown source), read it aloud (where the browser can speak), and
+/// rate it: 👍 or 👎, then an optional comment
 /// (Enter or "Send" passes it on, "Skip" or Escape without one). The feedback goes to the page
 /// (`agui:feedback`, [`crate::plugins::Plugins::on_feedback`]), nowhere else.
 fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl IntoView {
@@ -357,6 +360,7 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
     let comment: NodeRef<Textarea> = NodeRef::new();
     let id = StoredValue::new(message_id);
     let plugins = StoredValue::new(plugins);
+    let read_key = key.clone();
     let submit = move |with_comment: bool| {
         let Some(rating) = asking.get_untracked() else {
             return;
@@ -419,6 +423,7 @@ fn answer_actions(store: AgentStore, message_id: String, key: String) -> impl In
             >
                 {move || if copied.get() { tr(store).copied } else { tr(store).copy }}
             </button>
+            {crate::ui::voice::read_aloud_button(store, read_key)}
             {thumb_button(Rating::Up)}
             {thumb_button(Rating::Down)}
             <Show when=move || thanked.get()>

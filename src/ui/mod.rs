@@ -34,6 +34,7 @@ pub mod table_tools;
 pub mod thread_list;
 pub mod tool;
 pub mod transcript;
+pub mod voice;
 pub mod warnings;
 pub mod widget_shell;
 

@@ -22,3 +22,4 @@ pub mod suggestions;
 pub mod table_export;
 pub mod times;
 pub mod tool;
+pub mod voice;

@@ -1,5 +1,5 @@
 //! The page's JS plug-ins: frontend tools whose handler runs in the page, renderer elements,
-//! the upload hook — looked up at call time in the options object the widget was mounted with.
+//! the upload and transcribe hooks — looked up at call time in the options object the widget was mounted with.
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -74,6 +74,12 @@ pub(super) fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) 
             Err(_) => problems.push("upload: expected a function (file) → URL".to_owned()),
         }
     }
+    if let Some(transcribe) = field("transcribe") {
+        match transcribe.dyn_into::<js_sys::Function>() {
+            Ok(_) => plugins = plugins.transcribe(move |audio| call_js_transcribe(id, audio)),
+            Err(_) => problems.push("transcribe: expected a function (audio) → text".to_owned()),
+        }
+    }
     (plugins, problems)
 }
 
@@ -123,6 +129,30 @@ pub(super) async fn call_js_upload(widget: u32, file: web_sys::File) -> Result<S
     out.as_string()
         .filter(|url| !url.trim().is_empty())
         .ok_or_else(|| "upload did not return a URL".to_owned())
+}
+
+/// The page's `transcribe(audio)`: the text (or a promise of it) of a recording.
+pub(super) async fn call_js_transcribe(
+    widget: u32,
+    audio: web_sys::Blob,
+) -> Result<String, String> {
+    let f = js_function(widget, "transcribe", None)?;
+    let out = f
+        .call1(&JsValue::NULL, &audio)
+        .map_err(|e| error_text(&e))?;
+    let out = match out.dyn_into::<js_sys::Promise>() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .map_err(|e| error_text(&e))?,
+        Err(v) => v,
+    };
+    // Copied into the chat no longer than what it keeps (and one more character, to know that
+    // it was cut).
+    let keep = (crate::view::voice::MAX_TRANSCRIPT_CHARS as u32 + 1) * 2;
+    out.dyn_into::<js_sys::JsString>()
+        .ok()
+        .and_then(|s| s.slice(0, keep.min(s.length())).as_string())
+        .ok_or_else(|| "transcribe did not return a text".to_owned())
 }
 
 /// `tools: [{name, description, parameters, handler}]`: frontend tools whose handler runs in

@@ -120,6 +120,7 @@ pub(super) fn mount(
     if options.attachments_off {
         own = own.no_attachments();
     }
+    own = own.voice(options.voice);
     own = own.strings(options.strings.clone());
     let plugins = match DEMO.get().filter(|_| options.uses_demo()) {
         Some(demo) => demo().merge(own),

@@ -389,7 +389,12 @@ fn the_page_s_texts_have_budgets() {
             OverrideError::Empty { key: "stop" },
         ]
     );
-    // At most MAX_KEYS texts are looked at.
+    // At most MAX_KEYS texts are looked at: enough for a page to give every key.
+    assert!(
+        Strings::KEYS.len() <= MAX_KEYS,
+        "{} keys, but a page may give only {MAX_KEYS} texts: raise MAX_KEYS",
+        Strings::KEYS.len()
+    );
     let many: Vec<(String, String)> = (0..MAX_KEYS + 5)
         .map(|i| {
             (

@@ -21,3 +21,4 @@ mod subagents;
 mod table_export;
 mod times;
 mod view;
+mod voice;
