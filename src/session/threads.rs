@@ -132,11 +132,12 @@ pub(super) struct Threads {
     pub(super) notices: Vec<Notice>,
     /// What the person typed and did not send, per conversation ([`Session::draft`]); the
     /// stored copy is under `{prefix}:draft:{id}`.
-    drafts: std::collections::HashMap<String, String>,
+    /// (A list: at most [`MAX_DRAFTS`], and small code in the lean widget's main module.)
+    drafts: Vec<(String, String)>,
     /// When each message of the open conversation arrived ([`Session::arrived`]).
     times: std::collections::BTreeMap<String, f64>,
     /// The drafts changed since they were last written to storage ([`Session::save_drafts`]).
-    unsaved_drafts: std::collections::BTreeSet<String>,
+    unsaved_drafts: Vec<String>,
 }
 
 impl Threads {
@@ -908,7 +909,7 @@ impl Session {
     /// switches and, with storage, reloads); empty when nothing.
     pub fn draft(&self) -> String {
         let id = self.draft_id();
-        if let Some(text) = self.threads.drafts.get(&id) {
+        if let Some((_, text)) = self.threads.drafts.iter().find(|(k, _)| *k == id) {
             return text.clone();
         }
         if self.threads.unsaved_drafts.contains(&id) {
@@ -932,15 +933,19 @@ impl Session {
         let id = self.draft_id();
         let text = cut_draft(text);
         let drafts = &mut self.threads.drafts;
-        if drafts.get(&id).map(String::as_str) == Some(text) {
-            return;
+        let at = drafts.iter().position(|(k, _)| *k == id);
+        match at {
+            Some(i) if drafts[i].1 == text => return,
+            Some(i) if text.is_empty() => {
+                drafts.remove(i);
+            }
+            Some(i) => drafts[i].1 = text.to_owned(),
+            None if text.is_empty() || drafts.len() >= MAX_DRAFTS => {}
+            None => drafts.push((id.clone(), text.to_owned())),
         }
-        if text.is_empty() {
-            drafts.remove(&id);
-        } else if drafts.len() < MAX_DRAFTS || drafts.contains_key(&id) {
-            drafts.insert(id.clone(), text.to_owned());
+        if !self.threads.unsaved_drafts.contains(&id) {
+            self.threads.unsaved_drafts.push(id);
         }
-        self.threads.unsaved_drafts.insert(id);
     }
 
     /// Write the drafts changed since the last call to storage (each under its own
@@ -953,8 +958,8 @@ impl Session {
         };
         for id in ids {
             let key = draft_key(prefix, &id);
-            let _ = match self.threads.drafts.get(&id) {
-                Some(text) => store.set(&key, text),
+            let _ = match self.threads.drafts.iter().find(|(k, _)| *k == id) {
+                Some((_, text)) => store.set(&key, text),
                 None => store.remove(&key),
             };
         }
@@ -962,8 +967,8 @@ impl Session {
 
     /// Forget conversation `id`'s draft, in memory and storage (the conversation is gone).
     fn drop_draft(&mut self, id: &str) {
-        self.threads.drafts.remove(id);
-        self.threads.unsaved_drafts.remove(id);
+        self.threads.drafts.retain(|(k, _)| k != id);
+        self.threads.unsaved_drafts.retain(|k| k != id);
         if let Some((store, prefix)) = &self.threads.store {
             let _ = store.remove(&draft_key(prefix, id));
         }

@@ -69,7 +69,10 @@ pub fn MessageRow(
         Role::Tool => return tool_row(store, row, speaker).into_any(),
     };
     let footer = message_footer(store, &row, editing);
-    let time = matches!(role, Role::User | Role::Assistant).then(|| time_stamp(store, &row));
+    let time = matches!(role, Role::User | Role::Assistant).then(|| {
+        let row = row.clone();
+        lazy(store, move || message_time(store, row.clone()))
+    });
     wrap(&row, speaker, view! { {body} {time} {footer} }.into_any()).into_any()
 }
 
@@ -84,6 +87,14 @@ thread_local! {
         now
     };
 }
+
+split!(run:
+    /// A message's time (the `run` module: a person's message sent before it is here gets its
+    /// time once it is).
+    fn message_time(store: AgentStore, row: Row) -> AnyView {
+        time_stamp(store, &row).map(IntoAny::into_any).unwrap_or_else(|| ().into_any())
+    }
+);
 
 /// When the message was written (its metadata) or arrived here, as `<time>`: how long ago it
 /// is to the eye, the exact time on hover and to a screen reader. Nothing for a message whose

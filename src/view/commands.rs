@@ -87,17 +87,18 @@ pub fn query(text: &str) -> Option<&str> {
 }
 
 /// The commands that match `query`, best first: names that start with it, then names that
-/// contain it, then descriptions that do (case ignored), each group in the page's order; at
+/// contain it, then descriptions that do (ASCII case ignored: full Unicode case folding would
+/// bring its tables into the lean widget's first bytes), each group in the page's order; at
 /// most [`MAX_SHOWN`]. Indexes into `commands`.
 pub fn matching(commands: &[Command], query: &str) -> Vec<usize> {
-    let q = query.to_lowercase();
+    let q = query.to_ascii_lowercase();
     let rank = |c: &Command| {
-        let name = c.name.to_lowercase();
+        let name = c.name.to_ascii_lowercase();
         if name.starts_with(&q) {
             Some(0)
         } else if name.contains(&q) {
             Some(1)
-        } else if c.description.to_lowercase().contains(&q) {
+        } else if c.description.to_ascii_lowercase().contains(&q) {
             Some(2)
         } else {
             None
