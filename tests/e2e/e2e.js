@@ -622,6 +622,7 @@ const siteChecks = {
     await p.waitForSelector(composerBox, { timeout: 15000 });
     await p.fill(composerBox, '/');
     await p.waitForSelector('[data-testid=commands]');
+    assert(await p.$('[data-testid=voice]'), 'the voice button is shown');
     await audit(p, 'site-commands');
     await p.press(composerBox, 'ArrowDown');
     await p.press(composerBox, 'ArrowUp');
