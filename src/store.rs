@@ -525,7 +525,7 @@ impl AgentStore {
         use crate::session::Offered;
         match self.update(|s| s.offer(&text)) {
             Some(Offered::Sent(request)) => {
-                self.after(request);
+                self.after(request.map(|r| *r));
                 true
             }
             Some(Offered::Queued) => {

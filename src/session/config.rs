@@ -173,7 +173,14 @@ pub const HEADER_SOURCE_TIMEOUT_MS: u32 = 10_000;
 /// ```
 #[derive(Clone)]
 pub struct HeaderSource {
-    get: Arc<dyn Fn(HeaderRequest) -> HeaderFuture + Send + Sync>,
+    /// One pointer: a request to run carries it (and stays small).
+    inner: Arc<SourceInner>,
+}
+
+type GetHeaders = Arc<dyn Fn(HeaderRequest) -> HeaderFuture + Send + Sync>;
+
+struct SourceInner {
+    get: GetHeaders,
     endpoint: Option<String>,
 }
 
@@ -184,39 +191,47 @@ impl HeaderSource {
         F: Fn(HeaderRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<(String, String)>, String>> + 'static,
     {
+        let get: GetHeaders = Arc::new(move |ask| Box::pin(get(ask)) as HeaderFuture);
         HeaderSource {
-            get: Arc::new(move |ask| Box::pin(get(ask))),
-            endpoint: None,
+            inner: Arc::new(SourceInner {
+                get,
+                endpoint: None,
+            }),
         }
     }
 
     /// Asked only for requests to `endpoint` (as configured, compared as written).
-    pub fn only_for(mut self, endpoint: impl Into<String>) -> Self {
-        self.endpoint = Some(endpoint.into());
-        self
+    pub fn only_for(self, endpoint: impl Into<String>) -> Self {
+        HeaderSource {
+            inner: Arc::new(SourceInner {
+                get: self.inner.get.clone(),
+                endpoint: Some(endpoint.into()),
+            }),
+        }
     }
 
     /// Whether a request to `endpoint` gets this source's headers.
     pub fn serves(&self, endpoint: &str) -> bool {
-        self.endpoint.as_deref().is_none_or(|e| e == endpoint)
+        self.inner.endpoint.as_deref().is_none_or(|e| e == endpoint)
     }
 
     /// The headers, as the page computes them now.
     pub fn headers(&self, ask: HeaderRequest) -> HeaderFuture {
-        (self.get)(ask)
+        (self.inner.get)(ask)
     }
 }
 
 impl PartialEq for HeaderSource {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.get, &other.get) && self.endpoint == other.endpoint
+        Arc::ptr_eq(&self.inner.get, &other.inner.get)
+            && self.inner.endpoint == other.inner.endpoint
     }
 }
 
 impl fmt::Debug for HeaderSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HeaderSource")
-            .field("endpoint", &self.endpoint)
+            .field("endpoint", &self.inner.endpoint)
             .finish_non_exhaustive()
     }
 }

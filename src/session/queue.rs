@@ -36,7 +36,8 @@ pub(super) fn bounded(mut queued: Vec<Message>) -> Vec<Message> {
 pub enum Offered {
     /// Appended to the conversation: its run, or `None` when that could not start (the
     /// failure is recorded and shown, as for the composer).
-    Sent(Option<RunRequest>),
+    /// (Boxed: a request is large, and the other answers carry nothing.)
+    Sent(Option<Box<RunRequest>>),
     /// Waiting in the queue for the run in flight (it goes out as the composer's would).
     Queued,
     /// Not taken, nothing changed: it is empty, an interrupt is open (it must be answered
@@ -62,7 +63,7 @@ impl Session {
         if !self.thread().open_interrupts().is_empty() {
             return Offered::Refused;
         }
-        Offered::Sent(self.send(text))
+        Offered::Sent(self.send(text).map(Box::new))
     }
 
     /// The messages waiting for the agent, in the order they go out.
