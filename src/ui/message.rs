@@ -78,10 +78,13 @@ pub fn MessageRow(
 
 thread_local! {
     /// The page's clock for "5 min ago": one timer for every chat, ticking twice a minute.
-    static NOW: RwSignal<f64> = {
-        let now = RwSignal::new(js_sys::Date::now());
+    /// Reference-counted, not owned by the reactive owner of whichever row asked first: a
+    /// chat unmounted (and its owners disposed) leaves it to the others.
+    static NOW: ArcRwSignal<f64> = {
+        let now = ArcRwSignal::new(js_sys::Date::now());
+        let tick = now.clone();
         let _ = set_interval_with_handle(
-            move || now.set(js_sys::Date::now()),
+            move || tick.set(js_sys::Date::now()),
             std::time::Duration::from_secs(30),
         );
         now
@@ -107,7 +110,7 @@ fn time_stamp(store: AgentStore, row: &Row) -> Option<impl IntoView> {
         .or_else(|| store.arrived(&id))?;
     let date = js_sys::Date::new(&ms.into());
     let iso = date.to_iso_string().as_string()?;
-    let now = NOW.with(|n| *n);
+    let now = NOW.with(ArcRwSignal::clone);
     let lang = move || store.config.with(|c| c.locale.tag());
     let exact = move || {
         let options = js_sys::Object::new();
