@@ -635,27 +635,14 @@ fn days_in_month(y: i64, m: u32) -> u32 {
     }
 }
 
-/// Days since 1970-01-01 (Howard Hinnant's algorithm).
+/// Days since 1970-01-01 ([`crate::protocol::resume::days_from_civil`]).
 fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m as i64 + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    crate::protocol::resume::days_from_civil(y, m.into(), d.into())
 }
 
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+    let (y, m, d) = crate::protocol::resume::civil_from_days(z);
+    (y, m as u32, d as u32)
 }
 
 impl DateTime {

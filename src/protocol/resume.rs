@@ -193,6 +193,32 @@ pub fn remaining_ms(interrupt: &Interrupt, now_ms: f64) -> Option<f64> {
         .map(|t| t - now_ms)
 }
 
+/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm); the one
+/// calendar of the crate (timestamps here, A2UI's dates, a message's time).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date `z` days from 1970-01-01, as (year, month, day): the inverse of
+/// [`days_from_civil`].
+pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 /// Parse an ISO-8601 / RFC 3339 timestamp (`2026-11-29T12:00:00Z`, optional fraction, `Z` or
 /// `±hh:mm` offset, or a date alone) to milliseconds since the Unix epoch.
 pub fn parse_iso8601_ms(s: &str) -> Option<f64> {
@@ -245,14 +271,7 @@ pub fn parse_iso8601_ms(s: &str) -> Option<f64> {
     if h > 23 || mi > 59 || sec > 60 {
         return None;
     }
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
+    let days = days_from_civil(y, m, day);
     let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset_min * 60;
     Some(secs as f64 * 1000.0 + frac * 1000.0)
 }

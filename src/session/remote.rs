@@ -10,8 +10,9 @@
 use serde_json::{json, Map, Value};
 
 use super::branches::{display_title, RecordError, ThreadRecord, VERSION};
+use crate::protocol::resume::parse_iso8601_ms;
 use crate::protocol::types::Message;
-use crate::view::times::{iso_8601, parse_iso};
+use crate::view::times::iso_8601;
 
 /// The longest id a thread store takes (`examples/threads-server`: 1 to 200 of
 /// `A-Z a-z 0-9 . _ : -`).
@@ -65,7 +66,7 @@ pub fn from_wire(id: &str, value: &Value) -> Result<ThreadRecord, RecordError> {
     let updated = top
         .get("updatedAt")
         .and_then(Value::as_str)
-        .and_then(parse_iso);
+        .and_then(parse_iso8601_ms);
     let mut record = match top.get("chat").filter(|c| c.is_object()) {
         Some(chat) => {
             let mut chat = chat.clone();
@@ -83,7 +84,7 @@ pub fn from_wire(id: &str, value: &Value) -> Result<ThreadRecord, RecordError> {
             let created = top
                 .get("createdAt")
                 .and_then(Value::as_str)
-                .and_then(parse_iso);
+                .and_then(parse_iso8601_ms);
             let mut record = ThreadRecord::empty(id.to_owned(), created.or(updated).unwrap_or(0.0));
             record.thread.messages = messages;
             record
@@ -111,7 +112,7 @@ pub fn list_entry(value: &Value) -> Option<(String, String, f64)> {
     let updated = o
         .get("updatedAt")
         .and_then(Value::as_str)
-        .and_then(parse_iso)
+        .and_then(parse_iso8601_ms)
         .unwrap_or(0.0);
     Some((id.to_owned(), title.chars().take(500).collect(), updated))
 }

@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::protocol::resume::{civil_from_days, parse_iso8601_ms};
+
 /// The latest instant a browser's `Date` holds (milliseconds from the epoch, either way).
 const MAX_DATE_MS: f64 = 8.64e15;
 
@@ -16,72 +18,10 @@ pub fn metadata_time(metadata: Option<&Map<String, Value>>) -> Option<f64> {
     let ms = match v {
         // Seconds until the year 5138, milliseconds after.
         Value::Number(n) => n.as_f64().map(|n| if n < 1e11 { n * 1000.0 } else { n })?,
-        Value::String(s) => parse_iso(s)?,
+        Value::String(s) => parse_iso8601_ms(s)?,
         _ => return None,
     };
     (ms.is_finite() && ms.abs() <= MAX_DATE_MS).then_some(ms)
-}
-
-/// `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH:MM]` in milliseconds since the epoch (no zone: UTC).
-pub fn parse_iso(s: &str) -> Option<f64> {
-    let s = s.trim();
-    if s.len() > 40 || !s.is_ascii() {
-        return None;
-    }
-    let num = |t: &str| -> Option<i64> {
-        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())).then(|| t.parse().ok())?
-    };
-    let (date, rest) = s.split_at(s.find(['T', 't', ' ']).unwrap_or(s.len()));
-    let mut d = date.splitn(3, '-');
-    let (y, mo, day) = (num(d.next()?)?, num(d.next()?)?, num(d.next()?)?);
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let rest = rest.get(1..).unwrap_or("");
-    let (clock, offset_min) = match rest.find(['Z', 'z', '+', '-']) {
-        Some(i) => {
-            let (clock, zone) = rest.split_at(i);
-            let offset = match zone {
-                "Z" | "z" => 0,
-                _ => {
-                    let sign = if zone.starts_with('-') { -1 } else { 1 };
-                    let (h, m) = zone[1..].split_once(':').unwrap_or((&zone[1..], "0"));
-                    sign * (num(h)? * 60 + num(m)?)
-                }
-            };
-            (clock, offset)
-        }
-        None => (rest, 0),
-    };
-    let mut ms = 0f64;
-    if !clock.is_empty() {
-        let mut c = clock.splitn(3, ':');
-        let (h, mi) = (num(c.next()?)?, num(c.next()?)?);
-        let (sec, frac) = match c.next() {
-            Some(sec) => match sec.split_once('.') {
-                Some((s, f)) => (num(s)?, format!("0.{}", &f[..f.len().min(9)])),
-                None => (num(sec)?, "0".to_owned()),
-            },
-            None => (0, "0".to_owned()),
-        };
-        if h > 24 || mi > 59 || sec > 60 {
-            return None;
-        }
-        ms = ((h * 60 + mi) * 60 + sec) as f64 * 1000.0 + frac.parse::<f64>().ok()? * 1000.0;
-    }
-    let days = days_from_civil(y, mo, day) as f64;
-    Some(days * 86_400_000.0 + ms - offset_min as f64 * 60_000.0)
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// How long ago `then` is at `now`, as a value and an `Intl.RelativeTimeFormat` unit
@@ -119,17 +59,4 @@ pub fn iso_8601(ms: f64) -> Option<String> {
     Some(format!(
         "{year}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z"
     ))
-}
-
-/// The inverse of [`days_from_civil`] (the round trip is tested).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }

@@ -1,6 +1,7 @@
 //! A message's time (`src/view/times.rs`).
 
-use agui_leptos::view::times::{ago, metadata_time, parse_iso};
+use agui_leptos::protocol::resume::parse_iso8601_ms as parse_iso;
+use agui_leptos::view::times::{ago, metadata_time};
 use serde_json::json;
 
 #[test]
