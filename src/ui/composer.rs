@@ -220,17 +220,24 @@ pub fn Composer() -> impl IntoView {
     // is opened (the one left keeps its own).
     // (Not through the thread list's signals: they would bring the branches' code into the
     // lean widget's main module. The rows change when another conversation opens.)
-    Effect::new(move |before: Option<String>| {
+    // What is typed while the saved conversations are still being read stays in the box, as
+    // the draft of the conversation they open.
+    Effect::new(move |before: Option<(String, bool)>| {
         store.rows.track();
-        store.restoring.track();
+        let restoring = store.restoring.get();
         let id = store.thread_id();
         if let Some(el) = input.get() {
-            if before.as_ref() != Some(&id) && (before.is_some() || el.value().is_empty()) {
-                recalled.set_value(None);
-                show_text(&el, store.draft());
+            let typed = !el.value().is_empty();
+            match before {
+                Some((was, _)) if was == id => {}
+                Some((_, true)) | None if typed => keep_draft(&el.value()),
+                _ => {
+                    recalled.set_value(None);
+                    show_text(&el, store.draft());
+                }
             }
         }
-        id
+        (id, restoring)
     });
     // ↑/↓: the person's earlier prompts of this conversation, when the caret is on the first
     // (last) line; `true` when the key was used.

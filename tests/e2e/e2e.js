@@ -618,6 +618,25 @@ const siteChecks = {
     await p.waitForTimeout(500);
     assert((await p.inputValue(composerBox)) === '', 'sent: no draft after a reload');
   },
+  async 'what is typed while the saved conversation is read stays in the box'(p) {
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    const shown = (await texts(p)).length;
+    // The module that reads what is saved arrives late: the person types before it does.
+    await p.route('**/agui-widget.run.wasm*', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await p.reload();
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    await p.fill(composerBox, 'and the budget?');
+    await answered(p, shown);
+    await p.waitForTimeout(300);
+    assert((await p.inputValue(composerBox)) === 'and the budget?', 'typed text gone: ' + JSON.stringify(await p.inputValue(composerBox)));
+    assert(await p.isEnabled('[data-testid=composer-send]'), 'Send is enabled');
+    await p.unroute('**/agui-widget.run.wasm*');
+  },
   async 'a command picked by the keyboard; the audit with the list open'(p) {
     await p.waitForSelector(composerBox, { timeout: 15000 });
     await p.fill(composerBox, '/');
