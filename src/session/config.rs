@@ -23,6 +23,10 @@ pub struct AgentConfig {
     /// The agent that answers in the page when there is no endpoint (the demo plug-in's);
     /// with neither, a run fails with [`RunFailure::NoAgent`](crate::view::failure::RunFailure::NoAgent).
     pub local_agent: Option<LocalAgentRef>,
+    /// Where the conversations are kept besides the browser: a site's store (`threads-url`,
+    /// the page's `threads` hooks, [`Plugins::thread_store`](crate::plugins::Plugins)); the
+    /// browser's storage is then its cache ([`super::sync`]).
+    pub thread_store: Option<super::remote::ThreadStoreRef>,
     /// Extra request headers (auth).
     pub headers: Vec<(String, String)>,
     /// Headers the page computes before every request (a token that expires): asked again
@@ -119,6 +123,7 @@ impl Default for AgentConfig {
         Self {
             endpoint: None,
             local_agent: None,
+            thread_store: None,
             headers: Vec::new(),
             header_source: None,
             allowed_endpoints: None,

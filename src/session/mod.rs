@@ -28,6 +28,7 @@ pub mod queue;
 pub mod remote;
 mod run;
 pub mod storage;
+pub mod sync;
 pub mod threads;
 
 use std::collections::{HashMap, HashSet};

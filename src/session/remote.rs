@@ -116,3 +116,86 @@ pub fn list_entry(value: &Value) -> Option<(String, String, f64)> {
         .unwrap_or(0.0);
     Some((id.to_owned(), title.chars().take(500).collect(), updated))
 }
+
+// ---- the store itself ------------------------------------------------------------------------
+
+/// Why a call to a [`ThreadStore`] did not succeed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum StoreFailure {
+    /// `412`: the stored version moved on (or, creating, the id exists): load, merge, save.
+    Conflict,
+    /// `404`: the store has no such conversation.
+    NotFound,
+    /// Anything else (a status, the network, the page's headers), for the person and the
+    /// inspector; the call is tried again later.
+    Failed(String),
+}
+
+/// A conversation as a store answered it: its record ([`to_wire`]'s shape) and its version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub record: Value,
+    /// The version to save over (`If-Match`); `None` when the store has none.
+    pub etag: Option<String>,
+}
+
+/// One page of a store's list: entries as [`list_entry`] reads them, and where the next page
+/// is (`None`: the last).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListPage {
+    pub entries: Vec<Value>,
+    pub next: Option<String>,
+}
+
+/// What a save expects of the stored copy (compare-and-swap).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect {
+    /// None yet (`If-None-Match: *`).
+    New,
+    /// This version (`If-Match`).
+    Version(String),
+    /// Whichever version is there (`If-Match: *`): a store that gives no versions.
+    Any,
+}
+
+/// What a [`ThreadStore`] call settles to.
+pub type StoreFuture<T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, StoreFailure>>>>;
+
+/// Where a site keeps its visitors' conversations (`docs/dev/thread-store.md`): the chat's
+/// `threads-url` speaks it over REST, a page's `threads: {list, load, save, remove}` hooks and
+/// a Leptos app's own type implement it directly. Every call may fail; none may panic.
+pub trait ThreadStore: Send + Sync + 'static {
+    /// A page of the list, newest first (`cursor`: the `next` of the page before).
+    fn list(&self, cursor: Option<&str>) -> StoreFuture<ListPage>;
+    /// One conversation.
+    fn load(&self, id: &str) -> StoreFuture<Loaded>;
+    /// Save `record` as `id` if the stored copy is as `expect` says: the new version.
+    fn save(&self, id: &str, record: &Value, expect: &Expect) -> StoreFuture<Option<String>>;
+    /// Delete a conversation (a missing one is not an error).
+    fn remove(&self, id: &str) -> StoreFuture<()>;
+}
+
+/// A shared [`ThreadStore`], compared by identity (a configuration holding one stays
+/// `PartialEq`).
+#[derive(Clone)]
+pub struct ThreadStoreRef(pub std::sync::Arc<dyn ThreadStore>);
+
+impl ThreadStoreRef {
+    pub fn new(store: impl ThreadStore) -> Self {
+        ThreadStoreRef(std::sync::Arc::new(store))
+    }
+}
+
+impl PartialEq for ThreadStoreRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for ThreadStoreRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ThreadStore")
+    }
+}

@@ -113,16 +113,16 @@ impl Default for StorageBudget {
 #[derive(Default)]
 pub(super) struct Threads {
     /// Where conversations are saved, under which prefix; `None` = nothing is persisted.
-    store: Option<(Box<dyn KeyValue>, String)>,
-    budget: StorageBudget,
+    pub(super) store: Option<(Box<dyn KeyValue>, String)>,
+    pub(super) budget: StorageBudget,
     /// The size of each saved record (thread id → bytes of its JSON), as written or read.
-    stored: std::collections::HashMap<String, usize>,
+    pub(super) stored: std::collections::HashMap<String, usize>,
     /// The other conversations.
-    parked: Vec<ThreadRecord>,
+    pub(super) parked: Vec<ThreadRecord>,
     /// The open conversation's name, if the person gave it one.
-    title: Option<String>,
+    pub(super) title: Option<String>,
     created_at: f64,
-    updated_at: f64,
+    pub(super) updated_at: f64,
     branches: Branches,
     /// The open conversation is a replayed trace ([`ThreadRecord::replayed`]).
     pub(super) replayed: bool,
@@ -133,11 +133,13 @@ pub(super) struct Threads {
     /// What the person typed and did not send, per conversation ([`Session::draft`]); the
     /// stored copy is under `{prefix}:draft:{id}`.
     /// (A list: at most [`MAX_DRAFTS`], and small code in the lean widget's main module.)
-    drafts: Vec<(String, String)>,
+    pub(super) drafts: Vec<(String, String)>,
     /// When each message of the open conversation arrived ([`Session::arrived`]).
     times: std::collections::BTreeMap<String, f64>,
     /// The drafts changed since they were last written to storage ([`Session::save_drafts`]).
-    unsaved_drafts: Vec<String>,
+    pub(super) unsaved_drafts: Vec<String>,
+    /// The site's thread store's bookkeeping ([`super::sync`]).
+    pub(super) sync: super::sync::Sync,
 }
 
 impl Threads {
@@ -153,7 +155,7 @@ impl Threads {
 /// The copy of `record` to store when it holds inlined attachments larger than
 /// [`STORED_INLINE_BYTES`] (its messages and its branches' — [`shrink_for_storage`]); `None`
 /// when it can be stored as it is.
-fn for_storage(record: &ThreadRecord) -> Option<ThreadRecord> {
+pub(super) fn for_storage(record: &ThreadRecord) -> Option<ThreadRecord> {
     let variants = || record.branches.forks.iter().flat_map(|f| &f.variants);
     let over = |ms: &[Message]| needs_shrinking(ms, STORED_INLINE_BYTES);
     if !over(&record.thread.messages)
@@ -359,7 +361,7 @@ impl Session {
     }
 
     /// The open conversation as a record.
-    fn current_record(&self) -> ThreadRecord {
+    pub(super) fn current_record(&self) -> ThreadRecord {
         ThreadRecord {
             version: VERSION,
             id: self.thread_id.clone(),
@@ -393,9 +395,15 @@ impl Session {
     }
 
     /// Open a parked or fresh conversation in place of the current one (which is parked).
-    fn open(&mut self, record: ThreadRecord) {
+    pub(super) fn open(&mut self, record: ThreadRecord) {
         let current = self.current_record();
         self.park(current);
+        self.replace_open(record);
+    }
+
+    /// Show `record` in place of the open conversation, which is dropped (the same one,
+    /// loaded from the site's store; or nothing is kept).
+    pub(super) fn replace_open(&mut self, record: ThreadRecord) {
         self.thread_id = record.id;
         self.threads.title = record.title;
         self.threads.created_at = record.created_at;
@@ -418,7 +426,7 @@ impl Session {
         }
     }
 
-    fn take_parked(&mut self, id: &str) -> Option<ThreadRecord> {
+    pub(super) fn take_parked(&mut self, id: &str) -> Option<ThreadRecord> {
         let i = self.threads.parked.iter().position(|r| r.id == id)?;
         Some(self.threads.parked.remove(i))
     }
@@ -467,7 +475,14 @@ impl Session {
 
     /// Write one record (or remove it when there is nothing worth keeping), within the
     /// storage budget (see the module docs). A failure is a notice.
-    fn write_record(&mut self, record: &ThreadRecord) {
+    pub(super) fn write_record(&mut self, record: &ThreadRecord) {
+        // Listed by the site's store and not loaded: nothing of it is here to write.
+        if self.is_stub(&record.id) {
+            return;
+        }
+        if record.worth_saving() {
+            self.sync_changed(&record.id);
+        }
         let Some((_, prefix)) = &self.threads.store else {
             return;
         };
@@ -567,7 +582,7 @@ impl Session {
         true
     }
 
-    fn write_index(&mut self) {
+    pub(super) fn write_index(&mut self) {
         let Some((store, prefix)) = &self.threads.store else {
             return;
         };
@@ -786,6 +801,7 @@ impl Session {
         self.logs.forget(id);
         self.threads.stored.remove(id);
         self.drop_draft(id);
+        self.sync_deleted(id);
         if let Some((store, prefix)) = &self.threads.store {
             if let Err(err) = store.remove(&thread_key(prefix, id)) {
                 self.notice(Notice::DeleteFailed(err));

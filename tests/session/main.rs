@@ -13,3 +13,4 @@ mod merge;
 mod replay_cli;
 mod session;
 mod session_ai_sdk;
+mod sync;

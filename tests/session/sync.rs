@@ -1,0 +1,471 @@
+//! A site's thread store, natively (`src/session/sync.rs`): two devices on one store, lazy
+//! loading, debounced saves, a `412` merged and saved again, failures shown and retried, what
+//! was not saved surviving a reload, a visitor's own conversations never sent unasked, and
+//! `forget`. The store is played by [`Server`], which keeps the REST contract's rules
+//! (`docs/dev/thread-store.md`: versions, compare-and-swap, newest first, paging).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use agui_leptos::demo::DemoAgent;
+use agui_leptos::session::remote::{
+    Expect, ListPage, Loaded, StoreFailure, StoreFuture, ThreadStore, ThreadStoreRef,
+};
+use agui_leptos::session::storage::MemoryStore;
+use agui_leptos::session::sync::{SyncJob, SyncOutcome, SYNC_DEBOUNCE_MS};
+use agui_leptos::session::{AgentConfig, Env, LocalAgentRef, Notice, Route, Session, TestEnv};
+use serde_json::{json, Value};
+
+const PREFIX: &str = "agui-sync";
+
+/// Never called natively: the session hands its calls to the test ([`pump`]).
+struct Unused;
+
+impl ThreadStore for Unused {
+    fn list(&self, _: Option<&str>) -> StoreFuture<ListPage> {
+        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+    }
+    fn load(&self, _: &str) -> StoreFuture<Loaded> {
+        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+    }
+    fn save(&self, _: &str, _: &Value, _: &Expect) -> StoreFuture<Option<String>> {
+        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+    }
+    fn remove(&self, _: &str) -> StoreFuture<()> {
+        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+    }
+}
+
+fn config() -> AgentConfig {
+    AgentConfig {
+        local_agent: Some(LocalAgentRef::new(DemoAgent)),
+        thread_store: Some(ThreadStoreRef::new(Unused)),
+        ..AgentConfig::default()
+    }
+}
+
+/// The site's store: records by id with their version, the contract's rules.
+#[derive(Default)]
+struct Server {
+    records: BTreeMap<String, (Value, String)>,
+    version: u64,
+    page: usize,
+    /// Calls answered, by kind.
+    calls: Vec<String>,
+    /// Every call fails with this (the store is down).
+    failing: Option<String>,
+}
+
+impl Server {
+    fn answer(&mut self, job: SyncJob) -> SyncOutcome {
+        let fail = self.failing.clone().map(StoreFailure::Failed);
+        match job {
+            SyncJob::List { cursor } => {
+                self.calls.push("list".into());
+                if let Some(e) = fail {
+                    return SyncOutcome::Listed(Err(e));
+                }
+                let mut rows: Vec<&(Value, String)> = self.records.values().collect();
+                rows.sort_by(|a, b| {
+                    let at = |v: &Value| v["updatedAt"].as_str().unwrap_or("").to_owned();
+                    at(&b.0).cmp(&at(&a.0))
+                });
+                let from: usize = cursor.as_deref().map_or(0, |c| c.parse().unwrap());
+                let page = self.page.max(1);
+                let entries = rows
+                    .iter()
+                    .skip(from)
+                    .take(page)
+                    .map(|(v, _)| {
+                        json!({"id": v["id"], "title": v["title"], "updatedAt": v["updatedAt"]})
+                    })
+                    .collect();
+                let next = (from + page < rows.len()).then(|| (from + page).to_string());
+                SyncOutcome::Listed(Ok(ListPage { entries, next }))
+            }
+            SyncJob::Load { id } => {
+                self.calls.push(format!("load {id}"));
+                let result = match fail {
+                    Some(e) => Err(e),
+                    None => self
+                        .records
+                        .get(&id)
+                        .map(|(v, e)| Loaded {
+                            record: v.clone(),
+                            etag: Some(e.clone()),
+                        })
+                        .ok_or(StoreFailure::NotFound),
+                };
+                SyncOutcome::Loaded { id, result }
+            }
+            SyncJob::Save {
+                id,
+                record,
+                expect,
+                change,
+            } => {
+                self.calls.push(format!("save {id}"));
+                let result = match fail {
+                    Some(e) => Err(e),
+                    None => {
+                        let stored = self.records.get(&id).map(|(_, e)| e.clone());
+                        let ok = match (&expect, &stored) {
+                            (Expect::New, None) => true,
+                            (Expect::Version(v), Some(s)) => v == s,
+                            (Expect::Any, Some(_)) => true,
+                            _ => false,
+                        };
+                        if ok {
+                            self.version += 1;
+                            let etag = format!("\"v{}\"", self.version);
+                            self.records.insert(id.clone(), (record, etag.clone()));
+                            Ok(Some(etag))
+                        } else if stored.is_none() && matches!(expect, Expect::Version(_)) {
+                            Err(StoreFailure::NotFound)
+                        } else {
+                            Err(StoreFailure::Conflict)
+                        }
+                    }
+                };
+                SyncOutcome::Saved { id, change, result }
+            }
+            SyncJob::Remove { id } => {
+                self.calls.push(format!("remove {id}"));
+                let result = match fail {
+                    Some(e) => Err(e),
+                    None => self
+                        .records
+                        .remove(&id)
+                        .map(|_| ())
+                        .ok_or(StoreFailure::NotFound),
+                };
+                SyncOutcome::Removed { id, result }
+            }
+        }
+    }
+
+    fn messages(&self, id: &str) -> Vec<String> {
+        self.records[id].0["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["content"].as_str().unwrap_or("").to_owned())
+            .collect()
+    }
+}
+
+/// A device: a browser's storage and clock, and its chat.
+struct Device {
+    env: Rc<TestEnv>,
+    local: MemoryStore,
+    s: Session,
+}
+
+fn device() -> Device {
+    thread_local!(static DEVICES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+    let env = Rc::new(TestEnv::default());
+    // Each device's ids are its own (a browser's are random).
+    for _ in 0..DEVICES.replace(DEVICES.get() + 1) * 1_000 {
+        env.new_id("other-device");
+    }
+    let local = MemoryStore::new();
+    let s = Session::restore(config(), env.clone(), local.clone(), PREFIX);
+    Device { env, local, s }
+}
+
+impl Device {
+    /// The page reloads: a new session on the same storage.
+    fn reload(&mut self) {
+        self.s = Session::restore(config(), self.env.clone(), self.local.clone(), PREFIX);
+    }
+
+    /// Send `text` and play the demo agent's run to its end.
+    fn turn(&mut self, text: &str) {
+        let req = self.s.send(text).expect("a request");
+        let Route::Local { agent, .. } = &req.route else {
+            panic!("a local route");
+        };
+        for chunk in agent.respond(&req.body) {
+            self.s.push(req.generation, &chunk.bytes);
+        }
+        self.s.end_run(req.generation, Ok(()));
+    }
+
+    fn texts(&self) -> Vec<String> {
+        self.s
+            .thread()
+            .messages
+            .iter()
+            .filter(|m| m.role.as_str() == "user")
+            .map(|m| m.text().into_owned())
+            .collect()
+    }
+}
+
+/// Make every call that is due now; the calls made.
+fn pump(d: &mut Device, server: &Rc<RefCell<Server>>) -> usize {
+    let mut n = 0;
+    while let Some(job) = d.s.sync_next() {
+        let outcome = server.borrow_mut().answer(job);
+        d.s.sync_done(outcome);
+        n += 1;
+        assert!(n < 100, "the session keeps calling");
+    }
+    n
+}
+
+/// Let the debounce pass, then make the calls.
+fn settle(d: &mut Device, server: &Rc<RefCell<Server>>) -> usize {
+    d.env.advance(SYNC_DEBOUNCE_MS + 1.0);
+    pump(d, server)
+}
+
+fn user_texts(server: &Server, id: &str) -> Vec<String> {
+    server.records[id].0["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .map(|m| m["content"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn a_conversation_started_on_one_device_continues_on_another() {
+    let server = Rc::new(RefCell::new(Server::default()));
+    let mut laptop = device();
+    pump(&mut laptop, &server);
+    laptop.turn("plan our Lisbon offsite");
+    let id = laptop.s.thread_id().to_owned();
+    // Debounced: nothing goes before the pause, one save after it (not one per event).
+    assert_eq!(pump(&mut laptop, &server), 0, "not before the pause");
+    server.borrow_mut().calls.clear();
+    settle(&mut laptop, &server);
+    assert_eq!(server.borrow().calls, [format!("save {id}")]);
+    assert_eq!(
+        user_texts(&server.borrow(), &id),
+        ["plan our Lisbon offsite"]
+    );
+    let state = laptop.s.thread().state.clone();
+
+    // The phone has nothing of its own: it lists, opens the newest and loads it.
+    let mut phone = device();
+    pump(&mut phone, &server);
+    assert_eq!(phone.s.thread_id(), id);
+    assert_eq!(phone.texts(), ["plan our Lisbon offsite"]);
+    assert_eq!(phone.s.thread().state, state, "with its state");
+    phone.env.advance(60_000.0);
+    phone.turn("and the budget?");
+    settle(&mut phone, &server);
+    assert_eq!(
+        user_texts(&server.borrow(), &id),
+        ["plan our Lisbon offsite", "and the budget?"]
+    );
+    assert!(phone.s.notices().is_empty(), "{:?}", phone.s.notices());
+
+    // Back on the laptop, after a reload: newer there, so it is loaded again.
+    laptop.reload();
+    pump(&mut laptop, &server);
+    assert_eq!(
+        laptop.texts(),
+        ["plan our Lisbon offsite", "and the budget?"]
+    );
+    // And its next save goes over the version it loaded (no conflict).
+    laptop.turn("book it");
+    server.borrow_mut().calls.clear();
+    settle(&mut laptop, &server);
+    assert_eq!(server.borrow().calls, [format!("save {id}")]);
+}
+
+#[test]
+fn the_list_comes_first_and_a_conversation_is_loaded_when_opened() {
+    let server = Rc::new(RefCell::new(Server::default()));
+    let mut laptop = device();
+    pump(&mut laptop, &server);
+    let mut ids = Vec::new();
+    for text in ["first", "second", "third"] {
+        laptop.s.new_thread().unwrap();
+        laptop.turn(text);
+        ids.push(laptop.s.thread_id().to_owned());
+        laptop.env.advance(60_000.0);
+        settle(&mut laptop, &server);
+    }
+    server.borrow_mut().page = 2;
+    server.borrow_mut().calls.clear();
+    let mut phone = device();
+    pump(&mut phone, &server);
+    // Two pages of the list, the newest conversation loaded, no other.
+    assert_eq!(
+        server.borrow().calls,
+        ["list", "list", &format!("load {}", ids[2])]
+    );
+    let listed: Vec<String> = phone.s.summaries().into_iter().map(|s| s.title).collect();
+    assert_eq!(listed, ["third", "second", "first"]);
+    assert_eq!(phone.texts(), ["third"]);
+    // Opening another loads it, once.
+    phone.s.switch_thread(&ids[0]).unwrap();
+    assert!(phone.s.loading_open());
+    pump(&mut phone, &server);
+    assert!(!phone.s.loading_open());
+    assert_eq!(phone.texts(), ["first"]);
+    assert_eq!(
+        server.borrow().calls.last().unwrap(),
+        &format!("load {}", ids[0])
+    );
+    phone.s.switch_thread(&ids[2]).unwrap();
+    assert_eq!(pump(&mut phone, &server), 0, "loaded already");
+    // A listed conversation that was never opened is not written to the browser.
+    assert!(phone
+        .local
+        .peek(&format!("{PREFIX}:thread:{}", ids[1]))
+        .is_none());
+}
+
+#[test]
+fn a_conflict_is_merged_and_saved_again_losing_nothing() {
+    let server = Rc::new(RefCell::new(Server::default()));
+    let mut laptop = device();
+    pump(&mut laptop, &server);
+    laptop.turn("plan our Lisbon offsite");
+    let id = laptop.s.thread_id().to_owned();
+    settle(&mut laptop, &server);
+    let mut phone = device();
+    pump(&mut phone, &server);
+    assert_eq!(phone.s.thread_id(), id);
+
+    // Both continue the same conversation; the phone saves first.
+    phone.turn("and Porto?");
+    laptop.env.advance(10.0);
+    laptop.turn("and the budget?");
+    settle(&mut phone, &server);
+    server.borrow_mut().calls.clear();
+    settle(&mut laptop, &server);
+    // 412, load, merge, save over the new version.
+    assert_eq!(
+        server.borrow().calls,
+        [
+            format!("save {id}"),
+            format!("load {id}"),
+            format!("save {id}")
+        ]
+    );
+    // Both questions are in the stored record: one shown, the other a variant.
+    let text = server.borrow().records[&id].0.to_string();
+    assert!(text.contains("and Porto?"), "{text}");
+    assert!(text.contains("and the budget?"), "{text}");
+    assert_eq!(
+        laptop.s.switchers().len(),
+        1,
+        "the other device's answer is a branch"
+    );
+    assert!(laptop.s.notices().is_empty(), "{:?}", laptop.s.notices());
+    assert_eq!(
+        server.borrow().messages(&id).len(),
+        laptop.s.thread().messages.len()
+    );
+}
+
+#[test]
+fn a_failed_save_is_shown_and_retried_and_survives_a_reload() {
+    let server = Rc::new(RefCell::new(Server::default()));
+    let mut laptop = device();
+    pump(&mut laptop, &server);
+    server.borrow_mut().failing = Some("HTTP 503".into());
+    laptop.turn("plan our Lisbon offsite");
+    let id = laptop.s.thread_id().to_owned();
+    settle(&mut laptop, &server);
+    assert!(
+        laptop.s.notices().iter().any(|n| matches!(
+            n,
+            Notice::SaveFailed { reason, .. } if reason.contains("thread store: HTTP 503")
+        )),
+        "{:?}",
+        laptop.s.notices()
+    );
+    // Not again at once: after a wait that grows.
+    assert_eq!(pump(&mut laptop, &server), 0);
+    laptop.env.advance(2_001.0);
+    assert_eq!(pump(&mut laptop, &server), 1, "tried again");
+    assert_eq!(pump(&mut laptop, &server), 0);
+    laptop.env.advance(2_001.0);
+    assert_eq!(pump(&mut laptop, &server), 0, "the wait doubled");
+    // The page goes away before the store is back: the change is not lost.
+    laptop.reload();
+    server.borrow_mut().failing = None;
+    server.borrow_mut().calls.clear();
+    pump(&mut laptop, &server);
+    assert!(
+        server.borrow().calls.contains(&format!("save {id}")),
+        "{:?}",
+        server.borrow().calls
+    );
+    assert_eq!(
+        user_texts(&server.borrow(), &id),
+        ["plan our Lisbon offsite"]
+    );
+}
+
+#[test]
+fn a_visitors_own_conversations_are_offered_never_sent_unasked() {
+    let server = Rc::new(RefCell::new(Server::default()));
+    // Before the site had a store: a conversation in this browser.
+    let local = MemoryStore::new();
+    let env = Rc::new(TestEnv::default());
+    {
+        let plain = AgentConfig {
+            thread_store: None,
+            ..config()
+        };
+        let mut s = Session::restore(plain, env.clone(), local.clone(), PREFIX);
+        let req = s.send("mine alone").unwrap();
+        let Route::Local { agent, .. } = &req.route else {
+            panic!()
+        };
+        for chunk in agent.respond(&req.body) {
+            s.push(req.generation, &chunk.bytes);
+        }
+        s.end_run(req.generation, Ok(()));
+    }
+    let s = Session::restore(config(), env.clone(), local.clone(), PREFIX);
+    let mut d = Device { env, local, s };
+    settle(&mut d, &server);
+    assert!(server.borrow().records.is_empty(), "sent unasked");
+    let mine = d.s.local_only();
+    assert_eq!(mine.len(), 1);
+    assert_eq!(d.texts(), ["mine alone"], "still here");
+    d.s.upload_local();
+    settle(&mut d, &server);
+    assert_eq!(user_texts(&server.borrow(), &mine[0]), ["mine alone"]);
+    assert!(d.s.local_only().is_empty());
+}
+
+#[test]
+fn a_deleted_conversation_is_deleted_there_and_forget_clears_the_browser() {
+    let server = Rc::new(RefCell::new(Server::default()));
+    let mut laptop = device();
+    pump(&mut laptop, &server);
+    laptop.turn("plan our Lisbon offsite");
+    let id = laptop.s.thread_id().to_owned();
+    settle(&mut laptop, &server);
+    laptop.s.delete_thread(&id).unwrap();
+    pump(&mut laptop, &server);
+    assert!(server.borrow().records.is_empty());
+
+    laptop.turn("a secret");
+    laptop.s.set_draft("half a thought");
+    laptop.s.save_drafts();
+    settle(&mut laptop, &server);
+    assert!(!laptop.local.all_keys().is_empty());
+    laptop.s.forget().unwrap();
+    assert!(
+        laptop.local.all_keys().is_empty(),
+        "{:?}",
+        laptop.local.all_keys()
+    );
+    assert!(laptop.s.thread().messages.is_empty());
+    assert_eq!(laptop.s.summaries().len(), 1, "a fresh conversation");
+    assert_eq!(laptop.s.draft(), "");
+    // The store keeps what it has: forgetting is the browser's.
+    assert_eq!(server.borrow().records.len(), 1);
+}
