@@ -1433,6 +1433,40 @@ export interface AguiTool {
   handler: (args: any) => unknown;
 }
 
+/** One line of a thread store's list. */
+export interface AguiThreadEntry {
+  id: string;
+  title: string;
+  /** ISO 8601. */
+  updatedAt: string;
+}
+
+/**
+ * The site's store of conversations in code (the `threads` option; `threads-url` is the REST
+ * one). A throw or a rejection fails the call, which is tried again later; an error with
+ * `status: 412` is a conflict (the chat loads, merges and saves again), `404` a missing one.
+ */
+export interface AguiThreadStore {
+  /** A page of the list, newest first; `cursor` is the previous page's `next`. */
+  list(
+    cursor: string | null,
+  ): AguiThreadEntry[] | { entries: AguiThreadEntry[]; next?: string | null }
+    | Promise<AguiThreadEntry[] | { entries: AguiThreadEntry[]; next?: string | null }>;
+  /** One conversation and its version; `null`: there is none. */
+  load(id: string): { record: Record<string, unknown>; etag?: string } | null
+    | Promise<{ record: Record<string, unknown>; etag?: string } | null>;
+  /**
+   * Save a conversation (`record` has `id`, `title`, `updatedAt`, `messages` and the chat's
+   * own `chat`) if the stored version is `etag` (`null`: none yet; `'*'`: any); the new one.
+   */
+  save(
+    id: string,
+    record: Record<string, unknown>,
+    expect: { etag: string | null },
+  ): string | void | Promise<string | void>;
+  remove(id: string): unknown;
+}
+
 /** The agent's `AgentCapabilities` (AG-UI): omitted fields are unknown, never unsupported. */
 export interface AguiCapabilities {
   identity?: { name?: string; [key: string]: unknown };
@@ -1645,6 +1679,17 @@ export interface AguiChatOptions {
    */
   mcpAppsProxy?: string;
   /**
+   * The site's own store of conversations, a small REST contract (`GET` the list,
+   * `GET`/`PUT`/`DELETE` one by id, saves by compare-and-swap on its `ETag`; the repository's
+   * `examples/threads-server` implements it): the list comes from it, a conversation is loaded when
+   * opened, every change is saved to it (debounced; a conflict with another device is merged, never
+   * lost; a failure is shown and retried). The browser's storage is its cache; conversations the
+   * visitor had before are kept and not sent unasked. Gets the page's `headers` (a function too)
+   * and `credentials`; checked against `allowed-endpoints`; never from the page's URL.
+   * Attribute: `threads-url`.
+   */
+  threadsUrl?: string;
+  /**
    * `off` (JS: `false`): Send waits while the agent answers. By default what is sent meanwhile
    * waits in a queue (editable, removable) and goes out when the run ends.
    * Attribute: `queue`. Default: `on`.
@@ -1729,6 +1774,16 @@ export interface AguiChatOptions {
    * JS only.
    */
   upload?: (file: File) => string | Promise<string>;
+  /**
+   * The site's store of conversations in code, instead of `threads-url`: `{list(cursor), load(id),
+   * save(id, record, {etag}), remove(id)}`, each returning a value or a promise. `list` gives
+   * `{entries: [{id, title, updatedAt}], next}` (or the array alone); `load` gives `{record, etag}`
+   * (`null`: no such conversation); `save` gives the new version (`etag` is the one it expects:
+   * `null` for a new conversation); an error with `status: 412` is a conflict (the chat loads,
+   * merges and saves again), `404` a missing conversation.
+   * JS only.
+   */
+  threads?: AguiThreadStore;
   /**
    * With `voice="transcribe"`: turns a recording (the browser's `MediaRecorder` audio, its type on
    * the `Blob`) into text, which the composer inserts at the caret. A throw, a rejection, an empty
@@ -1825,6 +1880,14 @@ export interface AguiChatApi {
   mount(element: HTMLElement, options?: AguiChatOptions): AguiChatHandle;
   unmount(element: HTMLElement): Promise<boolean>;
   scan(root?: ParentNode): Promise<void>;
+  /**
+   * Sign-out: every chat of the page forgets its conversations, drafts and unsaved changes in
+   * this browser and shows a fresh conversation (a site's thread store keeps its copy).
+   * Works before the chat is loaded; how many chats were mounted.
+   */
+  forget(): number;
+  /** Sends the conversations this browser had before the site's thread store to it. */
+  uploadLocal(): Promise<number>;
   readonly version: string;
 }
 
@@ -1884,6 +1947,10 @@ export declare function mount(element: HTMLElement, options?: AguiChatOptions): 
 export declare function unmount(element: HTMLElement): Promise<boolean>;
 /** Mounts every `[data-agui-endpoint]` element under `root` (default: the document). */
 export declare function scan(root?: ParentNode): Promise<void>;
+/** Sign-out: every chat forgets what it keeps in this browser (see `AguiChatApi.forget`). */
+export declare function forget(): number;
+/** Sends the conversations this browser had before the site's thread store to it. */
+export declare function uploadLocal(): Promise<number>;
 /** `await ready` loads the chat and gives its API; importing it loads nothing. */
 export declare const ready: PromiseLike<AguiChatApi>;
 /**

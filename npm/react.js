@@ -13,9 +13,9 @@ const OPTIONS = [
   'theme', 'inspector', 'threadKey', 'persist', 'storageBudget', 'lang',
   'open', 'title', 'speed', 'demo', 'settings', 'suggestions',
   'commands', 'math', 'strings', 'credentials', 'redirects', 'urlOptions',
-  'allowedEndpoints', 'mcpAppsProxy', 'queue', 'accept', 'maxFileBytes', 'maxMessageBytes',
-  'maxFiles', 'attachments', 'voice', 'capabilities', 'preload', 'tools',
-  'renderers', 'codeRenderers', 'upload', 'transcribe',
+  'allowedEndpoints', 'mcpAppsProxy', 'threadsUrl', 'queue', 'accept', 'maxFileBytes',
+  'maxMessageBytes', 'maxFiles', 'attachments', 'voice', 'capabilities', 'preload',
+  'tools', 'renderers', 'codeRenderers', 'upload', 'threads', 'transcribe',
 ];
 const EVENTS = {
   onRunStarted: 'agui:run-started',

@@ -154,6 +154,9 @@ pub struct WidgetOptions {
     /// The `mcp-apps-proxy` attribute: the sandbox proxy's URL, as given (checked where it is
     /// used, against the page's origin: [`AgentConfig::mcp_apps_proxy`](crate::session::AgentConfig)).
     pub mcp_apps_proxy: Option<String>,
+    /// The `threads-url` attribute: the site's thread store (REST), as given (checked like
+    /// the endpoint when mounted and before every call).
+    pub threads_url: Option<String>,
     /// `queue="off"`: no queue while a run is live ([`crate::session::queue`]).
     pub queue_off: bool,
     /// `math`: which delimiters make math.
@@ -328,6 +331,7 @@ impl WidgetOptions {
         o.settings = get("settings").is_some_and(|v| flag(&v));
         o.allowed_endpoints = get("allowed-endpoints").map(|v| endpoint_list_using(&v, json));
         o.mcp_apps_proxy = text("mcp-apps-proxy");
+        o.threads_url = text("threads-url");
         o.queue_off = get("queue").is_some_and(|v| !flag(&v));
         if let Some(m) = get("math") {
             match crate::markdown::MathSyntax::parse(&m) {

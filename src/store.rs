@@ -12,6 +12,7 @@
 
 pub mod browser;
 mod run;
+mod sync;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -69,6 +70,8 @@ struct Shell {
     threads: Option<ThreadSignals>,
     frame_scheduled: bool,
     abort: Option<AbortHandle>,
+    /// When the timer of the next call to the site's thread store fires ([`sync`]).
+    sync_at: Option<f64>,
     /// What to try again, in order, after a part could not be loaded
     /// ([`AgentStore::part_error`]).
     retry_parts: Vec<Rc<dyn Fn()>>,
@@ -178,6 +181,7 @@ impl AgentStore {
                 hitl_version: None,
                 threads: None,
                 frame_scheduled: false,
+                sync_at: None,
                 abort: None,
                 retry_parts: Vec::new(),
                 owner: Owner::new(),
@@ -903,6 +907,7 @@ impl AgentStore {
 
     /// Write the thread list, the active id and the branch version to their signals.
     fn publish(&self) {
+        self.sync_soon();
         let Some(s) = self.shell.try_with_value(|s| s.threads).flatten() else {
             return;
         };

@@ -28,6 +28,8 @@ use web_sys::{RequestCredentials, RequestRedirect, ResponseType};
 
 pub use crate::view::failure::TransportError;
 
+pub mod threads;
+
 /// Stops a running transport (Stop button).
 #[derive(Clone)]
 pub enum AbortHandle {

@@ -134,6 +134,8 @@ options! {
         "The only endpoints a run may go to, whoever set the endpoint: `https://agent.example` allows that origin, `/api/agui` that path and below on the page's origin.";
     "mcp-apps-proxy" "mcpAppsProxy" Chat: "string", "an `https://` URL on another origin", "",
         "MCP Apps run in the site's sandbox proxy at that URL instead of the opaque `srcdoc` frame. Never from the page's URL; a refused URL shows a notice and no View.";
+    "threads-url" "threadsUrl" Chat: "string", "a URL: relative, or http(s)", "",
+        "The site's own store of conversations, a small REST contract (`GET` the list, `GET`/`PUT`/`DELETE` one by id, saves by compare-and-swap on its `ETag`; the repository's `examples/threads-server` implements it): the list comes from it, a conversation is loaded when opened, every change is saved to it (debounced; a conflict with another device is merged, never lost; a failure is shown and retried). The browser's storage is its cache; conversations the visitor had before are kept and not sent unasked. Gets the page's `headers` (a function too) and `credentials`; checked against `allowed-endpoints`; never from the page's URL.";
     "queue" "queue" Chat: "boolean | 'off'", "`off`", "on",
         "`off` (JS: `false`): Send waits while the agent answers. By default what is sent meanwhile waits in a queue (editable, removable) and goes out when the run ends.";
     "accept" "accept" Chat: "string", "like a file input's `accept`", "images, audio, video, PDF, text, Markdown, CSV, JSON",
@@ -160,6 +162,8 @@ options! {
         "Fenced code blocks drawn by the page's own custom elements, by language: `{mermaid: 'my-mermaid-element'}`. The chat creates the element (by name, never from HTML) in the block's card and sets its `code` (the block's text) and `complete` (`false` while the fence is still open) properties on every change; the bar keeps Copy, and a Source toggle shows the highlighted code. A language matches a fence's first word, case ignored; only valid custom element names are taken. The agent's output only picks among these.";
     "" "upload" Js: "(file: File) => string | Promise<string>", "", "",
         "Uploads an attached file and returns its URL; the message then carries the URL instead of the file's bytes.";
+    "" "threads" Js: "AguiThreadStore", "", "",
+        "The site's store of conversations in code, instead of `threads-url`: `{list(cursor), load(id), save(id, record, {etag}), remove(id)}`, each returning a value or a promise. `list` gives `{entries: [{id, title, updatedAt}], next}` (or the array alone); `load` gives `{record, etag}` (`null`: no such conversation); `save` gives the new version (`etag` is the one it expects: `null` for a new conversation); an error with `status: 412` is a conflict (the chat loads, merges and saves again), `404` a missing conversation.";
     "" "transcribe" Js: "(audio: Blob) => string | Promise<string>", "", "",
         "With `voice=\"transcribe\"`: turns a recording (the browser's `MediaRecorder` audio, its type on the `Blob`) into text, which the composer inserts at the caret. A throw, a rejection, an empty text or no answer within 60 s shows a quiet message; a text over 20,000 characters is cut.";
 }

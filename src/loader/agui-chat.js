@@ -40,8 +40,8 @@ const WORDS_MODULE = () => import('./agui-chat.words.js');
 const scanning = new URL(import.meta.url).searchParams.has('scan');
 // The options: the attributes, then the JS-only properties.
 // @generated-begin from src/embed/table.rs (AGUI_BLESS=1 cargo test --test project manifest)
-const ATTRS = 'endpoint protocol resume transport headers mode theme inspector thread-key persist storage-budget lang open title speed demo settings suggestions commands math strings credentials redirects url-options allowed-endpoints mcp-apps-proxy queue accept max-file-bytes max-message-bytes max-files attachments voice capabilities preload'.split(' ');
-const JS_ONLY = 'tools renderers codeRenderers upload transcribe'.split(' ');
+const ATTRS = 'endpoint protocol resume transport headers mode theme inspector thread-key persist storage-budget lang open title speed demo settings suggestions commands math strings credentials redirects url-options allowed-endpoints mcp-apps-proxy threads-url queue accept max-file-bytes max-message-bytes max-files attachments voice capabilities preload'.split(' ');
+const JS_ONLY = 'tools renderers codeRenderers upload threads transcribe'.split(' ');
 // @generated-end
 // The launcher's words: its name ("Open chat: " + the title), the loading text, the failure
 // text, Retry, and the default title. Other languages' are a module of their own
@@ -350,6 +350,15 @@ const stub = {
     return load().then((a) => a.unmount(el));
   },
   scan: (root) => load().then((a) => a.scan(root)),
+  // Sign-out: every chat of the page forgets what it keeps in this browser (loaded or not).
+  forget() {
+    const n = api ? api.forget() : 0;
+    try {
+      for (const s of [localStorage, sessionStorage]) for (const k of Object.keys(s)) k.startsWith('agui-leptos:') && s.removeItem(k);
+    } catch {}
+    return n;
+  },
+  uploadLocal: () => load().then((a) => a.uploadLocal()),
   load,
   version,
 };
@@ -361,6 +370,8 @@ const owner = () => (browser && customElements.get(TAG)?.api) || stub;
 export const mount = (el, options) => owner().mount(el, options);
 export const unmount = (el) => owner().unmount(el);
 export const scan = (root) => owner().scan(root);
+export const forget = () => owner().forget();
+export const uploadLocal = () => owner().uploadLocal();
 /** `await ready` loads the chat and gives its API (a thenable, so importing it loads nothing). */
 export const ready = { then: (ok, fail) => owner().load().then(ok, fail) };
 

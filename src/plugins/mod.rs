@@ -14,6 +14,7 @@
 //!   store's path signals, shown beside the conversation;
 //! - **suggestion chips** ([`Plugins::suggestion`]) and a **welcome** text for the empty chat;
 //! - **commands** ([`Plugins::command`]) offered when the person types `/` in the composer;
+//! - a **thread store** ([`Plugins::thread_store`]): the site's own store of conversations;
 //! - a **local agent** ([`Plugins::local_agent`]) that answers in the page when the chat has
 //!   no endpoint (the offline demo is one);
 //! - the **agent picker** in the header ([`Plugins::agent_picker`]), for developer pages only:
@@ -42,6 +43,7 @@ use serde_json::Value;
 
 use crate::i18n::Strings;
 use crate::protocol::types::Tool;
+use crate::session::remote::{ThreadStore, ThreadStoreRef};
 use crate::session::{LocalAgent, LocalAgentRef};
 use crate::store::AgentStore;
 mod code_renderers;
@@ -96,6 +98,7 @@ pub struct Plugins {
     commands: Vec<Command>,
     welcome: Option<Welcome>,
     local_agent: Option<LocalAgentRef>,
+    thread_store: Option<ThreadStoreRef>,
     agent_picker: bool,
     feedback: Vec<FeedbackHandler>,
     /// What the composer accepts (`None`: the defaults); `attach_off`: no attachments.
@@ -119,6 +122,7 @@ impl std::fmt::Debug for Plugins {
             .field("suggestions", &self.suggestions)
             .field("commands", &self.commands)
             .field("local_agent", &self.local_agent.is_some())
+            .field("thread_store", &self.thread_store.is_some())
             .field("agent_picker", &self.agent_picker)
             .field("voice", &self.voice)
             .finish()
@@ -227,6 +231,15 @@ impl Plugins {
         self
     }
 
+    /// Keep the conversations in the site's own store as well as the browser
+    /// (`docs/dev/thread-store.md`): listed from it, each loaded when opened, saved to it
+    /// (debounced, compare-and-swap, merged on a conflict). The widget's `threads-url` is the
+    /// REST one ([`crate::transport::threads::RestThreadStore`]).
+    pub fn thread_store(mut self, store: impl ThreadStore) -> Self {
+        self.thread_store = Some(ThreadStoreRef::new(store));
+        self
+    }
+
     /// Be told when the person rates an answer (thumbs up or down, an optional comment). The
     /// chat sends it nowhere itself; the widget also dispatches `agui:feedback`.
     pub fn on_feedback(mut self, handler: impl Fn(&Feedback) + Send + Sync + 'static) -> Self {
@@ -322,6 +335,7 @@ impl Plugins {
         }
         self.welcome = self.welcome.or(other.welcome);
         self.local_agent = self.local_agent.or(other.local_agent);
+        self.thread_store = self.thread_store.or(other.thread_store);
         self.agent_picker |= other.agent_picker;
         self.feedback.extend(other.feedback);
         self.attach_limits = self.attach_limits.or(other.attach_limits);
@@ -347,15 +361,19 @@ impl Plugins {
         use_context::<Plugins>().unwrap_or_default()
     }
 
-    /// Hand the store what it needs at run time: the local agent, unless its configuration
-    /// names one. (The chat lays [`Plugins::page_strings`] over the language's catalog; the
+    /// Hand the store what it needs at run time: the local agent and the thread store, unless
+    /// its configuration names them. (The chat lays [`Plugins::page_strings`] over the language's catalog; the
     /// frontend tools are advertised by the transcript's driver.)
     pub fn install(&self, store: AgentStore) {
         if let Some(agent) = self.local_agent.clone() {
             if store.config.with_untracked(|c| c.local_agent.is_none()) {
-                let mut config = store.config.get_untracked();
-                config.local_agent = Some(agent);
-                store.set_config(config);
+                store.update_config(|c| c.local_agent = Some(agent));
+            }
+        }
+        if let Some(threads) = self.thread_store.clone() {
+            if store.config.with_untracked(|c| c.thread_store.is_none()) {
+                store.update_config(|c| c.thread_store = Some(threads));
+                store.sync_soon();
             }
         }
     }

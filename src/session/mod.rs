@@ -98,6 +98,8 @@ pub struct Session {
     request_warnings: Vec<Notice>,
     hitl: hitl::Hitl,
     threads: threads::Threads,
+    /// The site's thread store's bookkeeping ([`sync`]).
+    sync: sync::Sync,
     /// Bumped whenever the message list is restructured: between two bumps a message's text
     /// only grows by appended deltas.
     rewrite_epoch: u64,
@@ -168,6 +170,7 @@ impl Session {
             request_warnings: Vec::new(),
             hitl: hitl::Hitl::default(),
             threads: threads::Threads::default(),
+            sync: sync::Sync::default(),
             rewrite_epoch: 0,
             logs: inspector::Logs::default(),
             watched_paths: HashSet::new(),

@@ -117,6 +117,25 @@ pub fn list_entry(value: &Value) -> Option<(String, String, f64)> {
     Some((id.to_owned(), title.chars().take(500).collect(), updated))
 }
 
+/// The `rel="next"` target of a `Link` header (`<…>; rel="next"`), as written (relative to the
+/// request's URL); `None` when there is none (that was the last page).
+pub fn next_link(header: &str) -> Option<String> {
+    header.split(',').find_map(|link| {
+        let (target, params) = link.trim().strip_prefix('<')?.split_once('>')?;
+        params
+            .split(';')
+            .filter_map(|p| p.trim().split_once('='))
+            .any(|(k, v)| {
+                k.trim().eq_ignore_ascii_case("rel")
+                    && v.trim()
+                        .trim_matches('"')
+                        .split_ascii_whitespace()
+                        .any(|r| r.eq_ignore_ascii_case("next"))
+            })
+            .then(|| target.trim().to_owned())
+    })
+}
+
 // ---- the store itself ------------------------------------------------------------------------
 
 /// Why a call to a [`ThreadStore`] did not succeed.

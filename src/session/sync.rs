@@ -1,5 +1,5 @@
 //! Conversations kept by the site ([`AgentConfig::thread_store`](super::AgentConfig)): the
-//! session's side of a [`ThreadStore`], pure. The browser shell asks [`Session::sync_next`]
+//! session's side of a [`ThreadStore`](super::remote::ThreadStore), pure. The browser shell asks [`Session::sync_next`]
 //! for the next call to make, makes it, and hands the answer to [`Session::sync_done`]; tests
 //! play the store natively (`tests/session/sync.rs`).
 //!
@@ -133,7 +133,7 @@ impl Session {
 
     /// The first call: what the last page left (`{prefix}:sync`), and what was here before.
     fn sync_start(&mut self) {
-        let sync = &mut self.threads.sync;
+        let sync = &mut self.sync;
         if sync.started {
             return;
         }
@@ -167,7 +167,7 @@ impl Session {
 
     fn write_sync(&mut self) {
         if let Some((store, prefix)) = &self.threads.store {
-            let sync = &mut self.threads.sync;
+            let sync = &mut self.sync;
             sync.kept.unsaved = sync.changes.keys().cloned().collect();
             if let Ok(text) = serde_json::to_string(&sync.kept) {
                 let _ = store.set(&sync_key(prefix), &text);
@@ -177,11 +177,11 @@ impl Session {
 
     /// A conversation changed here (written locally): to be saved to the store.
     pub(super) fn sync_changed(&mut self, id: &str) {
-        if !self.syncs() || self.threads.sync.local_only.contains(id) {
+        if !self.syncs() || self.sync.local_only.contains(id) {
             return;
         }
         let now = self.env.now_ms();
-        let sync = &mut self.threads.sync;
+        let sync = &mut self.sync;
         sync.change += 1;
         sync.changes.insert(id.to_owned(), sync.change);
         sync.kept.deleted.remove(id);
@@ -194,7 +194,7 @@ impl Session {
         if !self.syncs() {
             return;
         }
-        let sync = &mut self.threads.sync;
+        let sync = &mut self.sync;
         sync.changes.remove(id);
         sync.stale.remove(id);
         sync.stubs.remove(id);
@@ -207,18 +207,18 @@ impl Session {
 
     /// Listed and not loaded yet: kept out of the browser's storage (there is nothing in it).
     pub(super) fn is_stub(&self, id: &str) -> bool {
-        self.threads.sync.stubs.contains(id)
+        self.sync.stubs.contains(id)
     }
 
     /// The open conversation is being loaded from the store (nothing of it is here yet).
     pub fn loading_open(&self) -> bool {
-        self.syncs() && self.threads.sync.stubs.contains(&self.thread_id)
+        self.syncs() && self.sync.stubs.contains(&self.thread_id)
     }
 
     /// When [`Session::sync_next`] may have a call to make (ms since the epoch; `None`:
     /// nothing to do until something changes).
     pub fn sync_wake_at(&self) -> Option<f64> {
-        let sync = &self.threads.sync;
+        let sync = &self.sync;
         if !self.syncs() || sync.busy {
             return None;
         }
@@ -243,12 +243,12 @@ impl Session {
 
     /// The next call to make to the store, if one is due now.
     pub fn sync_next(&mut self) -> Option<SyncJob> {
-        if !self.syncs() || self.threads.sync.busy {
+        if !self.syncs() || self.sync.busy {
             return None;
         }
         self.sync_start();
         let now = self.env.now_ms();
-        let sync = &self.threads.sync;
+        let sync = &self.sync;
         if sync.failures > 0 && now < sync.retry_at {
             return None;
         }
@@ -267,14 +267,14 @@ impl Session {
         } else {
             None
         };
-        self.threads.sync.busy = job.is_some();
+        self.sync.busy = job.is_some();
         job
     }
 
     /// A conversation to load: the open one when it is stale (not while its run is in
     /// flight), else one answered `412` that has changes to save.
     fn load_wanted(&self) -> Option<String> {
-        let sync = &self.threads.sync;
+        let sync = &self.sync;
         if sync.stale.contains(&self.thread_id) && !self.running {
             return Some(self.thread_id.clone());
         }
@@ -286,7 +286,7 @@ impl Session {
 
     /// The next conversation to save (the open one not while its run is in flight).
     fn save_job(&mut self) -> Option<SyncJob> {
-        let sync = &self.threads.sync;
+        let sync = &self.sync;
         let (id, change) = sync
             .changes
             .iter()
@@ -299,7 +299,7 @@ impl Session {
                 Some(r) => r.clone(),
                 None => {
                     // Gone here (evicted from the list): nothing to save.
-                    let sync = &mut self.threads.sync;
+                    let sync = &mut self.sync;
                     sync.changes.remove(&id);
                     if sync.changes.is_empty() {
                         sync.due = None;
@@ -324,7 +324,7 @@ impl Session {
 
     /// The store's answer to the last [`SyncJob`].
     pub fn sync_done(&mut self, outcome: SyncOutcome) {
-        self.threads.sync.busy = false;
+        self.sync.busy = false;
         let failure = match outcome {
             SyncOutcome::Listed(Ok(page)) => {
                 self.listed(page);
@@ -351,7 +351,7 @@ impl Session {
                 change,
                 result: Ok(version),
             } => {
-                let sync = &mut self.threads.sync;
+                let sync = &mut self.sync;
                 sync.kept
                     .versions
                     .insert(id.clone(), version.unwrap_or_default());
@@ -369,7 +369,7 @@ impl Session {
                 result: Err(StoreFailure::Conflict),
                 ..
             } => {
-                self.threads.sync.stale.insert(id);
+                self.sync.stale.insert(id);
                 None
             }
             // Deleted there: saved again as new.
@@ -378,7 +378,7 @@ impl Session {
                 result: Err(StoreFailure::NotFound),
                 ..
             } => {
-                self.threads.sync.kept.versions.remove(&id);
+                self.sync.kept.versions.remove(&id);
                 None
             }
             SyncOutcome::Saved {
@@ -388,21 +388,21 @@ impl Session {
                 id,
                 result: Ok(()) | Err(StoreFailure::NotFound),
             } => {
-                self.threads.sync.kept.deleted.remove(&id);
+                self.sync.kept.deleted.remove(&id);
                 self.write_sync();
                 None
             }
             SyncOutcome::Removed { id, result: Err(e) } => Some((Some(id), e)),
         };
         match failure {
-            None => self.threads.sync.failures = 0,
+            None => self.sync.failures = 0,
             Some((id, e)) => self.sync_failed(id.as_deref(), e),
         }
     }
 
     fn sync_failed(&mut self, id: Option<&str>, e: StoreFailure) {
         let now = self.env.now_ms();
-        let sync = &mut self.threads.sync;
+        let sync = &mut self.sync;
         sync.failures = sync.failures.saturating_add(1);
         let wait = 1_000.0 * f64::from(1u32 << sync.failures.min(6));
         sync.retry_at = now + wait.min(SYNC_RETRY_MAX_MS);
@@ -426,15 +426,15 @@ impl Session {
     /// there; the next page while the list is within the budget.
     fn listed(&mut self, page: ListPage) {
         let max = self.threads.budget.max_threads;
-        let first = self.threads.sync.listed == 0;
+        let first = self.sync.listed == 0;
         let mut newest: Option<(f64, String)> = None;
         for entry in page.entries.iter().filter_map(list_entry) {
             let (id, title, updated) = entry;
-            if self.threads.sync.listed >= max {
+            if self.sync.listed >= max {
                 break;
             }
-            self.threads.sync.listed += 1;
-            if self.threads.sync.kept.deleted.contains(&id) {
+            self.sync.listed += 1;
+            if self.sync.kept.deleted.contains(&id) {
                 continue;
             }
             if newest.as_ref().is_none_or(|(t, _)| updated > *t) {
@@ -449,24 +449,24 @@ impl Session {
                     .find(|r| r.id == id)
                     .map(|r| r.updated_at)
             };
-            self.threads.sync.local_only.remove(&id);
+            self.sync.local_only.remove(&id);
             match here {
                 // The same save (its time, to the millisecond the record keeps).
                 Some(at) if (at - updated).abs() < 1.0 => {}
                 Some(_) => {
-                    self.threads.sync.stale.insert(id);
+                    self.sync.stale.insert(id);
                 }
                 None => {
                     let mut stub = ThreadRecord::empty(id.clone(), updated);
                     stub.title = Some(title).filter(|t| !t.trim().is_empty());
                     self.threads.parked.push(stub);
-                    self.threads.sync.stale.insert(id.clone());
-                    self.threads.sync.stubs.insert(id);
+                    self.sync.stale.insert(id.clone());
+                    self.sync.stubs.insert(id);
                 }
             }
         }
-        let more = page.next.filter(|_| self.threads.sync.listed < max);
-        self.threads.sync.list = more.map(Some);
+        let more = page.next.filter(|_| self.sync.listed < max);
+        self.sync.list = more.map(Some);
         // A device with nothing of its own opens the newest conversation it has.
         let fresh = self.pipeline.thread.messages.is_empty() && self.threads.title.is_none();
         if first && fresh && !self.running {
@@ -485,8 +485,8 @@ impl Session {
         let theirs = match from_wire(id, &loaded.record) {
             Ok(r) => r,
             Err(e) => {
-                self.threads.sync.stale.remove(id);
-                self.threads.sync.stubs.remove(id);
+                self.sync.stale.remove(id);
+                self.sync.stubs.remove(id);
                 self.notice(Notice::RecordSkipped {
                     reason: format!("the site's thread store: {e}"),
                     kept_under: None,
@@ -499,7 +499,7 @@ impl Session {
             // Loaded again once the run has ended.
             return;
         }
-        let sync = &mut self.threads.sync;
+        let sync = &mut self.sync;
         sync.stale.remove(id);
         let stub = sync.stubs.remove(id);
         sync.local_only.remove(id);
@@ -530,14 +530,14 @@ impl Session {
         if save {
             self.sync_changed(id);
         } else {
-            self.threads.sync.changes.remove(id);
+            self.sync.changes.remove(id);
             self.write_sync();
         }
     }
 
     /// A conversation the store no longer has: a line that was only listed goes.
     fn gone_there(&mut self, id: &str) {
-        let sync = &mut self.threads.sync;
+        let sync = &mut self.sync;
         sync.stale.remove(id);
         sync.kept.versions.remove(id);
         if sync.stubs.remove(id) && id != self.thread_id {
@@ -549,12 +549,12 @@ impl Session {
     /// Conversations of this browser from before the store was configured: the store has
     /// never seen them, and they are not sent by themselves.
     pub fn local_only(&self) -> Vec<String> {
-        self.threads.sync.local_only.iter().cloned().collect()
+        self.sync.local_only.iter().cloned().collect()
     }
 
     /// Send this browser's own conversations ([`Session::local_only`]) to the store.
     pub fn upload_local(&mut self) {
-        let ids = std::mem::take(&mut self.threads.sync.local_only);
+        let ids = std::mem::take(&mut self.sync.local_only);
         for id in ids {
             self.sync_changed(&id);
         }
@@ -580,7 +580,7 @@ impl Session {
         self.threads.stored.clear();
         self.threads.drafts.clear();
         self.threads.unsaved_drafts.clear();
-        self.threads.sync = Sync::default();
+        self.sync = Sync::default();
         self.replace_open(fresh);
         Ok(())
     }

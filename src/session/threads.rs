@@ -138,8 +138,6 @@ pub(super) struct Threads {
     times: std::collections::BTreeMap<String, f64>,
     /// The drafts changed since they were last written to storage ([`Session::save_drafts`]).
     pub(super) unsaved_drafts: Vec<String>,
-    /// The site's thread store's bookkeeping ([`super::sync`]).
-    pub(super) sync: super::sync::Sync,
 }
 
 impl Threads {

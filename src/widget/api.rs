@@ -26,6 +26,16 @@ pub(super) fn handle_object(el: HtmlElement) -> js_sys::Object {
     handle
 }
 
+/// Run `f` on every mounted widget's store; how many.
+fn each_store(f: impl Fn(crate::store::AgentStore)) -> u32 {
+    let stores: Vec<_> =
+        super::mounted::MOUNTED.with_borrow(|m| m.iter().map(|w| w.store).collect());
+    for store in &stores {
+        f(*store);
+    }
+    stores.len() as u32
+}
+
 /// `window.AguiChat`.
 pub(super) fn install_api() {
     let Some(window) = web_sys::window() else {
@@ -86,6 +96,15 @@ pub(super) fn install_api() {
     });
     set(&api, "scan", scan_fn.as_ref());
     scan_fn.forget();
+    // Sign-out: every widget forgets what it keeps in the browser and shows a fresh
+    // conversation (the loader then clears what is left under the chats' prefix).
+    let forget_fn = Closure::<dyn Fn() -> u32>::new(|| each_store(|s| s.forget()));
+    set(&api, "forget", forget_fn.as_ref());
+    forget_fn.forget();
+    // The conversations a visitor had before the site's thread store go to it.
+    let upload_fn = Closure::<dyn Fn() -> u32>::new(|| each_store(|s| s.upload_local()));
+    set(&api, "uploadLocal", upload_fn.as_ref());
+    upload_fn.forget();
     // The loader's <agui-chat> (src/loader/agui-chat.js) reports through these.
     let changed = Closure::<dyn Fn(HtmlElement, String)>::new(|el: HtmlElement, attr: String| {
         reconfigure(&el, &attr);

@@ -98,7 +98,10 @@ pub(super) fn header_source_from_js(
 }
 
 /// The page's `headers({refresh})`: an object of strings, or a promise of one.
-async fn call_js_headers(widget: u32, refresh: bool) -> Result<Vec<(String, String)>, String> {
+pub(super) async fn call_js_headers(
+    widget: u32,
+    refresh: bool,
+) -> Result<Vec<(String, String)>, String> {
     let f = js_function(widget, "headers", None)?;
     let ask = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&ask, &"refresh".into(), &JsValue::from_bool(refresh));
@@ -322,4 +325,156 @@ pub(super) async fn call_js_tool(widget: u32, name: String, args: Value) -> Resu
         return Ok(Value::Null);
     }
     json_of(&out).ok_or_else(|| format!("tool {name} returned a value that is not JSON"))
+}
+
+/// `threads: {list, load, save, remove}`: the site's thread store in the page's code, each
+/// function looked up when it is called (as the other hooks are).
+///
+/// - `list(cursor)` → `{entries: [{id, title, updatedAt}], next}` (or just the array: one
+///   page); `cursor` is the `next` of the page before, `null` for the first;
+/// - `load(id)` → `{record, etag}` (`null`: there is no such conversation);
+/// - `save(id, record, {etag})` → the new version (a string, or nothing); `etag` is the
+///   version the save expects (`null`: a new conversation, `'*'`: any);
+/// - `remove(id)`.
+///
+/// A throw or a rejection fails the call, which is tried again later; an error with
+/// `status: 412` is a conflict (the chat loads, merges and saves again), `status: 404` a
+/// missing conversation.
+pub(super) struct JsThreadStore(pub(super) u32);
+
+/// Whether the JS options give a `threads` object with the four functions.
+pub(super) fn js_thread_store(id: u32, obj: &JsValue) -> Result<Option<JsThreadStore>, String> {
+    let Some(threads) = own(obj, "threads").filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok(None);
+    };
+    for f in ["list", "load", "save", "remove"] {
+        if !own(&threads, f).is_some_and(|v| v.is_function()) {
+            return Err(format!(
+                "threads: expected {{list, load, save, remove}} functions ({f} is missing)"
+            ));
+        }
+    }
+    Ok(Some(JsThreadStore(id)))
+}
+
+/// Call the page's `threads.<name>(args…)` and wait for its answer.
+async fn call_threads(
+    widget: u32,
+    name: &str,
+    args: &[JsValue],
+) -> Result<JsValue, crate::session::remote::StoreFailure> {
+    use crate::session::remote::StoreFailure;
+    let threads = MOUNTED
+        .with_borrow(|m| {
+            m.iter()
+                .find(|w| w.id == widget)
+                .and_then(|w| w.page.options.clone())
+        })
+        .and_then(|o| own(&o, "threads"))
+        .ok_or_else(|| StoreFailure::Failed("the widget is gone".to_owned()))?;
+    let f = own(&threads, name)
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or_else(|| StoreFailure::Failed(format!("threads.{name} is not a function")))?;
+    let array: js_sys::Array = args.iter().collect();
+    let settled = match f.apply(&threads, &array) {
+        Ok(out) => match out.dyn_into::<js_sys::Promise>() {
+            Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await,
+            Err(v) => Ok(v),
+        },
+        Err(e) => Err(e),
+    };
+    settled.map_err(|e| {
+        let status = own(&e, "status").and_then(|s| s.as_f64());
+        match status {
+            Some(412.0) => StoreFailure::Conflict,
+            Some(404.0) => StoreFailure::NotFound,
+            _ => StoreFailure::Failed(format!("threads.{name}: {}", error_text(&e))),
+        }
+    })
+}
+
+fn to_js(value: &Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
+}
+
+mod js_threads {
+    use super::*;
+    use crate::session::remote::{
+        Expect, ListPage, Loaded, StoreFailure, StoreFuture, ThreadStore,
+    };
+
+    fn bad(what: &str) -> StoreFailure {
+        StoreFailure::Failed(format!("threads.{what}"))
+    }
+
+    impl ThreadStore for JsThreadStore {
+        fn list(&self, cursor: Option<&str>) -> StoreFuture<ListPage> {
+            let (id, cursor) = (self.0, cursor.map_or(JsValue::NULL, JsValue::from_str));
+            Box::pin(async move {
+                let out = json_of(&call_threads(id, "list", &[cursor]).await?);
+                match out {
+                    Some(Value::Array(entries)) => Ok(ListPage {
+                        entries,
+                        next: None,
+                    }),
+                    Some(Value::Object(mut o)) => Ok(ListPage {
+                        entries: match o.remove("entries") {
+                            Some(Value::Array(e)) => e,
+                            _ => return Err(bad("list did not give {entries: [...]}")),
+                        },
+                        next: o.get("next").and_then(Value::as_str).map(str::to_owned),
+                    }),
+                    _ => Err(bad("list did not give a page of entries")),
+                }
+            })
+        }
+
+        fn load(&self, thread: &str) -> StoreFuture<Loaded> {
+            let (id, thread) = (self.0, JsValue::from_str(thread));
+            Box::pin(async move {
+                let out = call_threads(id, "load", &[thread]).await?;
+                if out.is_null() || out.is_undefined() {
+                    return Err(StoreFailure::NotFound);
+                }
+                let mut o = match json_of(&out) {
+                    Some(Value::Object(o)) => o,
+                    _ => return Err(bad("load did not give {record, etag}")),
+                };
+                Ok(Loaded {
+                    etag: o.get("etag").and_then(Value::as_str).map(str::to_owned),
+                    record: o
+                        .remove("record")
+                        .ok_or_else(|| bad("load gave no record"))?,
+                })
+            })
+        }
+
+        fn save(
+            &self,
+            thread: &str,
+            record: &Value,
+            expect: &Expect,
+        ) -> StoreFuture<Option<String>> {
+            let id = self.0;
+            let args = [JsValue::from_str(thread), to_js(record), {
+                let o = js_sys::Object::new();
+                let etag = match expect {
+                    Expect::New => JsValue::NULL,
+                    Expect::Version(v) => JsValue::from_str(v),
+                    Expect::Any => JsValue::from_str("*"),
+                };
+                super::super::js::set(&o, "etag", &etag);
+                o.into()
+            }];
+            Box::pin(async move { Ok(call_threads(id, "save", &args).await?.as_string()) })
+        }
+
+        fn remove(&self, thread: &str) -> StoreFuture<()> {
+            let (id, thread) = (self.0, JsValue::from_str(thread));
+            Box::pin(async move {
+                call_threads(id, "remove", &[thread]).await?;
+                Ok(())
+            })
+        }
+    }
 }

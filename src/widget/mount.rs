@@ -16,10 +16,13 @@ use crate::ui::widget_shell::{ShellControls, WidgetShell};
 
 use super::events::bridge_events;
 use super::guard::{register_host, unregister_host};
-use super::js::{error_text, warn};
-use super::js_plugins::header_source_from_js;
+use super::js::{error_text, own, warn};
+use super::js_plugins::{call_js_headers, header_source_from_js, js_thread_store};
 use super::mounted::{is_mounted, next_id, Mounted, PagePlugins, DATA_PREFIX, DEMO, MOUNTED};
 use super::options::{options_from_js, options_of};
+use crate::session::remote::ThreadStoreRef;
+use crate::session::{HeaderRequest, HeaderSource};
+use crate::transport::threads::RestThreadStore;
 
 /// Mounts every not yet mounted `[data-agui-endpoint]` element under `root` (a document or
 /// an element).
@@ -61,10 +64,12 @@ pub(super) fn mount(
     id: u32,
     host: HtmlElement,
     options: WidgetOptions,
-    problems: Vec<String>,
+    mut problems: Vec<String>,
     page: PagePlugins,
 ) {
     detach(&host);
+    // The site's thread store: the page's `threads` hooks, else `threads-url`.
+    let thread_store = thread_store_of(id, &options, &page, &mut problems);
     for p in &problems {
         warn(p);
     }
@@ -141,6 +146,7 @@ pub(super) fn mount(
             protobuf: options.protobuf,
             headers: options.headers.clone(),
             header_source: header_source.clone(),
+            thread_store: thread_store.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
             mcp_apps_proxy: options.mcp_apps_proxy.clone(),
             fetch: options.fetch,
@@ -299,4 +305,37 @@ pub(super) fn state_of(el: &HtmlElement) -> JsValue {
     };
     let text = store.with_thread(|t| serde_json::to_string(&t.state).unwrap_or_default());
     js_sys::JSON::parse(&text).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The site's thread store of a widget: the page's `threads` hooks, else its `threads-url`
+/// (refused, with a problem, when it is not an http(s) URL the page's `allowed-endpoints`
+/// allow).
+fn thread_store_of(
+    id: u32,
+    options: &WidgetOptions,
+    page: &PagePlugins,
+    problems: &mut Vec<String>,
+) -> Option<ThreadStoreRef> {
+    let js = page.options.as_ref();
+    match js.map(|js| js_thread_store(id, js)) {
+        Some(Ok(Some(hooks))) => return Some(ThreadStoreRef::new(hooks)),
+        Some(Err(problem)) => problems.push(problem),
+        _ => {}
+    }
+    let url = options.threads_url.as_deref()?;
+    if let Err(e) = crate::transport::check_endpoint(url, options.allowed_endpoints.as_deref()) {
+        problems.push(format!("threads-url: {e}"));
+        return None;
+    }
+    // The page's `headers` function serves its own store too.
+    let source = js
+        .filter(|js| own(js, "headers").is_some_and(|h| h.is_function()))
+        .map(|_| HeaderSource::new(move |ask: HeaderRequest| call_js_headers(id, ask.refresh)));
+    Some(ThreadStoreRef::new(RestThreadStore::new(
+        url,
+        options.headers.clone(),
+        source,
+        options.fetch,
+        options.allowed_endpoints.clone(),
+    )))
 }

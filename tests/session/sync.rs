@@ -469,3 +469,20 @@ fn a_deleted_conversation_is_deleted_there_and_forget_clears_the_browser() {
     // The store keeps what it has: forgetting is the browser's.
     assert_eq!(server.borrow().records.len(), 1);
 }
+
+#[test]
+fn the_next_page_is_read_from_the_link_header() {
+    use agui_leptos::session::remote::next_link;
+    let link = r#"</api/threads?cursor=WyIy&limit=50>; rel="next""#;
+    assert_eq!(
+        next_link(link).as_deref(),
+        Some("/api/threads?cursor=WyIy&limit=50")
+    );
+    let two =
+        r#"<https://a.example/t?p=1>; rel="prev", <https://a.example/t?p=3>; rel="next last""#;
+    assert_eq!(next_link(two).as_deref(), Some("https://a.example/t?p=3"));
+    assert_eq!(next_link(r#"</t?p=1>; rel="prev""#), None);
+    assert_eq!(next_link("garbage"), None);
+    assert_eq!(next_link(""), None);
+    assert_eq!(next_link("<x>; REL=next").as_deref(), Some("x"));
+}

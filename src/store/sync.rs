@@ -1,0 +1,125 @@
+//! The browser's side of a site's thread store ([`crate::session::sync`]): one call at a time,
+//! when the session says one is due. [`AgentStore::sync_soon`] (run after every change the
+//! store publishes) sets a timer for the next due call; the call itself and everything that
+//! reads its answer are in the lean widget's `threads` module, fetched only by a chat that
+//! has a store.
+
+use super::*;
+use crate::session::remote::ThreadStoreRef;
+use crate::session::sync::{SyncJob, SyncOutcome};
+use crate::split::split;
+
+impl AgentStore {
+    /// Plan the next call to the site's thread store, if the session has one due (nothing
+    /// without a store; one timer at a time).
+    pub(crate) fn sync_soon(&self) {
+        let Some(at) = self.try_with_session(Session::sync_wake_at).flatten() else {
+            return;
+        };
+        let planned = self.shell.try_with_value(|s| s.sync_at).flatten();
+        if planned.is_some_and(|p| p <= at) {
+            return;
+        }
+        self.shell.try_update_value(|s| s.sync_at = Some(at));
+        let store = *self;
+        let wait = (at - js_sys::Date::now()).clamp(0.0, 3_600_000.0);
+        set_timeout(
+            move || {
+                if store.shell.try_update_value(|s| s.sync_at = None).is_some() {
+                    store.in_module(move || sync_call(store));
+                }
+            },
+            std::time::Duration::from_millis(wait as u64),
+        );
+    }
+
+    /// Clear everything this chat keeps in the browser — its conversations, drafts and what
+    /// was still to be saved to the site's store — and show a fresh conversation: the site
+    /// signed the person out. A run in flight is stopped first. (The site's store keeps what
+    /// it has.)
+    pub fn forget(&self) {
+        self.stop();
+        let store = *self;
+        store.in_module(move || forget_now(store));
+    }
+
+    /// This browser's own conversations from before the site's store was configured: never
+    /// sent to it by themselves ([`Session::local_only`]).
+    pub fn local_only(&self) -> Vec<String> {
+        self.with_session(Session::local_only)
+    }
+
+    /// Send this browser's own conversations to the site's store ([`AgentStore::local_only`]).
+    pub fn upload_local(&self) {
+        self.update(Session::upload_local);
+        self.sync_soon();
+    }
+}
+
+split!(threads:
+    fn forget_now(store: AgentStore) -> () {
+        if store.update(Session::forget).is_some() {
+            store.on_thread_switched();
+        }
+    }
+);
+
+split!(threads:
+    /// Make the call that is due, and hand its answer to the session.
+    fn sync_call(store: AgentStore) -> () {
+        // What is saved in the browser is read first (its end publishes, which plans again).
+        let reading = store.restoring.get_untracked()
+            && !store.try_with_session(Session::loading_open).unwrap_or(false);
+        let remote = store.config.with_untracked(|c| c.thread_store.clone());
+        let job = match remote {
+            Some(remote) if !reading => store
+                .update(Session::sync_next)
+                .flatten()
+                .map(|job| (remote, job)),
+            _ => None,
+        };
+        match job {
+            Some((remote, job)) => {
+                let shows = matches!(&job, SyncJob::Load { id } if *id == store.thread_id());
+                if shows {
+                    store.restoring.set(true);
+                }
+                leptos::task::spawn_local(async move {
+                    let outcome = call(&remote, job).await;
+                    store.update(|s| s.sync_done(outcome));
+                    if shows {
+                        store.restoring.set(false);
+                    }
+                    store.on_thread_switched();
+                });
+            }
+            None if !reading => store.sync_soon(),
+            None => {}
+        }
+    }
+);
+
+/// Make one call.
+async fn call(remote: &ThreadStoreRef, job: SyncJob) -> SyncOutcome {
+    let store = &remote.0;
+    match job {
+        SyncJob::List { cursor } => SyncOutcome::Listed(store.list(cursor.as_deref()).await),
+        SyncJob::Load { id } => {
+            let result = store.load(&id).await;
+            SyncOutcome::Loaded { id, result }
+        }
+        SyncJob::Save {
+            id,
+            record,
+            expect,
+            change,
+        } => {
+            let result = store.save(&id, &record, &expect).await;
+            SyncOutcome::Saved { id, change, result }
+        }
+        SyncJob::Remove { id } => {
+            let result = store.remove(&id).await;
+            SyncOutcome::Removed { id, result }
+        }
+    }
+}
