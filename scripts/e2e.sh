@@ -45,5 +45,19 @@ if openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -da
 else
     echo "[e2e] openssl could not make a certificate: no sandbox proxy (the mcp-proxy target fails)" >&2
 fi
-serve "$port" --idle 300 "${example[@]}" "${sandbox[@]}" --ai-sdk "$ai_sdk_url" --proto "$proto_url"
+# The reference thread store (examples/threads-server), a fresh database, on another port (the
+# `devices` target: its page is another origin's, with CORS and a token).
+rm -f target/e2e/threads.sqlite*
+python3 examples/threads-server/server.py --db target/e2e/threads.sqlite --port 0 \
+    --allow-origin "http://127.0.0.1:${port}" --token e2e-threads --stop-after 3600 --quiet \
+    > target/e2e/threads.log 2>&1 &
+_e2e_pids+=("$!")
+threads=()
+for _ in $(seq 1 50); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/api/threads' target/e2e/threads.log | head -1 || true)
+    if [ -n "$url" ]; then threads=(--threads "$url"); break; fi
+    sleep 0.2
+done
+[ "${#threads[@]}" -gt 0 ] || echo "[e2e] the thread store did not start (the devices target fails)" >&2
+serve "$port" --idle 300 "${example[@]}" "${sandbox[@]}" "${threads[@]}" --ai-sdk "$ai_sdk_url" --proto "$proto_url"
 node tests/e2e/e2e.js "http://127.0.0.1:${port}" "$ai_sdk_url" "$proto_url"

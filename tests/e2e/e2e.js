@@ -657,6 +657,67 @@ const siteChecks = {
   },
 };
 
+// Two devices on one site-kept thread store (server.py's /threads/, the reference store of
+// examples/threads-server on another origin): each device a browser context of its own.
+const deviceChecks = {
+  async 'a conversation started on one device goes on on another, with its state and its open question'(p) {
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    const url = await p.getAttribute('#chat', 'threads-url');
+    assert(url && url.startsWith('http://127.0.0.1:'), 'no thread store: ' + url);
+    const auth = { headers: { Authorization: 'Bearer e2e-threads' } };
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    await send(p, 'ask me something');
+    await p.waitForSelector('[data-testid=interrupt]', { timeout: 10000 });
+    // Saved to the site's store once the run has ended (debounced), with the open question.
+    const deadline = Date.now() + 15000;
+    let record = null;
+    for (;;) {
+      const list = await (await p.request.get(url, auth)).json();
+      if (list.length === 1) {
+        record = await (await p.request.get(url + '/' + encodeURIComponent(list[0].id), auth)).json();
+        if (JSON.stringify(record).includes('How many people are coming?')) break;
+      }
+      assert(Date.now() < deadline, 'not saved to the store: ' + JSON.stringify(list));
+      await p.waitForTimeout(200);
+    }
+    assert(record.messages.some((m) => m.role === 'user' && m.content === 'ask me something'), 'the messages at the top level');
+
+    // The phone: nothing of its own; it opens the conversation from the store.
+    const phone = await p.context().browser().newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const q = await phone.newPage();
+      await q.goto(base + '/threads/');
+      await waitText(q, '[data-testid=message-text]', 'plan our offsite', 15000);
+      await q.waitForSelector('[data-testid=interrupt]', { timeout: 15000 });
+      const state = await q.evaluate(() => document.getElementById('chat').state);
+      assert(state && state.destination === 'Lisbon', 'the state came along: ' + JSON.stringify(state));
+      const id = await q.getAttribute('[data-testid=interrupt]', 'data-interrupt-id');
+      await q.fill('[data-testid=interrupt] input[type=number]', '7');
+      await q.click('[data-testid=interrupt-submit]');
+      await waitText(q, '[data-testid=message-text]', '"travellers": 7');
+      const req = await lastRequest(q);
+      assert(req.threadId === record.id, 'the same conversation: ' + req.threadId);
+      assert(req.resume && req.resume[0].interruptId === id, 'resume: ' + JSON.stringify(req.resume));
+      await waitStatus(q, 'success');
+      // The phone's save reaches the store (debounced).
+      const until = Date.now() + 15000;
+      for (;;) {
+        const text = await (await p.request.get(url + '/' + encodeURIComponent(record.id), auth)).text();
+        if (text.includes('\\"travellers\\": 7')) break;
+        assert(Date.now() < until, 'the phone did not save its answer');
+        await p.waitForTimeout(200);
+      }
+    } finally {
+      await phone.close();
+    }
+    // Back on the laptop: the phone's answer is there after a reload.
+    await p.reload();
+    await waitText(p, '[data-testid=message-text]', '"travellers": 7', 15000);
+    assert(!(await p.$('[data-testid=interrupt]')), 'the question was answered on the phone');
+  },
+};
+
 // Crafted links to a page-mode chat that has its own agent and an auth header (server.py's
 // /linked/). What reached the other server: GET /elsewhere.
 const elsewhere = async (p) => (await p.request.get(base + '/elsewhere')).json();
@@ -1376,6 +1437,7 @@ const targets = [
   { name: 'inline', url: '/inline/', checks: inlineChecks, noOpen: true },
   { name: 'site', url: '/site/', checks: siteChecks, noOpen: true },
   { name: 'links', url: '/linked/', checks: linkChecks, noOpen: true },
+  { name: 'devices', url: '/threads/', checks: deviceChecks, noOpen: true },
   { name: 'declarative', url: '/declarative/', checks: declarativeChecks, noOpen: true },
   { name: 'strict-csp', url: '/strict/', checks: strictChecks, noOpen: true },
   // The sandbox proxy's certificate is this run's own: only this target's contexts accept it.

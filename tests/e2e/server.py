@@ -436,7 +436,7 @@ def serve_cdn(folder: str) -> str:
 
 def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: str | None = None,
              proto: str | None = None, sandbox: str | None = None, hosts: str | None = None,
-             cdn: str | None = None) -> FastAPI:
+             cdn: str | None = None, threads: str | None = None) -> FastAPI:
     app = FastAPI()
 
     if hosts and cdn:
@@ -542,6 +542,13 @@ def make_app(dist: str, example: str | None, gzip_static: bool = False, ai_sdk: 
         LAST_REQUEST["at"] = time.monotonic()
         with open(os.path.join(here, "site.html"), encoding="utf-8") as f:
             return HTMLResponse(f.read())
+
+    @app.get("/threads/")
+    def threads_page():
+        # The reference thread store (examples/threads-server), on another origin.
+        LAST_REQUEST["at"] = time.monotonic()
+        with open(os.path.join(here, "threads.html"), encoding="utf-8") as f:
+            return HTMLResponse(f.read().replace("THREADS_URL", threads or ""))
 
     @app.get("/requests")
     def requests():
@@ -684,6 +691,7 @@ def main():
     ap.add_argument("--gzip", action="store_true")
     ap.add_argument("--ai-sdk", default=None, help="the AI SDK server, http://127.0.0.1:PORT")
     ap.add_argument("--proto", default=None, help="the protobuf AG-UI server, http://127.0.0.1:PORT")
+    ap.add_argument("--threads", default=None, help="the thread store, http://127.0.0.1:PORT/api/threads")
     ap.add_argument("--sandbox-cert", default=None, help="PEM certificate for the https sandbox proxy")
     ap.add_argument("--sandbox-key", default=None, help="its PEM key")
     ap.add_argument("--hosts", default=None, help="examples/hosts, built (scripts/hosts.sh)")
@@ -691,6 +699,8 @@ def main():
     args = ap.parse_args()
     if args.ai_sdk is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.ai_sdk):
         ap.error("--ai-sdk must be http://127.0.0.1:PORT")
+    if args.threads is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}/api/threads", args.threads):
+        ap.error("--threads must be http://127.0.0.1:PORT/api/threads")
     if args.proto is not None and not re.fullmatch(r"http://127\.0\.0\.1:[0-9]{1,5}", args.proto):
         ap.error("--proto must be http://127.0.0.1:PORT")
 
@@ -704,7 +714,8 @@ def main():
     if args.sandbox_cert and args.sandbox_key:
         sandbox = serve_sandbox(args.sandbox_cert, args.sandbox_key, f"http://127.0.0.1:{args.port}")
     cdn = serve_cdn(args.cdn) if args.cdn else None
-    app = make_app(args.dist, args.example, args.gzip, args.ai_sdk, args.proto, sandbox, args.hosts, cdn)
+    app = make_app(args.dist, args.example, args.gzip, args.ai_sdk, args.proto, sandbox, args.hosts, cdn,
+                   args.threads)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 
