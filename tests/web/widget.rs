@@ -184,6 +184,48 @@ export function mount_polluted(el) {
   }
 }
 export function mount_json(el, json) { return window.AguiChat.mount(el, JSON.parse(json)); }
+// The site's thread store in the page's code: records by id with a version, every call
+// logged; `conflictNext` answers the next save 412 after another device's save.
+export function thread_store() {
+  const store = {
+    records: { 'phone-1': { etag: 'e1', record: {
+      id: 'phone-1', title: 'From the phone', updatedAt: '2026-12-01T10:00:00.000Z',
+      messages: [{ id: 'pu1', role: 'user', content: 'hello from the phone' },
+                 { id: 'pa1', role: 'assistant', content: 'Hi! How can I help?' }] } } },
+    log: [], version: 1, conflictNext: false,
+    list(cursor) {
+      this.log.push('list ' + cursor);
+      return Object.values(this.records).map(({ record: r }) => ({ id: r.id, title: r.title, updatedAt: r.updatedAt }));
+    },
+    async load(id) { this.log.push('load ' + id); return this.records[id] || null; },
+    async save(id, record, { etag }) {
+      this.log.push('save ' + id + ' ' + etag);
+      const have = this.records[id];
+      if (this.conflictNext) {
+        this.conflictNext = false;
+        const r = structuredClone(have.record);
+        r.messages.push({ id: 'pu9', role: 'user', content: 'meanwhile on the phone' });
+        r.updatedAt = '2026-12-02T10:00:00.000Z';
+        this.records[id] = { etag: 'e' + ++this.version, record: r };
+        throw Object.assign(new Error('moved on'), { status: 412 });
+      }
+      if (etag === null ? have : !have || (etag !== '*' && etag !== have.etag)) {
+        throw Object.assign(new Error('moved on'), { status: 412 });
+      }
+      this.records[id] = { etag: 'e' + ++this.version, record };
+      return this.records[id].etag;
+    },
+    async remove(id) { this.log.push('remove ' + id); delete this.records[id]; },
+  };
+  return store;
+}
+export function mount_with_threads(el, threads) {
+  return window.AguiChat.mount(el, { threadKey: 'threads-' + Math.random(), speed: 0, threads });
+}
+export function store_log(store) { return JSON.stringify(store.log); }
+export function stored_json(store, id) { return JSON.stringify(store.records[id]?.record ?? null); }
+export function conflict_next(store) { store.conflictNext = true; }
+export function forget_all() { return window.AguiChat.forget(); }
 // An agent whose answer streams a ```chart block in pieces (a real stream, so the page sees
 // the block grow), then a ```dot block no renderer of the page draws.
 export function install_chart_agent() {
@@ -303,6 +345,12 @@ extern "C" {
     fn press(el: &Element, key: &str);
     fn mount_polluted(el: &HtmlElement) -> JsValue;
     fn mount_json(el: &HtmlElement, options: &str) -> JsValue;
+    fn thread_store() -> JsValue;
+    fn mount_with_threads(el: &HtmlElement, threads: &JsValue) -> JsValue;
+    fn store_log(store: &JsValue) -> String;
+    fn stored_json(store: &JsValue, id: &str) -> String;
+    fn conflict_next(store: &JsValue);
+    fn forget_all() -> u32;
     fn install_chart_agent();
     fn define_chart_element();
     fn mount_with_code_renderers(el: &HtmlElement) -> JsValue;
@@ -1607,4 +1655,60 @@ async fn a_slash_opens_the_pages_commands_and_the_keyboard_picks_one() {
     restore_fetch();
     assert_eq!(last_user_text(), "Ship the order");
     assert_eq!(composer_of(&host).value(), "");
+}
+
+// The site's thread store in the page's code (`threads: {list, load, save, remove}`): the
+// conversation the store has opens (the list, then that one loaded), what is said is saved
+// over the version loaded, a conflict (`status: 412`) is loaded, merged and saved again, and
+// `AguiChat.forget()` clears the browser's copy.
+#[wasm_bindgen_test]
+async fn the_pages_thread_store_hooks_list_load_save_and_merge_a_conflict() {
+    start();
+    let host = web_support::fresh_container();
+    let store = thread_store();
+    mount_with_threads(&host, &store);
+    until_text(&host, "hello from the phone").await;
+    assert_eq!(store_log(&store), r#"["list null","load phone-1"]"#);
+
+    send(&host, "plan our Lisbon offsite").await;
+    until("the save", || store_log(&store).contains("save phone-1 e1")).await;
+    let saved: serde_json::Value = serde_json::from_str(&stored_json(&store, "phone-1")).unwrap();
+    let users: Vec<&str> = saved["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert_eq!(users, ["hello from the phone", "plan our Lisbon offsite"]);
+
+    // Another device saved meanwhile: 412, then the chat loads, merges and saves again.
+    conflict_next(&store);
+    send(&host, "and the budget?").await;
+    until("the second save", || {
+        store_log(&store).matches("save phone-1").count() == 3
+    })
+    .await;
+    let log = store_log(&store);
+    assert!(
+        log.ends_with(r#""save phone-1 e2","load phone-1","save phone-1 e3"]"#),
+        "{log}"
+    );
+    let text = stored_json(&store, "phone-1");
+    assert!(text.contains("meanwhile on the phone"), "{text}");
+    assert!(text.contains("and the budget?"), "{text}");
+
+    // Sign-out: the browser's copy goes; the chat shows a fresh conversation.
+    assert!(forget_all() >= 1);
+    until("a fresh conversation", || {
+        q_all(&frame(&host), r#"[data-testid="message-text"]"#).is_empty()
+    })
+    .await;
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let left: Vec<String> = (0..storage.length().unwrap())
+        .filter_map(|i| storage.key(i).ok().flatten())
+        .filter(|k| k.starts_with("agui-leptos:v1:w:threads-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    host.remove();
 }
