@@ -51,10 +51,17 @@ impl AgentStore {
 
     /// Send this browser's own conversations to the site's store ([`AgentStore::local_only`]).
     pub fn upload_local(&self) {
-        self.update(Session::upload_local);
-        self.sync_soon();
+        let store = *self;
+        store.in_module(move || upload_now(store));
     }
 }
+
+split!(threads:
+    fn upload_now(store: AgentStore) -> () {
+        store.update(Session::upload_local);
+        store.sync_soon();
+    }
+);
 
 split!(threads:
     fn forget_now(store: AgentStore) -> () {

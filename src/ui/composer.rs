@@ -222,22 +222,27 @@ pub fn Composer() -> impl IntoView {
     // lean widget's main module. The rows change when another conversation opens.)
     // What is typed while the saved conversations are still being read stays in the box, as
     // the draft of the conversation they open.
-    Effect::new(move |before: Option<(String, bool)>| {
+    // (The restoring flag of the run before in a StoredValue: a tuple as the effect's value
+    // would be one more effect type in the lean widget's main module.)
+    let was_restoring = StoredValue::new(false);
+    Effect::new(move |before: Option<String>| {
         store.rows.track();
         let restoring = store.restoring.get();
         let id = store.thread_id();
         if let Some(el) = input.get() {
             let typed = !el.value().is_empty();
             match before {
-                Some((was, _)) if was == id => {}
-                Some((_, true)) | None if typed => keep_draft(&el.value()),
+                Some(was) if was == id => {}
+                Some(_) if typed && was_restoring.get_value() => keep_draft(&el.value()),
+                None if typed => keep_draft(&el.value()),
                 _ => {
                     recalled.set_value(None);
                     show_text(&el, store.draft());
                 }
             }
         }
-        (id, restoring)
+        was_restoring.set_value(restoring);
+        id
     });
     // ↑/↓: the person's earlier prompts of this conversation, when the caret is on the first
     // (last) line; `true` when the key was used.

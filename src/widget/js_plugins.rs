@@ -342,10 +342,11 @@ pub(super) async fn call_js_tool(widget: u32, name: String, args: Value) -> Resu
 /// missing conversation.
 pub(super) struct JsThreadStore(pub(super) u32);
 
-/// Whether the JS options give a `threads` object with the four functions.
-pub(super) fn js_thread_store(id: u32, obj: &JsValue) -> Result<Option<JsThreadStore>, String> {
+/// Whether the JS options give a `threads` object with the four functions (an error: one
+/// that lacks some).
+pub(super) fn has_thread_hooks(obj: &JsValue) -> Result<bool, String> {
     let Some(threads) = own(obj, "threads").filter(|v| !v.is_undefined() && !v.is_null()) else {
-        return Ok(None);
+        return Ok(false);
     };
     for f in ["list", "load", "save", "remove"] {
         if !own(&threads, f).is_some_and(|v| v.is_function()) {
@@ -354,7 +355,7 @@ pub(super) fn js_thread_store(id: u32, obj: &JsValue) -> Result<Option<JsThreadS
             ));
         }
     }
-    Ok(Some(JsThreadStore(id)))
+    Ok(true)
 }
 
 /// Call the page's `threads.<name>(args…)` and wait for its answer.

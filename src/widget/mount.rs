@@ -17,11 +17,12 @@ use crate::ui::widget_shell::{ShellControls, WidgetShell};
 use super::events::bridge_events;
 use super::guard::{register_host, unregister_host};
 use super::js::{error_text, own, warn};
-use super::js_plugins::{call_js_headers, header_source_from_js, js_thread_store};
+use super::js_plugins::{call_js_headers, has_thread_hooks, header_source_from_js, JsThreadStore};
 use super::mounted::{is_mounted, next_id, Mounted, PagePlugins, DATA_PREFIX, DEMO, MOUNTED};
 use super::options::{options_from_js, options_of};
 use crate::session::remote::ThreadStoreRef;
 use crate::session::{HeaderRequest, HeaderSource};
+use crate::split::{split, Handoff};
 use crate::transport::threads::RestThreadStore;
 
 /// Mounts every not yet mounted `[data-agui-endpoint]` element under `root` (a document or
@@ -146,7 +147,6 @@ pub(super) fn mount(
             protobuf: options.protobuf,
             headers: options.headers.clone(),
             header_source: header_source.clone(),
-            thread_store: thread_store.clone(),
             allowed_endpoints: options.allowed_endpoints.clone(),
             mcp_apps_proxy: options.mcp_apps_proxy.clone(),
             fetch: options.fetch,
@@ -171,6 +171,11 @@ pub(super) fn mount(
                 options.storage_budget,
             ),
         };
+        // Built in the lean widget's `threads` module (where everything it calls is).
+        if let Some(source) = thread_store.clone() {
+            let source = Handoff::new(source);
+            store.in_module(move || attach_thread_store(store, source.clone()));
+        }
         store.provide();
         store.inspector_open.set(options.inspector);
         plugins.clone().provide();
@@ -307,35 +312,72 @@ pub(super) fn state_of(el: &HtmlElement) -> JsValue {
     js_sys::JSON::parse(&text).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// Where a widget's thread store is (built in the `threads` module: [`attach_thread_store`]).
+#[derive(Clone)]
+enum StoreSource {
+    /// The page's `threads` hooks (the widget's id).
+    Hooks(u32),
+    /// `threads-url`, with the page's headers (and header function: the widget's id),
+    /// fetch policy and allow-list.
+    Url {
+        url: String,
+        headers: Vec<(String, String)>,
+        source: Option<u32>,
+        fetch: crate::session::FetchPolicy,
+        allowed: Option<Vec<String>>,
+    },
+}
+
 /// The site's thread store of a widget: the page's `threads` hooks, else its `threads-url`
-/// (refused, with a problem, when it is not an http(s) URL the page's `allowed-endpoints`
-/// allow).
+/// (checked when it is built: refused, with a warning, when it is not an http(s) URL the
+/// page's `allowed-endpoints` allow).
 fn thread_store_of(
     id: u32,
     options: &WidgetOptions,
     page: &PagePlugins,
     problems: &mut Vec<String>,
-) -> Option<ThreadStoreRef> {
+) -> Option<StoreSource> {
     let js = page.options.as_ref();
-    match js.map(|js| js_thread_store(id, js)) {
-        Some(Ok(Some(hooks))) => return Some(ThreadStoreRef::new(hooks)),
+    match js.map(|js| has_thread_hooks(js)) {
+        Some(Ok(true)) => return Some(StoreSource::Hooks(id)),
         Some(Err(problem)) => problems.push(problem),
         _ => {}
     }
     let url = options.threads_url.as_deref()?;
-    if let Err(e) = crate::transport::check_endpoint(url, options.allowed_endpoints.as_deref()) {
-        problems.push(format!("threads-url: {e}"));
-        return None;
-    }
     // The page's `headers` function serves its own store too.
     let source = js
         .filter(|js| own(js, "headers").is_some_and(|h| h.is_function()))
-        .map(|_| HeaderSource::new(move |ask: HeaderRequest| call_js_headers(id, ask.refresh)));
-    Some(ThreadStoreRef::new(RestThreadStore::new(
-        url,
-        options.headers.clone(),
+        .map(|_| id);
+    Some(StoreSource::Url {
+        url: url.to_owned(),
+        headers: options.headers.clone(),
         source,
-        options.fetch,
-        options.allowed_endpoints.clone(),
-    )))
+        fetch: options.fetch,
+        allowed: options.allowed_endpoints.clone(),
+    })
 }
+
+split!(threads:
+    /// The widget's thread store, built, handed to its chat.
+    fn attach_thread_store(store: AgentStore, source: Handoff<StoreSource>) -> () {
+        let made = source.take().and_then(|source| match source {
+            StoreSource::Hooks(id) => Some(ThreadStoreRef::new(JsThreadStore(id))),
+            StoreSource::Url { url, headers, source, fetch, allowed } => {
+                // Refused (not http(s), or not allowed): a warning, and no store.
+                if let Err(e) = crate::transport::check_endpoint(&url, allowed.as_deref()) {
+                    store.notice(Notice::WidgetOption(format!("threads-url: {e}")));
+                    return None;
+                }
+                let source = source.map(|id| {
+                    HeaderSource::new(move |ask: HeaderRequest| call_js_headers(id, ask.refresh))
+                });
+                let rest = RestThreadStore::new(&url, headers, source, fetch, allowed);
+                Some(ThreadStoreRef::new(rest))
+            }
+        });
+        if let Some(made) = made {
+            store.update_config(|c| c.thread_store = Some(made));
+            store.sync_soon();
+        }
+    }
+);
