@@ -338,7 +338,7 @@ fn thread_store_of(
     problems: &mut Vec<String>,
 ) -> Option<StoreSource> {
     let js = page.options.as_ref();
-    match js.map(|js| has_thread_hooks(js)) {
+    match js.map(has_thread_hooks) {
         Some(Ok(true)) => return Some(StoreSource::Hooks(id)),
         Some(Err(problem)) => problems.push(problem),
         _ => {}
