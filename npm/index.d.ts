@@ -740,6 +740,22 @@ export interface AguiStrings {
    * English: “New conversation”.
    */
   thread_untitled: string;
+  /**
+   * Above the thread list when the site keeps conversations (`threads-url`) and this browser has
+   * some from before: how many (`{}`); they are not sent to the site unasked.
+   * English: “Conversations only in this browser: {}”.
+   */
+  threads_local_only: string;
+  /**
+   * The button that sends them to the site's store.
+   * English: “Keep them in your account”.
+   */
+  threads_upload: string;
+  /**
+   * The button that leaves them in the browser (not asked again).
+   * English: “Not now”.
+   */
+  threads_not_now: string;
   /** English: “Rename”. */
   rename: string;
   /** English: “Delete”. */

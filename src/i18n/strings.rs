@@ -385,6 +385,13 @@ catalog! {
     thread_new_title,
     /// A conversation without a user message or a name.
     thread_untitled,
+    /// Above the thread list when the site keeps conversations (`threads-url`) and this
+    /// browser has some from before: how many (`{}`); they are not sent to the site unasked.
+    threads_local_only,
+    /// The button that sends them to the site's store.
+    threads_upload,
+    /// The button that leaves them in the browser (not asked again).
+    threads_not_now,
     rename,
     delete,
     save,

@@ -1,7 +1,7 @@
 //! Conversations kept by the site ([`AgentConfig::thread_store`](super::AgentConfig)): the
-//! session's side of a [`ThreadStore`](super::remote::ThreadStore), pure. The browser shell asks [`Session::sync_next`]
-//! for the next call to make, makes it, and hands the answer to [`Session::sync_done`]; tests
-//! play the store natively (`tests/session/sync.rs`).
+//! session's side of a [`ThreadStore`](super::remote::ThreadStore), pure. The browser shell
+//! asks [`Session::sync_next`] for the next call to make, makes it, and hands the answer to
+//! [`Session::sync_done`]; tests play the store natively (`tests/session/sync.rs`).
 //!
 //! - **The list first, a conversation when opened.** The store's list (pages up to the
 //!   storage budget's number of conversations) becomes lines of the thread list; a
@@ -19,8 +19,9 @@
 //!   goes through. What is not saved yet survives a reload: the versions seen and the
 //!   conversations still to save or delete are kept under `{prefix}:sync`.
 //! - **What a visitor already had is theirs**: conversations in this browser from before the
-//!   store was configured are not sent to it by themselves; [`Session::local_only`] lists
-//!   them, [`Session::upload_local`] sends them (the page's call, or the person's).
+//!   store was configured are not sent to it by themselves: the thread list offers them
+//!   ([`Session::upload_offer`]: until the person sends them or says "Not now"),
+//!   [`Session::upload_local`] sends them (the person's answer, or the page's call).
 //! - [`Session::forget`] clears everything this chat keeps in the browser (the site signs the
 //!   person out).
 
@@ -91,6 +92,9 @@ struct Kept {
     /// Conversations deleted here and not yet there.
     #[serde(default)]
     deleted: BTreeSet<String>,
+    /// The person left this browser's own conversations where they are ("Not now").
+    #[serde(default)]
+    declined: bool,
 }
 
 /// The session's bookkeeping of the store.
@@ -145,6 +149,7 @@ impl Session {
                 sync.kept.versions.extend(kept.versions);
                 sync.kept.unsaved.extend(kept.unsaved);
                 sync.kept.deleted.extend(kept.deleted);
+                sync.kept.declined |= kept.declined;
             }
         }
         for id in sync.kept.unsaved.clone() {
@@ -550,6 +555,22 @@ impl Session {
     /// never seen them, and they are not sent by themselves.
     pub fn local_only(&self) -> Vec<String> {
         self.sync.local_only.iter().cloned().collect()
+    }
+
+    /// How many of this browser's own conversations to offer for upload: none once the
+    /// person said "Not now" ([`Session::decline_upload`]) or sent them.
+    pub fn upload_offer(&self) -> usize {
+        if !self.syncs() || self.sync.kept.declined {
+            return 0;
+        }
+        self.sync.local_only.len()
+    }
+
+    /// "Not now": this browser's own conversations stay here, and are not offered again (the
+    /// page's [`Session::upload_local`] still sends them).
+    pub fn decline_upload(&mut self) {
+        self.sync.kept.declined = true;
+        self.write_sync();
     }
 
     /// Send this browser's own conversations ([`Session::local_only`]) to the store.

@@ -59,7 +59,28 @@ impl AgentStore {
 split!(threads:
     fn upload_now(store: AgentStore) -> () {
         store.update(Session::upload_local);
-        store.sync_soon();
+        store.on_thread_switched();
+    }
+);
+
+impl AgentStore {
+    /// How many of this browser's own conversations the thread list offers to send to the
+    /// site's store ([`Session::upload_offer`]).
+    pub fn upload_offer(&self) -> usize {
+        self.with_session(Session::upload_offer)
+    }
+
+    /// "Not now" to that offer ([`Session::decline_upload`]).
+    pub fn decline_upload(&self) {
+        let store = *self;
+        store.in_module(move || decline_now(store));
+    }
+}
+
+split!(threads:
+    fn decline_now(store: AgentStore) -> () {
+        store.update(Session::decline_upload);
+        store.on_thread_switched();
     }
 );
 

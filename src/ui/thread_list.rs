@@ -100,7 +100,35 @@ split!(run:
                 .list
                 .with(|l| l.iter().map(|t| t.id.clone()).collect::<Vec<_>>())
         });
+        // This browser's own conversations, when the site keeps them now: offered once.
+        let offer = Memo::new(move |_| {
+            threads.branches.track();
+            store.upload_offer()
+        });
         view! {
+            <Show when=move || { offer.get() > 0 }>
+                <div class="agui-threads__offer" data-testid="upload-offer" role="status">
+                    <p class="agui-threads__offer-text">
+                        {move || crate::i18n::fill(tr(store).threads_local_only, &[&offer.get()])}
+                    </p>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--primary"
+                        data-testid="upload-local"
+                        on:click=move |_| store.upload_local()
+                    >
+                        {move || tr(store).threads_upload}
+                    </button>
+                    <button
+                        type="button"
+                        class="agui-button agui-button--secondary"
+                        data-testid="upload-not-now"
+                        on:click=move |_| store.decline_upload()
+                    >
+                        {move || tr(store).threads_not_now}
+                    </button>
+                </div>
+            </Show>
             <ul class="agui-threads__list">
                 <For
                     each=move || ids.get()

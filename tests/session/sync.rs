@@ -434,6 +434,14 @@ fn a_visitors_own_conversations_are_offered_never_sent_unasked() {
     let mine = d.s.local_only();
     assert_eq!(mine.len(), 1);
     assert_eq!(d.texts(), ["mine alone"], "still here");
+    // Offered to the person; "Not now" holds across a reload; the page may still send them.
+    assert_eq!(d.s.upload_offer(), 1);
+    d.s.decline_upload();
+    assert_eq!(d.s.upload_offer(), 0);
+    d.reload();
+    settle(&mut d, &server);
+    assert_eq!(d.s.upload_offer(), 0, "not asked again");
+    assert!(server.borrow().records.is_empty(), "sent unasked");
     d.s.upload_local();
     settle(&mut d, &server);
     assert_eq!(user_texts(&server.borrow(), &mine[0]), ["mine alone"]);

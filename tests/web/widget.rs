@@ -222,6 +222,14 @@ export function thread_store() {
 export function mount_with_threads(el, threads) {
   return window.AguiChat.mount(el, { threadKey: 'threads-' + Math.random(), speed: 0, threads });
 }
+export function mount_keyed(el, key, threads) {
+  return window.AguiChat.mount(el, threads ? { threadKey: key, speed: 0, threads } : { threadKey: key, speed: 0 });
+}
+export function empty_store() {
+  const store = thread_store();
+  store.records = {};
+  return store;
+}
 export function store_log(store) { return JSON.stringify(store.log); }
 export function stored_json(store, id) { return JSON.stringify(store.records[id]?.record ?? null); }
 export function conflict_next(store) { store.conflictNext = true; }
@@ -348,6 +356,8 @@ extern "C" {
     fn thread_store() -> JsValue;
     fn mount_with_threads(el: &HtmlElement, threads: &JsValue) -> JsValue;
     fn store_log(store: &JsValue) -> String;
+    fn mount_keyed(el: &HtmlElement, key: &str, threads: &JsValue) -> JsValue;
+    fn empty_store() -> JsValue;
     fn stored_json(store: &JsValue, id: &str) -> String;
     fn conflict_next(store: &JsValue);
     fn forget_all() -> u32;
@@ -1710,5 +1720,47 @@ async fn the_pages_thread_store_hooks_list_load_save_and_merge_a_conflict() {
         .filter(|k| k.starts_with("agui-leptos:v1:w:threads-"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+    host.remove();
+}
+
+// A visitor's own conversations from before the site's store are offered, never sent unasked:
+// "Keep them in your account" sends them.
+#[wasm_bindgen_test]
+async fn a_visitors_own_conversations_are_offered_for_the_sites_store() {
+    start();
+    let key = format!("offer-{}", (js_sys::Math::random() * 1e9) as u64);
+    let host = web_support::fresh_container();
+    let handle = mount_keyed(&host, &key, &JsValue::NULL);
+    leptos::task::tick().await;
+    send(&host, "mine alone").await;
+    until_text(&host, "mine alone").await;
+    until("the run's end", || status(&host) == "success").await;
+    let unmount: js_sys::Function = js_sys::Reflect::get(&handle, &"unmount".into())
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    unmount.call0(&handle).unwrap();
+
+    // The site now keeps conversations: the old one is offered, and nothing is sent.
+    let store = empty_store();
+    mount_keyed(&host, &key, &store);
+    until("the offer", || {
+        testid(&frame(&host), "upload-offer").is_some()
+    })
+    .await;
+    sleep(2_000).await;
+    assert!(!store_log(&store).contains("save"), "{}", store_log(&store));
+    let offer = testid(&frame(&host), "upload-offer").unwrap();
+    assert!(text_of(&offer).contains('1'), "{}", text_of(&offer));
+    testid(&frame(&host), "upload-local")
+        .unwrap()
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+    until("the upload", || store_log(&store).contains("save thread-")).await;
+    until("the offer gone", || {
+        testid(&frame(&host), "upload-offer").is_none()
+    })
+    .await;
     host.remove();
 }
