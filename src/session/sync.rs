@@ -32,7 +32,9 @@ use serde_json::Value;
 
 use super::branches::ThreadRecord;
 use super::merge::merge_records;
-use super::remote::{from_wire, list_entry, to_wire, Expect, ListPage, Loaded, StoreFailure};
+use super::remote::{
+    from_wire, list_entry, to_wire, Expect, ListPage, Loaded, StoreFailure, ThreadStore,
+};
 use super::Session;
 use crate::view::failure::Notice;
 
@@ -59,6 +61,32 @@ pub enum SyncJob {
     Remove {
         id: String,
     },
+}
+
+impl SyncJob {
+    /// Make this call to `store`: its answer, for [`Session::sync_done`].
+    pub async fn run(self, store: &dyn ThreadStore) -> SyncOutcome {
+        match self {
+            SyncJob::List { cursor } => SyncOutcome::Listed(store.list(cursor.as_deref()).await),
+            SyncJob::Load { id } => {
+                let result = store.load(&id).await;
+                SyncOutcome::Loaded { id, result }
+            }
+            SyncJob::Save {
+                id,
+                record,
+                expect,
+                change,
+            } => {
+                let result = store.save(&id, &record, &expect).await;
+                SyncOutcome::Saved { id, change, result }
+            }
+            SyncJob::Remove { id } => {
+                let result = store.remove(&id).await;
+                SyncOutcome::Removed { id, result }
+            }
+        }
+    }
 }
 
 /// What the store answered a [`SyncJob`].

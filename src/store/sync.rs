@@ -5,8 +5,7 @@
 //! has a store.
 
 use super::*;
-use crate::session::remote::ThreadStoreRef;
-use crate::session::sync::{SyncJob, SyncOutcome};
+use crate::session::sync::SyncJob;
 use crate::split::split;
 
 impl AgentStore {
@@ -113,7 +112,7 @@ split!(threads:
                     store.restoring.set(true);
                 }
                 leptos::task::spawn_local(async move {
-                    let outcome = call(&remote, job).await;
+                    let outcome = job.run(remote.0.as_ref()).await;
                     store.update(|s| s.sync_done(outcome));
                     if shows {
                         store.restoring.set(false);
@@ -126,28 +125,3 @@ split!(threads:
         }
     }
 );
-
-/// Make one call.
-async fn call(remote: &ThreadStoreRef, job: SyncJob) -> SyncOutcome {
-    let store = &remote.0;
-    match job {
-        SyncJob::List { cursor } => SyncOutcome::Listed(store.list(cursor.as_deref()).await),
-        SyncJob::Load { id } => {
-            let result = store.load(&id).await;
-            SyncOutcome::Loaded { id, result }
-        }
-        SyncJob::Save {
-            id,
-            record,
-            expect,
-            change,
-        } => {
-            let result = store.save(&id, &record, &expect).await;
-            SyncOutcome::Saved { id, change, result }
-        }
-        SyncJob::Remove { id } => {
-            let result = store.remove(&id).await;
-            SyncOutcome::Removed { id, result }
-        }
-    }
-}

@@ -4,43 +4,56 @@
 //! `forget`. The store is played by [`Server`], which keeps the REST contract's rules
 //! (`docs/dev/thread-store.md`: versions, compare-and-swap, newest first, paging).
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
 
 use agui_leptos::demo::DemoAgent;
 use agui_leptos::session::remote::{
     Expect, ListPage, Loaded, StoreFailure, StoreFuture, ThreadStore, ThreadStoreRef,
 };
 use agui_leptos::session::storage::MemoryStore;
-use agui_leptos::session::sync::{SyncJob, SyncOutcome, SYNC_DEBOUNCE_MS};
+use agui_leptos::session::sync::SYNC_DEBOUNCE_MS;
 use agui_leptos::session::{AgentConfig, Env, LocalAgentRef, Notice, Route, Session, TestEnv};
 use serde_json::{json, Value};
 
 const PREFIX: &str = "agui-sync";
 
-/// Never called natively: the session hands its calls to the test ([`pump`]).
-struct Unused;
+/// The site's store as the chat calls it (every answer at once).
+#[derive(Clone, Default)]
+struct Site(Arc<Mutex<Server>>);
 
-impl ThreadStore for Unused {
-    fn list(&self, _: Option<&str>) -> StoreFuture<ListPage> {
-        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+impl Site {
+    fn server(&self) -> MutexGuard<'_, Server> {
+        self.0.lock().unwrap()
     }
-    fn load(&self, _: &str) -> StoreFuture<Loaded> {
-        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+}
+
+fn ready<T: 'static>(value: Result<T, StoreFailure>) -> StoreFuture<T> {
+    Box::pin(std::future::ready(value))
+}
+
+impl ThreadStore for Site {
+    fn list(&self, cursor: Option<&str>) -> StoreFuture<ListPage> {
+        ready(self.server().list(cursor))
     }
-    fn save(&self, _: &str, _: &Value, _: &Expect) -> StoreFuture<Option<String>> {
-        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+    fn load(&self, id: &str) -> StoreFuture<Loaded> {
+        ready(self.server().load(id))
     }
-    fn remove(&self, _: &str) -> StoreFuture<()> {
-        Box::pin(async { Err(StoreFailure::Failed("unused".into())) })
+    fn save(&self, id: &str, record: &Value, expect: &Expect) -> StoreFuture<Option<String>> {
+        ready(self.server().save(id, record, expect))
+    }
+    fn remove(&self, id: &str) -> StoreFuture<()> {
+        ready(self.server().remove(id))
     }
 }
 
 fn config() -> AgentConfig {
     AgentConfig {
         local_agent: Some(LocalAgentRef::new(DemoAgent)),
-        thread_store: Some(ThreadStoreRef::new(Unused)),
+        thread_store: Some(ThreadStoreRef::new(Site::default())),
         ..AgentConfig::default()
     }
 }
@@ -58,91 +71,69 @@ struct Server {
 }
 
 impl Server {
-    fn answer(&mut self, job: SyncJob) -> SyncOutcome {
-        let fail = self.failing.clone().map(StoreFailure::Failed);
-        match job {
-            SyncJob::List { cursor } => {
-                self.calls.push("list".into());
-                if let Some(e) = fail {
-                    return SyncOutcome::Listed(Err(e));
-                }
-                let mut rows: Vec<&(Value, String)> = self.records.values().collect();
-                rows.sort_by(|a, b| {
-                    let at = |v: &Value| v["updatedAt"].as_str().unwrap_or("").to_owned();
-                    at(&b.0).cmp(&at(&a.0))
-                });
-                let from: usize = cursor.as_deref().map_or(0, |c| c.parse().unwrap());
-                let page = self.page.max(1);
-                let entries = rows
-                    .iter()
-                    .skip(from)
-                    .take(page)
-                    .map(|(v, _)| {
-                        json!({"id": v["id"], "title": v["title"], "updatedAt": v["updatedAt"]})
-                    })
-                    .collect();
-                let next = (from + page < rows.len()).then(|| (from + page).to_string());
-                SyncOutcome::Listed(Ok(ListPage { entries, next }))
-            }
-            SyncJob::Load { id } => {
-                self.calls.push(format!("load {id}"));
-                let result = match fail {
-                    Some(e) => Err(e),
-                    None => self
-                        .records
-                        .get(&id)
-                        .map(|(v, e)| Loaded {
-                            record: v.clone(),
-                            etag: Some(e.clone()),
-                        })
-                        .ok_or(StoreFailure::NotFound),
-                };
-                SyncOutcome::Loaded { id, result }
-            }
-            SyncJob::Save {
-                id,
-                record,
-                expect,
-                change,
-            } => {
-                self.calls.push(format!("save {id}"));
-                let result = match fail {
-                    Some(e) => Err(e),
-                    None => {
-                        let stored = self.records.get(&id).map(|(_, e)| e.clone());
-                        let ok = match (&expect, &stored) {
-                            (Expect::New, None) => true,
-                            (Expect::Version(v), Some(s)) => v == s,
-                            (Expect::Any, Some(_)) => true,
-                            _ => false,
-                        };
-                        if ok {
-                            self.version += 1;
-                            let etag = format!("\"v{}\"", self.version);
-                            self.records.insert(id.clone(), (record, etag.clone()));
-                            Ok(Some(etag))
-                        } else if stored.is_none() && matches!(expect, Expect::Version(_)) {
-                            Err(StoreFailure::NotFound)
-                        } else {
-                            Err(StoreFailure::Conflict)
-                        }
-                    }
-                };
-                SyncOutcome::Saved { id, change, result }
-            }
-            SyncJob::Remove { id } => {
-                self.calls.push(format!("remove {id}"));
-                let result = match fail {
-                    Some(e) => Err(e),
-                    None => self
-                        .records
-                        .remove(&id)
-                        .map(|_| ())
-                        .ok_or(StoreFailure::NotFound),
-                };
-                SyncOutcome::Removed { id, result }
-            }
+    /// A call: logged; failing when the store is down.
+    fn call(&mut self, what: String) -> Result<(), StoreFailure> {
+        self.calls.push(what);
+        self.failing
+            .clone()
+            .map_or(Ok(()), |e| Err(StoreFailure::Failed(e)))
+    }
+
+    fn list(&mut self, cursor: Option<&str>) -> Result<ListPage, StoreFailure> {
+        self.call("list".into())?;
+        let mut rows: Vec<&(Value, String)> = self.records.values().collect();
+        rows.sort_by(|a, b| {
+            let at = |v: &Value| v["updatedAt"].as_str().unwrap_or("").to_owned();
+            at(&b.0).cmp(&at(&a.0))
+        });
+        let from: usize = cursor.map_or(0, |c| c.parse().unwrap());
+        let page = self.page.max(1);
+        let entries = rows
+            .iter()
+            .skip(from)
+            .take(page)
+            .map(|(v, _)| json!({"id": v["id"], "title": v["title"], "updatedAt": v["updatedAt"]}))
+            .collect();
+        let next = (from + page < rows.len()).then(|| (from + page).to_string());
+        Ok(ListPage { entries, next })
+    }
+
+    fn load(&mut self, id: &str) -> Result<Loaded, StoreFailure> {
+        self.call(format!("load {id}"))?;
+        let (record, etag) = self.records.get(id).ok_or(StoreFailure::NotFound)?;
+        Ok(Loaded {
+            record: record.clone(),
+            etag: Some(etag.clone()),
+        })
+    }
+
+    fn save(
+        &mut self,
+        id: &str,
+        record: &Value,
+        expect: &Expect,
+    ) -> Result<Option<String>, StoreFailure> {
+        self.call(format!("save {id}"))?;
+        let stored = self.records.get(id).map(|(_, e)| e.clone());
+        match (expect, &stored) {
+            (Expect::New, None) | (Expect::Any, Some(_)) => {}
+            (Expect::Version(v), Some(s)) if v == s => {}
+            (Expect::Version(_), None) => return Err(StoreFailure::NotFound),
+            _ => return Err(StoreFailure::Conflict),
         }
+        self.version += 1;
+        let etag = format!("\"v{}\"", self.version);
+        self.records
+            .insert(id.to_owned(), (record.clone(), etag.clone()));
+        Ok(Some(etag))
+    }
+
+    fn remove(&mut self, id: &str) -> Result<(), StoreFailure> {
+        self.call(format!("remove {id}"))?;
+        self.records
+            .remove(id)
+            .map(|_| ())
+            .ok_or(StoreFailure::NotFound)
     }
 
     fn messages(&self, id: &str) -> Vec<String> {
@@ -153,6 +144,18 @@ impl Server {
             .map(|m| m["content"].as_str().unwrap_or("").to_owned())
             .collect()
     }
+}
+
+/// Send `text` and play the demo agent's run to its end.
+fn turn(s: &mut Session, text: &str) {
+    let req = s.send(text).expect("a request");
+    let Route::Local { agent, .. } = &req.route else {
+        panic!("a local route");
+    };
+    for chunk in agent.respond(&req.body) {
+        s.push(req.generation, &chunk.bytes);
+    }
+    s.end_run(req.generation, Ok(()));
 }
 
 /// A device: a browser's storage and clock, and its chat.
@@ -180,16 +183,8 @@ impl Device {
         self.s = Session::restore(config(), self.env.clone(), self.local.clone(), PREFIX);
     }
 
-    /// Send `text` and play the demo agent's run to its end.
     fn turn(&mut self, text: &str) {
-        let req = self.s.send(text).expect("a request");
-        let Route::Local { agent, .. } = &req.route else {
-            panic!("a local route");
-        };
-        for chunk in agent.respond(&req.body) {
-            self.s.push(req.generation, &chunk.bytes);
-        }
-        self.s.end_run(req.generation, Ok(()));
+        turn(&mut self.s, text);
     }
 
     fn texts(&self) -> Vec<String> {
@@ -204,10 +199,14 @@ impl Device {
 }
 
 /// Make every call that is due now; the calls made.
-fn pump(d: &mut Device, server: &Rc<RefCell<Server>>) -> usize {
+fn pump(d: &mut Device, site: &Site) -> usize {
     let mut n = 0;
     while let Some(job) = d.s.sync_next() {
-        let outcome = server.borrow_mut().answer(job);
+        let mut call = std::pin::pin!(job.run(site));
+        let Poll::Ready(outcome) = call.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+        else {
+            panic!("the site answers at once");
+        };
         d.s.sync_done(outcome);
         n += 1;
         assert!(n < 100, "the session keeps calling");
@@ -216,9 +215,19 @@ fn pump(d: &mut Device, server: &Rc<RefCell<Server>>) -> usize {
 }
 
 /// Let the debounce pass, then make the calls.
-fn settle(d: &mut Device, server: &Rc<RefCell<Server>>) -> usize {
+fn settle(d: &mut Device, server: &Site) -> usize {
     d.env.advance(SYNC_DEBOUNCE_MS + 1.0);
     pump(d, server)
+}
+
+/// A laptop whose one conversation ("plan our Lisbon offsite") is saved to `server`.
+fn one_saved(server: &Site) -> (Device, String) {
+    let mut laptop = device();
+    pump(&mut laptop, server);
+    laptop.turn("plan our Lisbon offsite");
+    let id = laptop.s.thread_id().to_owned();
+    settle(&mut laptop, server);
+    (laptop, id)
 }
 
 fn user_texts(server: &Server, id: &str) -> Vec<String> {
@@ -233,18 +242,18 @@ fn user_texts(server: &Server, id: &str) -> Vec<String> {
 
 #[test]
 fn a_conversation_started_on_one_device_continues_on_another() {
-    let server = Rc::new(RefCell::new(Server::default()));
+    let server = Site::default();
     let mut laptop = device();
     pump(&mut laptop, &server);
     laptop.turn("plan our Lisbon offsite");
     let id = laptop.s.thread_id().to_owned();
     // Debounced: nothing goes before the pause, one save after it (not one per event).
     assert_eq!(pump(&mut laptop, &server), 0, "not before the pause");
-    server.borrow_mut().calls.clear();
+    server.server().calls.clear();
     settle(&mut laptop, &server);
-    assert_eq!(server.borrow().calls, [format!("save {id}")]);
+    assert_eq!(server.server().calls, [format!("save {id}")]);
     assert_eq!(
-        user_texts(&server.borrow(), &id),
+        user_texts(&server.server(), &id),
         ["plan our Lisbon offsite"]
     );
     let state = laptop.s.thread().state.clone();
@@ -259,7 +268,7 @@ fn a_conversation_started_on_one_device_continues_on_another() {
     phone.turn("and the budget?");
     settle(&mut phone, &server);
     assert_eq!(
-        user_texts(&server.borrow(), &id),
+        user_texts(&server.server(), &id),
         ["plan our Lisbon offsite", "and the budget?"]
     );
     assert!(phone.s.notices().is_empty(), "{:?}", phone.s.notices());
@@ -273,14 +282,14 @@ fn a_conversation_started_on_one_device_continues_on_another() {
     );
     // And its next save goes over the version it loaded (no conflict).
     laptop.turn("book it");
-    server.borrow_mut().calls.clear();
+    server.server().calls.clear();
     settle(&mut laptop, &server);
-    assert_eq!(server.borrow().calls, [format!("save {id}")]);
+    assert_eq!(server.server().calls, [format!("save {id}")]);
 }
 
 #[test]
 fn the_list_comes_first_and_a_conversation_is_loaded_when_opened() {
-    let server = Rc::new(RefCell::new(Server::default()));
+    let server = Site::default();
     let mut laptop = device();
     pump(&mut laptop, &server);
     let mut ids = Vec::new();
@@ -291,13 +300,13 @@ fn the_list_comes_first_and_a_conversation_is_loaded_when_opened() {
         laptop.env.advance(60_000.0);
         settle(&mut laptop, &server);
     }
-    server.borrow_mut().page = 2;
-    server.borrow_mut().calls.clear();
+    server.server().page = 2;
+    server.server().calls.clear();
     let mut phone = device();
     pump(&mut phone, &server);
     // Two pages of the list, the newest conversation loaded, no other.
     assert_eq!(
-        server.borrow().calls,
+        server.server().calls,
         ["list", "list", &format!("load {}", ids[2])]
     );
     let listed: Vec<String> = phone.s.summaries().into_iter().map(|s| s.title).collect();
@@ -310,7 +319,7 @@ fn the_list_comes_first_and_a_conversation_is_loaded_when_opened() {
     assert!(!phone.s.loading_open());
     assert_eq!(phone.texts(), ["first"]);
     assert_eq!(
-        server.borrow().calls.last().unwrap(),
+        server.server().calls.last().unwrap(),
         &format!("load {}", ids[0])
     );
     phone.s.switch_thread(&ids[2]).unwrap();
@@ -324,12 +333,8 @@ fn the_list_comes_first_and_a_conversation_is_loaded_when_opened() {
 
 #[test]
 fn a_conflict_is_merged_and_saved_again_losing_nothing() {
-    let server = Rc::new(RefCell::new(Server::default()));
-    let mut laptop = device();
-    pump(&mut laptop, &server);
-    laptop.turn("plan our Lisbon offsite");
-    let id = laptop.s.thread_id().to_owned();
-    settle(&mut laptop, &server);
+    let server = Site::default();
+    let (mut laptop, id) = one_saved(&server);
     let mut phone = device();
     pump(&mut phone, &server);
     assert_eq!(phone.s.thread_id(), id);
@@ -339,11 +344,11 @@ fn a_conflict_is_merged_and_saved_again_losing_nothing() {
     laptop.env.advance(10.0);
     laptop.turn("and the budget?");
     settle(&mut phone, &server);
-    server.borrow_mut().calls.clear();
+    server.server().calls.clear();
     settle(&mut laptop, &server);
     // 412, load, merge, save over the new version.
     assert_eq!(
-        server.borrow().calls,
+        server.server().calls,
         [
             format!("save {id}"),
             format!("load {id}"),
@@ -351,7 +356,7 @@ fn a_conflict_is_merged_and_saved_again_losing_nothing() {
         ]
     );
     // Both questions are in the stored record: one shown, the other a variant.
-    let text = server.borrow().records[&id].0.to_string();
+    let text = server.server().records[&id].0.to_string();
     assert!(text.contains("and Porto?"), "{text}");
     assert!(text.contains("and the budget?"), "{text}");
     assert_eq!(
@@ -361,17 +366,17 @@ fn a_conflict_is_merged_and_saved_again_losing_nothing() {
     );
     assert!(laptop.s.notices().is_empty(), "{:?}", laptop.s.notices());
     assert_eq!(
-        server.borrow().messages(&id).len(),
+        server.server().messages(&id).len(),
         laptop.s.thread().messages.len()
     );
 }
 
 #[test]
 fn a_failed_save_is_shown_and_retried_and_survives_a_reload() {
-    let server = Rc::new(RefCell::new(Server::default()));
+    let server = Site::default();
     let mut laptop = device();
     pump(&mut laptop, &server);
-    server.borrow_mut().failing = Some("HTTP 503".into());
+    server.server().failing = Some("HTTP 503".into());
     laptop.turn("plan our Lisbon offsite");
     let id = laptop.s.thread_id().to_owned();
     settle(&mut laptop, &server);
@@ -392,23 +397,23 @@ fn a_failed_save_is_shown_and_retried_and_survives_a_reload() {
     assert_eq!(pump(&mut laptop, &server), 0, "the wait doubled");
     // The page goes away before the store is back: the change is not lost.
     laptop.reload();
-    server.borrow_mut().failing = None;
-    server.borrow_mut().calls.clear();
+    server.server().failing = None;
+    server.server().calls.clear();
     pump(&mut laptop, &server);
     assert!(
-        server.borrow().calls.contains(&format!("save {id}")),
+        server.server().calls.contains(&format!("save {id}")),
         "{:?}",
-        server.borrow().calls
+        server.server().calls
     );
     assert_eq!(
-        user_texts(&server.borrow(), &id),
+        user_texts(&server.server(), &id),
         ["plan our Lisbon offsite"]
     );
 }
 
 #[test]
 fn a_visitors_own_conversations_are_offered_never_sent_unasked() {
-    let server = Rc::new(RefCell::new(Server::default()));
+    let server = Site::default();
     // Before the site had a store: a conversation in this browser.
     let local = MemoryStore::new();
     let env = Rc::new(TestEnv::default());
@@ -418,19 +423,12 @@ fn a_visitors_own_conversations_are_offered_never_sent_unasked() {
             ..config()
         };
         let mut s = Session::restore(plain, env.clone(), local.clone(), PREFIX);
-        let req = s.send("mine alone").unwrap();
-        let Route::Local { agent, .. } = &req.route else {
-            panic!()
-        };
-        for chunk in agent.respond(&req.body) {
-            s.push(req.generation, &chunk.bytes);
-        }
-        s.end_run(req.generation, Ok(()));
+        turn(&mut s, "mine alone");
     }
     let s = Session::restore(config(), env.clone(), local.clone(), PREFIX);
     let mut d = Device { env, local, s };
     settle(&mut d, &server);
-    assert!(server.borrow().records.is_empty(), "sent unasked");
+    assert!(server.server().records.is_empty(), "sent unasked");
     let mine = d.s.local_only();
     assert_eq!(mine.len(), 1);
     assert_eq!(d.texts(), ["mine alone"], "still here");
@@ -441,24 +439,20 @@ fn a_visitors_own_conversations_are_offered_never_sent_unasked() {
     d.reload();
     settle(&mut d, &server);
     assert_eq!(d.s.upload_offer(), 0, "not asked again");
-    assert!(server.borrow().records.is_empty(), "sent unasked");
+    assert!(server.server().records.is_empty(), "sent unasked");
     d.s.upload_local();
     settle(&mut d, &server);
-    assert_eq!(user_texts(&server.borrow(), &mine[0]), ["mine alone"]);
+    assert_eq!(user_texts(&server.server(), &mine[0]), ["mine alone"]);
     assert!(d.s.local_only().is_empty());
 }
 
 #[test]
 fn a_deleted_conversation_is_deleted_there_and_forget_clears_the_browser() {
-    let server = Rc::new(RefCell::new(Server::default()));
-    let mut laptop = device();
-    pump(&mut laptop, &server);
-    laptop.turn("plan our Lisbon offsite");
-    let id = laptop.s.thread_id().to_owned();
-    settle(&mut laptop, &server);
+    let server = Site::default();
+    let (mut laptop, id) = one_saved(&server);
     laptop.s.delete_thread(&id).unwrap();
     pump(&mut laptop, &server);
-    assert!(server.borrow().records.is_empty());
+    assert!(server.server().records.is_empty());
 
     laptop.turn("a secret");
     laptop.s.set_draft("half a thought");
@@ -475,7 +469,7 @@ fn a_deleted_conversation_is_deleted_there_and_forget_clears_the_browser() {
     assert_eq!(laptop.s.summaries().len(), 1, "a fresh conversation");
     assert_eq!(laptop.s.draft(), "");
     // The store keeps what it has: forgetting is the browser's.
-    assert_eq!(server.borrow().records.len(), 1);
+    assert_eq!(server.server().records.len(), 1);
 }
 
 #[test]
