@@ -25,7 +25,7 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 
 # Size budgets (docs/dev/size.md), gzip -9 bytes of what `trunk build --release` ships in dist/:
 # the app bundle (wasm + glue + snippets). The trunk-build-release stage fails above it.
-SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-1046000}
+SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-1105000}
 # What a host page loads before its popup is opened: the loader alone (it draws the launcher).
 LOADER_BUDGET_GZIP=${LOADER_BUDGET_GZIP:-3850}
 # The lean widget bundle (scripts/build-widget.sh): what a host page fetches when its chat opens.
@@ -36,7 +36,7 @@ export LEAN_BUDGET_GZIP
 # person starts typing or something saved shows; an interrupt, state, the settings form, the
 # queue, an activity, an attachment, a warning, an edit, an A2UI surface, an MCP App, a
 # protobuf response; a language but English, a page's own texts).
-LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-812000}
+LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-880000}
 
 # Colours only on a terminal (CI logs stay plain).
 if [ -t 1 ]; then
