@@ -72,6 +72,8 @@ struct Shell {
     abort: Option<AbortHandle>,
     /// When the timer of the next call to the site's thread store fires ([`sync`]).
     sync_at: Option<f64>,
+    /// The page's hiding saves this store's waiting changes ([`sync`]).
+    hide_watched: bool,
     /// What to try again, in order, after a part could not be loaded
     /// ([`AgentStore::part_error`]).
     retry_parts: Vec<Rc<dyn Fn()>>,
@@ -182,6 +184,7 @@ impl AgentStore {
                 threads: None,
                 frame_scheduled: false,
                 sync_at: None,
+                hide_watched: false,
                 abort: None,
                 retry_parts: Vec::new(),
                 owner: Owner::new(),

@@ -10,8 +10,9 @@
 //!   — the open one at once. A device that has no conversation of its own opens the newest
 //!   listed one.
 //! - **Saving is debounced** ([`SYNC_DEBOUNCE_MS`] after the first unsaved change; the chat
-//!   writes at a run's start and end and after each change of history, never per token) and
-//!   waits while the open conversation's run is in flight. Every save is a compare-and-swap on
+//!   writes at a run's start and end and after each change of history, never per token; at
+//!   once when the page is hidden, [`Session::sync_hurry`]) and waits while the open
+//!   conversation's run is in flight. Every save is a compare-and-swap on
 //!   the version last seen; a `412` loads the stored copy, merges the two
 //!   ([`merge_records`]: no message of either is lost) and saves again over the new version.
 //! - **A failure is shown and retried** (a [`Notice::SaveFailed`] naming the store's answer;
@@ -238,6 +239,21 @@ impl Session {
         self.write_sync();
     }
 
+    /// Conversation `id` leaves the browser's storage (its budget): when the store has all
+    /// of it, it stays listed and is loaded again when opened (`true`); else it goes.
+    pub(super) fn sync_unload(&mut self, id: &str) -> bool {
+        let sync = &mut self.sync;
+        if self.config.thread_store.is_none()
+            || !sync.kept.versions.contains_key(id)
+            || sync.changes.contains_key(id)
+        {
+            return false;
+        }
+        sync.stubs.insert(id.to_owned());
+        sync.stale.insert(id.to_owned());
+        true
+    }
+
     /// Listed and not loaded yet: kept out of the browser's storage (there is nothing in it).
     pub(super) fn is_stub(&self, id: &str) -> bool {
         self.sync.stubs.contains(id)
@@ -272,6 +288,14 @@ impl Session {
                 0.0
             })
         })
+    }
+
+    /// The page is going away (hidden): what waits for its debounce is due now.
+    pub fn sync_hurry(&mut self) {
+        let now = self.env.now_ms();
+        if let Some(due) = self.sync.due.as_mut() {
+            *due = due.min(now);
+        }
     }
 
     /// The next call to make to the store, if one is due now.

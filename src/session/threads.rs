@@ -566,13 +566,27 @@ impl Session {
             return false;
         };
         self.threads.stored.remove(&id);
-        self.threads.parked.retain(|r| r.id != id);
-        self.logs.forget(&id);
-        self.drop_draft(&id);
+        // Kept by the site's store: only this browser's copy goes; it stays in the list and
+        // is loaded again when opened.
+        let kept_there = self.sync_unload(&id);
+        if kept_there {
+            if let Some(r) = self.threads.parked.iter_mut().find(|r| r.id == id) {
+                let mut stub = ThreadRecord::empty(id.clone(), r.updated_at);
+                stub.title = Some(r.display_title());
+                *r = stub;
+            }
+        } else {
+            self.threads.parked.retain(|r| r.id != id);
+            self.logs.forget(&id);
+            self.drop_draft(&id);
+        }
         if let Some((store, prefix)) = &self.threads.store {
             if let Err(err) = store.remove(&thread_key(prefix, &id)) {
                 self.notice(Notice::DeleteFailed(err));
             }
+        }
+        if kept_there {
+            return true;
         }
         let title = Some(title).filter(|t| renamed || t != UNTITLED);
         // One notice per eviction: they are distinct conversations.

@@ -91,9 +91,55 @@ split!(threads:
     }
 );
 
+thread_local! {
+    /// The page's chats with a thread store, and whether the page's `visibilitychange`
+    /// listener is there: when the page is hidden (a tab closed or left, a phone locked),
+    /// their saves that wait for the debounce go at once.
+    static HIDING: std::cell::RefCell<(Vec<AgentStore>, bool)> =
+        const { std::cell::RefCell::new((Vec::new(), false)) };
+}
+
+/// Save `store`'s waiting changes when the page is hidden (one listener for the page).
+fn save_when_hidden(store: AgentStore) {
+    let listen = HIDING.with_borrow_mut(|(stores, listening)| {
+        // (The chats that are gone leave.)
+        stores.retain(|s| s.try_with_session(|_| ()).is_some());
+        stores.push(store);
+        !std::mem::replace(listening, true)
+    });
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if listen {
+        let hidden = document.clone();
+        let on_change = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+            if !hidden.hidden() {
+                return;
+            }
+            let stores = HIDING.with_borrow(|(stores, _)| stores.clone());
+            for store in stores {
+                if store.update(Session::sync_hurry).is_some() {
+                    store.in_module(move || sync_call(store));
+                }
+            }
+        });
+        let _ = document.add_event_listener_with_callback(
+            "visibilitychange",
+            wasm_bindgen::JsCast::unchecked_ref(on_change.as_ref()),
+        );
+        on_change.forget();
+    }
+}
+
 split!(threads:
     /// Make the call that is due, and hand its answer to the session.
     fn sync_call(store: AgentStore) -> () {
+        let first = store
+            .shell
+            .try_update_value(|s| !std::mem::replace(&mut s.hide_watched, true));
+        if first == Some(true) {
+            save_when_hidden(store);
+        }
         // What is saved in the browser is read first (its end publishes, which plans again).
         let reading = store.restoring.get_untracked()
             && !store.try_with_session(Session::loading_open).unwrap_or(false);

@@ -488,3 +488,44 @@ fn the_next_page_is_read_from_the_link_header() {
     assert_eq!(next_link(""), None);
     assert_eq!(next_link("<x>; REL=next").as_deref(), Some("x"));
 }
+
+#[test]
+fn a_hidden_page_saves_at_once_and_what_leaves_the_browser_stays_listed() {
+    use agui_leptos::session::threads::StorageBudget;
+    let server = Site::default();
+    let mut laptop = device();
+    laptop.s.set_storage_budget(StorageBudget {
+        max_bytes: 1_000_000,
+        max_threads: 2,
+    });
+    pump(&mut laptop, &server);
+    laptop.turn("first");
+    // The page is hidden: no waiting for the pause.
+    laptop.s.sync_hurry();
+    assert_eq!(pump(&mut laptop, &server), 1, "saved at once");
+    let first = laptop.s.thread_id().to_owned();
+    for text in ["second", "third"] {
+        laptop.env.advance(60_000.0);
+        laptop.s.new_thread().unwrap();
+        laptop.turn(text);
+        settle(&mut laptop, &server);
+    }
+    // The browser keeps two: the first left its storage, not the list (the store has it).
+    assert!(laptop
+        .local
+        .peek(&format!("{PREFIX}:thread:{first}"))
+        .is_none());
+    assert!(laptop.s.summaries().iter().any(|s| s.id == first));
+    assert!(
+        !laptop
+            .s
+            .notices()
+            .iter()
+            .any(|n| matches!(n, Notice::Evicted { .. })),
+        "{:?}",
+        laptop.s.notices()
+    );
+    laptop.s.switch_thread(&first).unwrap();
+    pump(&mut laptop, &server);
+    assert_eq!(laptop.texts(), ["first"], "loaded from the store");
+}
