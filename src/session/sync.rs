@@ -653,6 +653,7 @@ impl Session {
         self.threads.stored.clear();
         self.threads.drafts.clear();
         self.threads.unsaved_drafts.clear();
+        self.threads.draft_bytes.clear();
         self.sync = Sync::default();
         self.replace_open(fresh);
         Ok(())

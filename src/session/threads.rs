@@ -31,8 +31,9 @@
 //!
 //! **Drafts**: what the person typed and did not send is kept per conversation
 //! ([`Session::draft`]), in memory and under `{prefix}:draft:{id}` — one key, `new`, for a
-//! conversation with no message yet — at most [`DRAFT_BYTES`] each; removed with its
-//! conversation, never a warning.
+//! conversation with no message yet — at most [`DRAFT_BYTES`] each, within what the
+//! conversations leave of the storage budget (a draft that does not fit is kept in memory
+//! only); removed with its conversation, never a warning.
 //!
 //! **Switching conversations is refused while a run is in flight** ([`ThreadError::Running`]):
 //! the person stops it first, so a run never ends up in a conversation it was not started for.
@@ -138,6 +139,9 @@ pub(super) struct Threads {
     times: std::collections::BTreeMap<String, f64>,
     /// The drafts changed since they were last written to storage ([`Session::save_drafts`]).
     pub(super) unsaved_drafts: Vec<String>,
+    /// The size of each draft in storage (bytes of its text): drafts use what the
+    /// conversations leave of the budget.
+    pub(super) draft_bytes: Vec<(String, usize)>,
 }
 
 impl Threads {
@@ -198,6 +202,8 @@ fn index_key(prefix: &str) -> String {
 /// Everything saved under a prefix.
 struct Loaded {
     records: Vec<ThreadRecord>,
+    /// Each draft's stored size.
+    drafts: Vec<(String, usize)>,
     /// Each record's stored size.
     sizes: Vec<(String, usize)>,
     active: Option<String>,
@@ -207,6 +213,7 @@ struct Loaded {
 fn load(store: &dyn KeyValue, prefix: &str) -> Loaded {
     let mut out = Loaded {
         records: Vec::new(),
+        drafts: Vec::new(),
         sizes: Vec::new(),
         active: None,
         notices: Vec::new(),
@@ -218,6 +225,14 @@ fn load(store: &dyn KeyValue, prefix: &str) -> Loaded {
             return out;
         }
     };
+    let draft_prefix = format!("{prefix}:draft:");
+    for key in &keys {
+        if let Some(id) = key.strip_prefix(&draft_prefix) {
+            if let Ok(Some(text)) = store.get(key) {
+                out.drafts.push((id.to_owned(), text.len()));
+            }
+        }
+    }
     let thread_prefix = format!("{prefix}:thread:");
     let mut ids: Vec<String> = keys
         .iter()
@@ -324,6 +339,7 @@ impl Session {
         let now = self.env.now_ms();
         let record = opened.unwrap_or_else(|| ThreadRecord::empty(self.env.new_id("thread"), now));
         self.threads.stored = loaded.sizes.into_iter().collect();
+        self.threads.draft_bytes = loaded.drafts;
         for notice in loaded.notices {
             self.threads.notice(notice);
         }
@@ -984,18 +1000,33 @@ impl Session {
         let Some((store, prefix)) = &self.threads.store else {
             return;
         };
+        let records: usize = self.threads.stored.values().sum();
         for id in ids {
             let key = draft_key(prefix, &id);
-            let _ = match self.threads.drafts.iter().find(|(k, _)| *k == id) {
-                Some((_, text)) => store.set(&key, text),
-                None => store.remove(&key),
-            };
+            let sizes = &mut self.threads.draft_bytes;
+            sizes.retain(|(k, _)| *k != id);
+            let others: usize = sizes.iter().map(|(_, n)| n).sum();
+            match self.threads.drafts.iter().find(|(k, _)| *k == id) {
+                // Within what the conversations leave of the budget; else kept in memory
+                // only (for as long as the page is open).
+                Some((_, text))
+                    if records + others + text.len() <= self.threads.budget.max_bytes =>
+                {
+                    if store.set(&key, text).is_ok() {
+                        sizes.push((id, text.len()));
+                    }
+                }
+                _ => {
+                    let _ = store.remove(&key);
+                }
+            }
         }
     }
 
     /// Forget conversation `id`'s draft, in memory and storage (the conversation is gone).
     fn drop_draft(&mut self, id: &str) {
         self.threads.drafts.retain(|(k, _)| k != id);
+        self.threads.draft_bytes.retain(|(k, _)| k != id);
         self.threads.unsaved_drafts.retain(|k| k != id);
         if let Some((store, prefix)) = &self.threads.store {
             let _ = store.remove(&draft_key(prefix, id));

@@ -1746,6 +1746,46 @@ fn storage_attached_without_reading_saves_and_reads_what_is_saved_on_demand() {
 // Issue 31, items 3 and 4: drafts per conversation (kept across a switch and a reload,
 // cleared when sent) and the earlier prompts ↑ goes back through.
 #[test]
+fn drafts_use_what_the_conversations_leave_of_the_budget() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
+    turn(&mut s, "plan our Lisbon offsite");
+    let record = s.stored_bytes();
+    s.set_storage_budget(StorageBudget {
+        max_bytes: record + 1_000,
+        max_threads: 50,
+    });
+    s.set_draft(&"a".repeat(600));
+    s.save_drafts();
+    assert!(
+        store.peek(&format!("w:draft:{}", s.thread_id())).is_some(),
+        "it fits"
+    );
+    // Reloaded: the stored draft counts; a second one that would pass the budget is kept in
+    // memory only.
+    let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
+    s.set_storage_budget(StorageBudget {
+        max_bytes: record + 1_000,
+        max_threads: 50,
+    });
+    s.new_thread().unwrap();
+    s.set_draft(&"b".repeat(600));
+    s.save_drafts();
+    assert_eq!(
+        store.peek("w:draft:new"),
+        None,
+        "over the budget: not written"
+    );
+    assert_eq!(
+        s.draft(),
+        "b".repeat(600),
+        "but kept while the page is open"
+    );
+    // No conversation was evicted for a draft.
+    assert!(s.notices().is_empty(), "{:?}", s.notices());
+}
+
+#[test]
 fn a_draft_is_kept_per_conversation_across_switches_and_reloads_and_prompts_are_listed() {
     let store = MemoryStore::new();
     let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
