@@ -41,7 +41,12 @@ pub struct Attachments {
     limits: StoredValue<Limits>,
     upload: StoredValue<Option<UploadHook>>,
     next: StoredValue<u32>,
+    /// The chips of the other conversations, by thread id ([`Attachments::switch`]).
+    parked: StoredValue<Vec<(String, Vec<Attached>)>>,
 }
+
+/// How many conversations' attachments wait for them ([`Attachments::switch`]).
+const PARKED_CONVERSATIONS: usize = 20;
 
 /// At most this many files of one drop or paste are looked at (the limits refuse the rest).
 const MAX_AT_ONCE: u32 = 100;
@@ -70,6 +75,7 @@ impl Attachments {
             limits: StoredValue::new(limits),
             upload: StoredValue::new(upload),
             next: StoredValue::new(0),
+            parked: StoredValue::new(Vec::new()),
         }
     }
 
@@ -157,6 +163,29 @@ impl Attachments {
                 keep
             })
         });
+    }
+
+    /// Another conversation opens: the chips of the one left (`from`) wait for it, the ones
+    /// that waited for `to` come back. At most [`PARKED_CONVERSATIONS`] wait (the oldest
+    /// go).
+    pub fn switch(&self, from: &str, to: &str) {
+        let leaving = self.list.try_update(std::mem::take).unwrap_or_default();
+        self.errors.set(Vec::new());
+        let back = self.parked.try_update_value(|parked| {
+            if !leaving.is_empty() {
+                parked.push((from.to_owned(), leaving));
+            }
+            while parked.len() > PARKED_CONVERSATIONS {
+                for a in parked.remove(0).1 {
+                    revoke(&a.preview);
+                }
+            }
+            let i = parked.iter().position(|(id, _)| id == to)?;
+            Some(parked.remove(i).1)
+        });
+        if let Some(back) = back.flatten() {
+            self.list.set(back);
+        }
     }
 
     /// The parts to send (every file is ready: see [`Attachments::busy`]); the chips go.

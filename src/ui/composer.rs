@@ -216,8 +216,8 @@ pub fn Composer() -> impl IntoView {
             std::time::Duration::from_millis(DRAFT_SAVE_MS),
         );
     };
-    // The open conversation's draft in the box: at the start, and when another conversation
-    // is opened (the one left keeps its own).
+    // The open conversation's draft in the box, and its attachments: at the start, and when
+    // another conversation is opened (the one left keeps its own).
     // (Not through the thread list's signals: they would bring the branches' code into the
     // lean widget's main module. The rows change when another conversation opens.)
     // What is typed while the saved conversations are still being read stays in the box, as
@@ -235,9 +235,13 @@ pub fn Composer() -> impl IntoView {
                 Some(was) if was == id => {}
                 Some(_) if typed && was_restoring.get_value() => keep_draft(&el.value()),
                 None if typed => keep_draft(&el.value()),
-                _ => {
+                before => {
                     recalled.set_value(None);
                     show_text(&el, store.draft());
+                    // The files attached in the conversation left wait for it.
+                    if let (Some(a), Some(was)) = (att, before) {
+                        a.switch(&was, &id);
+                    }
                 }
             }
         }

@@ -1236,6 +1236,29 @@ async fn an_upload_hook_sends_a_url_part_and_the_url_is_not_fetched_without_a_cl
     container.remove();
 }
 
+// Files attached in one conversation are that conversation's: another one opened does not
+// show (or send) them; back in the first, they are there again.
+#[wasm_bindgen_test]
+async fn attachments_wait_for_their_conversation() {
+    let store = store_with_speed(0.0);
+    let (container, root, handle) = mount_chat_with(store, app_plugins());
+    settle(&store).await;
+    send_message(&root, "plan our Lisbon offsite");
+    wait_idle(&store).await;
+    let first = store.thread_id();
+    pick(&root, &[file("plan.png", "image/png", PNG)]);
+    settle(&store).await;
+    assert_eq!(chips(&root), ["image"]);
+    store.new_thread().unwrap();
+    settle(&store).await;
+    assert!(chips(&root).is_empty(), "not the new conversation's");
+    store.switch_thread(&first).unwrap();
+    settle(&store).await;
+    assert_eq!(chips(&root), ["image"], "back with its conversation");
+    drop(handle);
+    container.remove();
+}
+
 // ---- parts fetched on first use (src/ui/lazy.rs) -----------------------------------------
 
 /// The lean widget fetches some parts as wasm chunks: nothing shows while one is on the way, a
