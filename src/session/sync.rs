@@ -1,7 +1,7 @@
 //! Conversations kept by the site ([`AgentConfig::thread_store`](super::AgentConfig)): the
-//! session's side of a [`ThreadStore`](super::remote::ThreadStore), pure. The browser shell
-//! asks [`Session::sync_next`] for the next call to make, makes it, and hands the answer to
-//! [`Session::sync_done`]; tests play the store natively (`tests/session/sync.rs`).
+//! session's side of a [`ThreadStore`], pure. The browser shell asks [`Session::sync_next`]
+//! for the next call to make, makes it, and hands the answer to [`Session::sync_done`]; tests
+//! play the store natively (`tests/session/sync.rs`).
 //!
 //! - **The list first, a conversation when opened.** The store's list (pages up to the
 //!   storage budget's number of conversations) becomes lines of the thread list; a
