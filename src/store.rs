@@ -883,7 +883,9 @@ impl AgentStore {
 
     /// Write the drafts changed since the last call to storage ([`Session::save_drafts`]).
     pub fn save_drafts(&self) {
-        self.update(Session::save_drafts);
+        // (In the `run` module, which a person who types has fetched.)
+        let store = *self;
+        store.in_module(move || run::save_drafts(store));
     }
 
     /// When message `id` arrived here ([`Session::arrived`]).

@@ -21,6 +21,13 @@ use crate::split::{split, Handoff};
 use crate::transport;
 
 split!(run:
+    /// [`Session::save_drafts`].
+    pub fn save_drafts(store: AgentStore) -> () {
+        store.update(Session::save_drafts);
+    }
+);
+
+split!(run:
     /// Reads the saved conversations into the store's fresh session and shows the one that
     /// was open; a run the page left in flight is asked for again.
     pub fn read_saved(store: AgentStore) -> () {

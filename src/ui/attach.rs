@@ -31,6 +31,8 @@ pub struct Attached {
     preview: Option<String>,
     /// The part to send, once read (or uploaded).
     part: Option<ContentPart>,
+    /// The conversation it waits for, while another is open ([`switch_files`]).
+    thread: String,
 }
 
 /// The composer's attachments: the chips, and the refusals to show.
@@ -41,12 +43,12 @@ pub struct Attachments {
     limits: StoredValue<Limits>,
     upload: StoredValue<Option<UploadHook>>,
     next: StoredValue<u32>,
-    /// The chips of the other conversations, by thread id ([`Attachments::switch`]).
-    parked: StoredValue<Vec<(String, Vec<Attached>)>>,
+    /// The files of the other conversations, each with its thread id ([`switch_files`]).
+    pub parked: RwSignal<Vec<Attached>>,
 }
 
-/// How many conversations' attachments wait for them ([`Attachments::switch`]).
-const PARKED_CONVERSATIONS: usize = 20;
+/// How many files wait for their conversations ([`switch_files`]; the oldest go).
+const PARKED_FILES: usize = 100;
 
 /// At most this many files of one drop or paste are looked at (the limits refuse the rest).
 const MAX_AT_ONCE: u32 = 100;
@@ -75,7 +77,7 @@ impl Attachments {
             limits: StoredValue::new(limits),
             upload: StoredValue::new(upload),
             next: StoredValue::new(0),
-            parked: StoredValue::new(Vec::new()),
+            parked: RwSignal::new(Vec::new()),
         }
     }
 
@@ -112,6 +114,7 @@ impl Attachments {
                     pending: pending.clone(),
                     preview,
                     part: None,
+                    thread: String::new(),
                 })
             });
             let this = *self;
@@ -165,29 +168,6 @@ impl Attachments {
         });
     }
 
-    /// Another conversation opens: the chips of the one left (`from`) wait for it, the ones
-    /// that waited for `to` come back. At most [`PARKED_CONVERSATIONS`] wait (the oldest
-    /// go).
-    pub fn switch(&self, from: &str, to: &str) {
-        let leaving = self.list.try_update(std::mem::take).unwrap_or_default();
-        self.errors.set(Vec::new());
-        let back = self.parked.try_update_value(|parked| {
-            if !leaving.is_empty() {
-                parked.push((from.to_owned(), leaving));
-            }
-            while parked.len() > PARKED_CONVERSATIONS {
-                for a in parked.remove(0).1 {
-                    revoke(&a.preview);
-                }
-            }
-            let i = parked.iter().position(|(id, _)| id == to)?;
-            Some(parked.remove(i).1)
-        });
-        if let Some(back) = back.flatten() {
-            self.list.set(back);
-        }
-    }
-
     /// The parts to send (every file is ready: see [`Attachments::busy`]); the chips go.
     pub fn take_parts(&self) -> Vec<ContentPart> {
         let list = self.list.try_update(std::mem::take).unwrap_or_default();
@@ -227,6 +207,33 @@ fn kind_label(kind: Kind, t: &Strings) -> &'static str {
         Kind::Document => t.media_document,
     }
 }
+
+split!(attach:
+    /// Another conversation opens: the files of the one left (`from`) wait for it, the ones
+    /// that waited for `to` come back (at most [`PARKED_FILES`] wait; the oldest go).
+    pub fn switch_files(att: Attachments, from: String, to: String) -> () {
+        let mut leaving = att.list.try_update(std::mem::take).unwrap_or_default();
+        att.errors.set(Vec::new());
+        for a in &mut leaving {
+            a.thread = from.clone();
+        }
+        let mut back = Vec::new();
+        att.parked.update(|parked| {
+            parked.append(&mut leaving);
+            let excess = parked.len().saturating_sub(PARKED_FILES);
+            for a in parked.drain(..excess) {
+                revoke(&a.preview);
+            }
+            let (mine, others): (Vec<_>, Vec<_>) =
+                std::mem::take(parked).into_iter().partition(|a| a.thread == to);
+            *parked = others;
+            back = mine;
+        });
+        if !back.is_empty() {
+            att.list.set(back);
+        }
+    }
+);
 
 split!(attach:
     /// [`Attachments::add`] (the lean widget's `attach` module, fetched with the first file).

@@ -21,7 +21,7 @@ use crate::i18n::fill;
 use crate::plugins::Command;
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
-use crate::ui::attach::{add_files, attachment_chips, files_of, Attachments};
+use crate::ui::attach::{add_files, attachment_chips, files_of, switch_files, Attachments};
 use crate::ui::lazy::{lazy, split};
 use crate::ui::message::warm_run;
 use crate::ui::queue::queue_view;
@@ -238,9 +238,14 @@ pub fn Composer() -> impl IntoView {
                 before => {
                     recalled.set_value(None);
                     show_text(&el, store.draft());
-                    // The files attached in the conversation left wait for it.
+                    // The files attached in the conversation left wait for it (the `attach`
+                    // module is here once a file was attached).
                     if let (Some(a), Some(was)) = (att, before) {
-                        a.switch(&was, &id);
+                        let any = |l: &Vec<_>| !l.is_empty();
+                        if a.list.with_untracked(any) || a.parked.with_untracked(any) {
+                            let to = id.clone();
+                            store.in_module(move || switch_files(a, was.clone(), to.clone()));
+                        }
                     }
                 }
             }
