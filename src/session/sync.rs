@@ -147,6 +147,8 @@ pub(super) struct Sync {
     listed: usize,
     /// A call is out.
     busy: bool,
+    /// The call out was made before [`Session::forget`]: its answer is dropped.
+    forgotten: bool,
     /// Failed calls in a row, and not before when the next may go.
     failures: u32,
     retry_at: f64,
@@ -382,6 +384,9 @@ impl Session {
     /// The store's answer to the last [`SyncJob`].
     pub fn sync_done(&mut self, outcome: SyncOutcome) {
         self.sync.busy = false;
+        if std::mem::take(&mut self.sync.forgotten) {
+            return;
+        }
         let failure = match outcome {
             SyncOutcome::Listed(Ok(page)) => {
                 self.listed(page);
@@ -654,7 +659,12 @@ impl Session {
         self.threads.drafts.clear();
         self.threads.unsaved_drafts.clear();
         self.threads.draft_bytes.clear();
-        self.sync = Sync::default();
+        // (A call still out answers for what is forgotten.)
+        self.sync = Sync {
+            forgotten: self.sync.busy,
+            busy: self.sync.busy,
+            ..Sync::default()
+        };
         self.replace_open(fresh);
         Ok(())
     }

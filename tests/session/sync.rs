@@ -15,7 +15,7 @@ use agui_leptos::session::remote::{
     Expect, ListPage, Loaded, StoreFailure, StoreFuture, ThreadStore, ThreadStoreRef,
 };
 use agui_leptos::session::storage::MemoryStore;
-use agui_leptos::session::sync::SYNC_DEBOUNCE_MS;
+use agui_leptos::session::sync::{SyncJob, SyncOutcome, SYNC_DEBOUNCE_MS};
 use agui_leptos::session::{AgentConfig, Env, LocalAgentRef, Notice, Route, Session, TestEnv};
 use serde_json::{json, Value};
 
@@ -199,15 +199,19 @@ impl Device {
 }
 
 /// Make every call that is due now; the calls made.
+/// The site's answer to `job` (it answers at once).
+fn answer(job: SyncJob, site: &Site) -> SyncOutcome {
+    let mut call = std::pin::pin!(job.run(site));
+    let Poll::Ready(outcome) = call.as_mut().poll(&mut Context::from_waker(Waker::noop())) else {
+        panic!("the site answers at once");
+    };
+    outcome
+}
+
 fn pump(d: &mut Device, site: &Site) -> usize {
     let mut n = 0;
     while let Some(job) = d.s.sync_next() {
-        let mut call = std::pin::pin!(job.run(site));
-        let Poll::Ready(outcome) = call.as_mut().poll(&mut Context::from_waker(Waker::noop()))
-        else {
-            panic!("the site answers at once");
-        };
-        d.s.sync_done(outcome);
+        d.s.sync_done(answer(job, site));
         n += 1;
         assert!(n < 100, "the session keeps calling");
     }
@@ -459,7 +463,12 @@ fn a_deleted_conversation_is_deleted_there_and_forget_clears_the_browser() {
     laptop.s.save_drafts();
     settle(&mut laptop, &server);
     assert!(!laptop.local.all_keys().is_empty());
+    // A save is out when the person signs out: its answer is dropped.
+    laptop.turn("one more");
+    laptop.env.advance(SYNC_DEBOUNCE_MS + 1.0);
+    let out = laptop.s.sync_next().expect("a save");
     laptop.s.forget().unwrap();
+    laptop.s.sync_done(answer(out, &server));
     assert!(
         laptop.local.all_keys().is_empty(),
         "{:?}",
