@@ -539,6 +539,12 @@ export interface AguiStrings {
   /** English: “{} could not be read”. */
   attach_read_failed: string;
   /**
+   * A file the draft had when the page was left: `{}` its name, `{}` its size; the file itself is
+   * gone and must be attached again.
+   * English: “{} ({}) was attached before: attach it again to send it”.
+   */
+  attach_again: string;
+  /**
    * `{}` name, `{}` the hook's reason.
    * English: “{} could not be uploaded: {}”.
    */

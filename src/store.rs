@@ -881,6 +881,21 @@ impl AgentStore {
         self.update(|s| s.set_draft(text));
     }
 
+    /// The files attached in the composer of the open conversation ([`Session::set_draft_files`]).
+    pub fn set_draft_files(&self, files: Vec<(String, u64)>) {
+        self.update(|s| s.set_draft_files(files));
+    }
+
+    /// The files a draft had when the page was left ([`Session::draft_files_from_before`]).
+    pub fn draft_files_from_before(&self) -> Vec<(String, u64)> {
+        self.with_session(Session::draft_files_from_before)
+    }
+
+    /// Whether there are any ([`Session::has_draft_files_from_before`]).
+    pub fn has_draft_files_from_before(&self) -> bool {
+        self.with_session(Session::has_draft_files_from_before)
+    }
+
     /// Write the drafts changed since the last call to storage ([`Session::save_drafts`]).
     pub fn save_drafts(&self) {
         // (In the `run` module, which a person who types has fetched.)

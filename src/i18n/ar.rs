@@ -113,6 +113,7 @@ pub static AR: Strings = Strings {
     attach_too_many: "الحد الأقصى {} ملفات لكل رسالة",
     attach_empty: "{} فارغ",
     attach_read_failed: "تعذّرت قراءة {}",
+    attach_again: "كان {} ({}) مرفقًا: أرفقه مرة أخرى لإرساله",
     attach_upload_failed: "تعذّر رفع {}: {}",
     attach_not_saved: "غير محفوظ في هذا المتصفح",
     voice_button: "إملاء",

@@ -113,6 +113,7 @@ pub static DE: Strings = Strings {
     attach_too_many: "Höchstens {} Dateien pro Nachricht",
     attach_empty: "{} ist leer",
     attach_read_failed: "{} konnte nicht gelesen werden",
+    attach_again: "{} ({}) war angehängt: hängen Sie die Datei erneut an, um sie zu senden",
     attach_upload_failed: "{} konnte nicht hochgeladen werden: {}",
     attach_not_saved: "nicht in diesem Browser gespeichert",
     voice_button: "Diktieren",

@@ -113,6 +113,7 @@ pub static EN: Strings = Strings {
     attach_too_many: "At most {} files per message",
     attach_empty: "{} is empty",
     attach_read_failed: "{} could not be read",
+    attach_again: "{} ({}) was attached before: attach it again to send it",
     attach_upload_failed: "{} could not be uploaded: {}",
     attach_not_saved: "not kept in this browser",
     voice_button: "Dictate",

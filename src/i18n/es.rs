@@ -113,6 +113,7 @@ pub static ES: Strings = Strings {
     attach_too_many: "Como máximo {} archivos por mensaje",
     attach_empty: "{} está vacío",
     attach_read_failed: "No se pudo leer {}",
+    attach_again: "{} ({}) estaba adjunto: vuelve a adjuntarlo para enviarlo",
     attach_upload_failed: "No se pudo subir {}: {}",
     attach_not_saved: "no se guarda en este navegador",
     voice_button: "Dictar",

@@ -113,6 +113,7 @@ pub static FR: Strings = Strings {
     attach_too_many: "{} fichiers au plus par message",
     attach_empty: "{} est vide",
     attach_read_failed: "{} n’a pas pu être lu",
+    attach_again: "{} ({}) était joint : joignez-le à nouveau pour l’envoyer",
     attach_upload_failed: "{} n’a pas pu être envoyé\u{a0}: {}",
     attach_not_saved: "non conservé dans ce navigateur",
     voice_button: "Dicter",

@@ -113,6 +113,7 @@ pub static JA: Strings = Strings {
     attach_too_many: "1 メッセージあたり最大 {} ファイルまでです",
     attach_empty: "{} は空です",
     attach_read_failed: "{} を読み込めませんでした",
+    attach_again: "{}（{}）が添付されていました。送信するにはもう一度添付してください",
     attach_upload_failed: "{} をアップロードできませんでした：{}",
     attach_not_saved: "このブラウザーには保存されていません",
     voice_button: "音声入力",

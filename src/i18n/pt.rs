@@ -113,6 +113,7 @@ pub static PT: Strings = Strings {
     attach_too_many: "No máximo {} anexos por mensagem",
     attach_empty: "{} está vazio",
     attach_read_failed: "Não foi possível ler {}",
+    attach_again: "{} ({}) estava anexado: anexe-o de novo para o enviar",
     attach_upload_failed: "Não foi possível enviar {}: {}",
     attach_not_saved: "não guardado neste navegador",
     voice_button: "Ditar",

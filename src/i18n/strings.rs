@@ -300,6 +300,9 @@ catalog! {
     attach_too_many,
     attach_empty,
     attach_read_failed,
+    /// A file the draft had when the page was left: `{}` its name, `{}` its size; the file
+    /// itself is gone and must be attached again.
+    attach_again,
     /// `{}` name, `{}` the hook's reason.
     attach_upload_failed,
     /// On a sent attachment whose bytes were not kept when the conversation was saved.

@@ -113,6 +113,7 @@ pub static ZH: Strings = Strings {
     attach_too_many: "每条消息最多 {} 个文件",
     attach_empty: "{} 是空文件",
     attach_read_failed: "无法读取 {}",
+    attach_again: "之前附加了 {}（{}）：请重新附加后再发送",
     attach_upload_failed: "无法上传 {}：{}",
     attach_not_saved: "未保存在此浏览器中",
     voice_button: "语音输入",

@@ -184,6 +184,7 @@ impl Session {
         if text.is_empty() && parts.is_empty() {
             return None;
         }
+        self.files_sent();
         let id = self.env.new_id("msg");
         let message = crate::view::attachments::user_message(id, text, parts);
         if self.running {

@@ -659,6 +659,7 @@ impl Session {
         self.threads.drafts.clear();
         self.threads.unsaved_drafts.clear();
         self.threads.draft_bytes.clear();
+        self.threads.draft_files.clear();
         // (A call still out answers for what is forgotten.)
         self.sync = Sync {
             forgotten: self.sync.busy,

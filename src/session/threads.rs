@@ -142,6 +142,9 @@ pub(super) struct Threads {
     /// The size of each draft in storage (bytes of its text): drafts use what the
     /// conversations leave of the budget.
     pub(super) draft_bytes: Vec<(String, usize)>,
+    /// The files attached to each draft in this page (name, bytes): stored with it under
+    /// `{prefix}:draft-files:{id}` ([`Session::set_draft_files`]).
+    pub(super) draft_files: Vec<(String, Vec<(String, u64)>)>,
 }
 
 impl Threads {
@@ -184,6 +187,13 @@ fn thread_key(prefix: &str, id: &str) -> String {
 fn draft_key(prefix: &str, id: &str) -> String {
     format!("{prefix}:draft:{id}")
 }
+
+fn draft_files_key(prefix: &str, id: &str) -> String {
+    format!("{prefix}:draft-files:{id}")
+}
+
+/// The most files noted with one draft.
+const MAX_DRAFT_FILES: usize = 20;
 
 /// The most of a draft kept (bytes of UTF-8); a longer one is kept to that length.
 pub const DRAFT_BYTES: usize = 32 * 1024;
@@ -1013,13 +1023,22 @@ impl Session {
                     if records + others + text.len() <= self.threads.budget.max_bytes =>
                 {
                     if store.set(&key, text).is_ok() {
-                        sizes.push((id, text.len()));
+                        sizes.push((id.clone(), text.len()));
                     }
                 }
                 _ => {
                     let _ = store.remove(&key);
                 }
             }
+            // The files attached to it: their names and sizes (the files themselves cannot
+            // be kept), shown after a reload to be attached again.
+            let files_key = draft_files_key(prefix, &id);
+            let _ = match self.threads.draft_files.iter().find(|(k, _)| *k == id) {
+                Some((_, files)) if !files.is_empty() => serde_json::to_string(files)
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| store.set(&files_key, &text)),
+                _ => store.remove(&files_key),
+            };
         }
     }
 
@@ -1027,9 +1046,70 @@ impl Session {
     fn drop_draft(&mut self, id: &str) {
         self.threads.drafts.retain(|(k, _)| k != id);
         self.threads.draft_bytes.retain(|(k, _)| k != id);
+        self.threads.draft_files.retain(|(k, _)| k != id);
         self.threads.unsaved_drafts.retain(|k| k != id);
         if let Some((store, prefix)) = &self.threads.store {
             let _ = store.remove(&draft_key(prefix, id));
+            let _ = store.remove(&draft_files_key(prefix, id));
+        }
+    }
+
+    /// The files attached in the composer of the open conversation (name, bytes), as it has
+    /// them now: kept with its draft ([`Session::save_drafts`] writes them).
+    pub fn set_draft_files(&mut self, files: Vec<(String, u64)>) {
+        let id = self.draft_id();
+        let mut files = files;
+        files.truncate(MAX_DRAFT_FILES);
+        for (name, _) in &mut files {
+            *name = cut_draft(name).chars().take(200).collect();
+        }
+        let list = &mut self.threads.draft_files;
+        list.retain(|(k, _)| *k != id);
+        if list.len() < MAX_DRAFTS {
+            list.push((id.clone(), files));
+        }
+        if !self.threads.unsaved_drafts.contains(&id) {
+            self.threads.unsaved_drafts.push(id);
+        }
+    }
+
+    /// The files a draft of the open conversation had when the page was left (name, bytes):
+    /// not this page's (it has its own), from storage; to be attached again.
+    pub fn draft_files_from_before(&self) -> Vec<(String, u64)> {
+        let id = self.draft_id();
+        if self.threads.draft_files.iter().any(|(k, _)| *k == id) {
+            return Vec::new();
+        }
+        let Some((store, prefix)) = &self.threads.store else {
+            return Vec::new();
+        };
+        let text = store.get(&draft_files_key(prefix, &id)).ok().flatten();
+        let mut files: Vec<(String, u64)> = text
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        files.truncate(MAX_DRAFT_FILES);
+        files
+    }
+
+    /// Whether [`Session::draft_files_from_before`] has any (without reading them).
+    pub fn has_draft_files_from_before(&self) -> bool {
+        let id = self.draft_id();
+        !self.threads.draft_files.iter().any(|(k, _)| *k == id)
+            && self.threads.store.as_ref().is_some_and(|(store, prefix)| {
+                store
+                    .get(&draft_files_key(prefix, &id))
+                    .ok()
+                    .flatten()
+                    .is_some()
+            })
+    }
+
+    /// A message was sent: the open draft's files went with it.
+    pub(super) fn files_sent(&mut self) {
+        let id = self.draft_id();
+        self.set_draft_files(Vec::new());
+        if let Some((store, prefix)) = &self.threads.store {
+            let _ = store.remove(&draft_files_key(prefix, &id));
         }
     }
 

@@ -211,7 +211,7 @@ fn kind_label(kind: Kind, t: &Strings) -> &'static str {
 split!(attach:
     /// Another conversation opens: the files of the one left (`from`) wait for it, the ones
     /// that waited for `to` come back (at most [`PARKED_FILES`] wait; the oldest go).
-    pub fn switch_files(att: Attachments, from: String, to: String) -> () {
+    pub fn switch_files(att: Attachments, from: String, to: String, store: AgentStore) -> () {
         let mut leaving = att.list.try_update(std::mem::take).unwrap_or_default();
         att.errors.set(Vec::new());
         for a in &mut leaving {
@@ -232,13 +232,42 @@ split!(attach:
         if !back.is_empty() {
             att.list.set(back);
         }
+        note_files(att, store);
     }
 );
 
 split!(attach:
+    /// The files a draft had when the page was left (reloaded, closed): what they were, to
+    /// be attached again (the files themselves cannot be kept).
+    pub fn file_notes(att: Attachments, store: AgentStore) -> () {
+        let t = tr_now(store);
+        let notes = store
+            .draft_files_from_before()
+            .iter()
+            .map(|(name, size)| {
+                let bytes = format_bytes(usize::try_from(*size).unwrap_or(usize::MAX), t);
+                fill(t.attach_again, &[&truncate_chars(name, 60), &bytes])
+            })
+            .collect();
+        att.errors.set(notes);
+    }
+);
+
+/// The composer's files, as the open conversation's draft keeps them (name and size).
+fn note_files(att: Attachments, store: AgentStore) {
+    let files = att.list.with_untracked(|l| {
+        l.iter()
+            .map(|a| (a.pending.name.clone(), a.pending.size))
+            .collect()
+    });
+    store.set_draft_files(files);
+}
+
+split!(attach:
     /// [`Attachments::add`] (the lean widget's `attach` module, fetched with the first file).
     pub fn add_files(att: Attachments, files: Vec<File>, store: AgentStore) -> () {
-        att.add(files, tr_now(store))
+        att.add(files, tr_now(store));
+        note_files(att, store)
     }
 );
 
@@ -278,7 +307,7 @@ split!(attach:
     /// The composer's chips and refusals, while there are any (the lean widget fetches the
     /// `attach` chunk with the first file or refusal).
     pub fn attachment_chips(att: Attachments, store: AgentStore) -> AnyView {
-        pending_chips(att, move || tr(store)).into_any()
+        pending_chips(att, store).into_any()
     }
 );
 
@@ -293,10 +322,8 @@ split!(attach:
 );
 
 /// The composer's chips and refusals.
-pub fn pending_chips(
-    att: Attachments,
-    t: impl Fn() -> &'static Strings + Copy + Send + Sync + 'static,
-) -> impl IntoView {
+pub fn pending_chips(att: Attachments, store: AgentStore) -> impl IntoView {
+    let t = move || tr(store);
     let chips = move || {
         let list = att.list.get();
         (!list.is_empty()).then(|| {
@@ -327,7 +354,10 @@ pub fn pending_chips(
                                 data-testid="attachment-remove"
                                 aria-label=remove.clone()
                                 title=remove
-                                on:click=move |_| att.remove(id)
+                                on:click=move |_| {
+                                    att.remove(id);
+                                    note_files(att, store);
+                                }
                             >
                                 "×"
                             </button>

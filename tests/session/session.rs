@@ -1746,6 +1746,46 @@ fn storage_attached_without_reading_saves_and_reads_what_is_saved_on_demand() {
 // Issue 31, items 3 and 4: drafts per conversation (kept across a switch and a reload,
 // cleared when sent) and the earlier prompts ↑ goes back through.
 #[test]
+fn a_drafts_files_are_named_after_a_reload_and_go_with_the_message() {
+    let store = MemoryStore::new();
+    let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
+    turn(&mut s, "plan our Lisbon offsite");
+    s.set_draft("see the plan");
+    s.set_draft_files(vec![
+        ("plan.png".into(), 2048),
+        ("budget.pdf".into(), 90_000),
+    ]);
+    assert!(
+        s.draft_files_from_before().is_empty(),
+        "this page's own: not from before"
+    );
+    assert!(!s.has_draft_files_from_before());
+    s.save_drafts();
+    // Reloaded: the files themselves are gone, their names and sizes are not.
+    let mut s = Session::restore(demo_config(), env(), store.clone(), "w");
+    assert!(s.has_draft_files_from_before());
+    assert_eq!(
+        s.draft_files_from_before(),
+        [
+            ("plan.png".to_owned(), 2048),
+            ("budget.pdf".to_owned(), 90_000)
+        ]
+    );
+    // Sent: the draft's files went with the message; nothing is named after the next reload.
+    s.set_draft("");
+    turn(&mut s, "see the plan");
+    s.save_drafts();
+    let s = Session::restore(demo_config(), env(), store.clone(), "w");
+    assert!(!s.has_draft_files_from_before());
+    assert!(s.draft_files_from_before().is_empty());
+    assert!(
+        store.all_keys().iter().all(|k| !k.contains("draft-files")),
+        "{:?}",
+        store.all_keys()
+    );
+}
+
+#[test]
 fn drafts_use_what_the_conversations_leave_of_the_budget() {
     let store = MemoryStore::new();
     let mut s = Session::restore(demo_config(), env(), store.clone(), "w");

@@ -964,47 +964,6 @@ async fn stop_keeps_the_queue_for_send_now_and_queue_off_keeps_send_waiting() {
 
 use agui_leptos::plugins::{Limits, Plugins};
 
-/// A `File` of `bytes` named `name` of type `mime`.
-fn file(name: &str, mime: &str, bytes: &[u8]) -> web_sys::File {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes).into());
-    let options = js_sys::Object::new();
-    js_sys::Reflect::set(&options, &"type".into(), &mime.into()).unwrap();
-    let ctor = js_sys::Reflect::get(&web_sys::window().unwrap(), &"File".into()).unwrap();
-    let args = js_sys::Array::of3(&parts, &name.into(), &options);
-    js_sys::Reflect::construct(ctor.unchecked_ref::<js_sys::Function>(), &args)
-        .unwrap()
-        .unchecked_into()
-}
-
-/// `new DataTransfer()` holding `files`.
-fn transfer(files: &[web_sys::File]) -> JsValue {
-    let ctor = js_sys::Reflect::get(&web_sys::window().unwrap(), &"DataTransfer".into()).unwrap();
-    let dt = js_sys::Reflect::construct(
-        ctor.unchecked_ref::<js_sys::Function>(),
-        &js_sys::Array::new(),
-    )
-    .unwrap();
-    let items = js_sys::Reflect::get(&dt, &"items".into()).unwrap();
-    let add: js_sys::Function = js_sys::Reflect::get(&items, &"add".into())
-        .unwrap()
-        .unchecked_into();
-    for f in files {
-        add.call1(&items, f).unwrap();
-    }
-    dt
-}
-
-/// Pick `files` with the composer's file input (what the attach button opens).
-fn pick(root: &Element, files: &[web_sys::File]) {
-    let input = testid(root, "attach-input").expect("the picker");
-    let dt = transfer(files);
-    let list = js_sys::Reflect::get(&dt, &"files".into()).unwrap();
-    js_sys::Reflect::set(&input, &"files".into(), &list).unwrap();
-    input
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
-}
-
 /// Dispatch `new {ctor}(kind, {[key]: DataTransfer(files), bubbles, cancelable})` on `target`.
 fn transfer_event(
     target: &Element,

@@ -987,3 +987,35 @@ async fn a_draft_follows_its_conversation_and_survives_a_reload_and_arrows_recal
     drop(handle);
     clear_prefix(&prefix);
 }
+
+// The files a draft had are named after a reload (the files themselves cannot be kept), to be
+// attached again; sent, they are not named again.
+#[wasm_bindgen_test]
+async fn a_drafts_files_are_named_after_a_reload() {
+    const PNG: &[u8] = &[
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    ];
+    let prefix = unique_prefix("files");
+    let store = AgentStore::restore(config(), &prefix);
+    let (_container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    send_and_wait(&store, &root, "plan our Lisbon offsite", "success").await;
+    type_into(&root, "see the plan");
+    pick(&root, &[file("plan.png", "image/png", PNG)]);
+    settle(&store).await;
+    sleep(600).await;
+    assert!(keys_under(&prefix)
+        .iter()
+        .any(|k| k.contains(":draft-files:")));
+    drop(handle);
+    let store = AgentStore::restore(config(), &prefix);
+    let (_container, root, handle) = mount_chat(store);
+    settle(&store).await;
+    wait_until(&store, "the note", || {
+        testid(&root, "attach-error").is_some_and(|e| text_of(&e).contains("plan.png"))
+    })
+    .await;
+    assert_eq!(composer_box(&root).value(), "see the plan");
+    drop(handle);
+    clear_prefix(&prefix);
+}
