@@ -209,8 +209,10 @@ fn kind_label(kind: Kind, t: &Strings) -> &'static str {
 }
 
 split!(attach:
-    /// Another conversation opens: the files of the one left (`from`) wait for it, the ones
-    /// that waited for `to` come back (at most [`PARKED_FILES`] wait; the oldest go).
+    /// Another conversation opens (or the first, `from` empty): the files of the one left
+    /// wait for it, the ones that waited for `to` come back (at most [`PARKED_FILES`] wait;
+    /// the oldest go) — or, when none did, those its draft had when the page was left are
+    /// named.
     pub fn switch_files(att: Attachments, from: String, to: String, store: AgentStore) -> () {
         let mut leaving = att.list.try_update(std::mem::take).unwrap_or_default();
         att.errors.set(Vec::new());
@@ -231,25 +233,21 @@ split!(attach:
         });
         if !back.is_empty() {
             att.list.set(back);
+            note_files(att, store);
+        } else {
+            // The files its draft had when the page was left (reloaded, closed): what they
+            // were, to be attached again (a page cannot keep a file the person picked).
+            let t = tr_now(store);
+            let notes = store
+                .draft_files_from_before()
+                .iter()
+                .map(|(name, size)| {
+                    let bytes = format_bytes(usize::try_from(*size).unwrap_or(usize::MAX), t);
+                    fill(t.attach_again, &[&truncate_chars(name, 60), &bytes])
+                })
+                .collect();
+            att.errors.set(notes);
         }
-        note_files(att, store);
-    }
-);
-
-split!(attach:
-    /// The files a draft had when the page was left (reloaded, closed): what they were, to
-    /// be attached again (the files themselves cannot be kept).
-    pub fn file_notes(att: Attachments, store: AgentStore) -> () {
-        let t = tr_now(store);
-        let notes = store
-            .draft_files_from_before()
-            .iter()
-            .map(|(name, size)| {
-                let bytes = format_bytes(usize::try_from(*size).unwrap_or(usize::MAX), t);
-                fill(t.attach_again, &[&truncate_chars(name, 60), &bytes])
-            })
-            .collect();
-        att.errors.set(notes);
     }
 );
 

@@ -21,9 +21,7 @@ use crate::i18n::fill;
 use crate::plugins::Command;
 use crate::plugins::{Plugins, Suggestion};
 use crate::store::AgentStore;
-use crate::ui::attach::{
-    add_files, attachment_chips, file_notes, files_of, switch_files, Attachments,
-};
+use crate::ui::attach::{add_files, attachment_chips, files_of, switch_files, Attachments};
 use crate::ui::lazy::{lazy, split};
 use crate::ui::message::warm_run;
 use crate::ui::queue::queue_view;
@@ -240,19 +238,20 @@ pub fn Composer() -> impl IntoView {
                 before => {
                     recalled.set_value(None);
                     show_text(&el, store.draft());
-                    // The files attached in the conversation left wait for it (the `attach`
-                    // module is here once a file was attached).
-                    if let (Some(a), Some(was)) = (att, before) {
+                    // The files attached in the conversation left wait for it, and the files
+                    // its draft had when the page was left are named, to be attached again
+                    // (the `attach` module is here once a file was attached).
+                    if let Some(a) = att {
                         let any = |l: &Vec<_>| !l.is_empty();
-                        if a.list.with_untracked(any) || a.parked.with_untracked(any) {
-                            let to = id.clone();
-                            store
-                                .in_module(move || switch_files(a, was.clone(), to.clone(), store));
+                        if a.list.with_untracked(any)
+                            || a.parked.with_untracked(any)
+                            || store.has_draft_files_from_before()
+                        {
+                            let (from, to) = (before.unwrap_or_default(), id.clone());
+                            store.in_module(move || {
+                                switch_files(a, from.clone(), to.clone(), store)
+                            });
                         }
-                    }
-                    // Files it had when the page was left: named, to be attached again.
-                    if let Some(a) = att.filter(|_| store.has_draft_files_from_before()) {
-                        store.in_module(move || file_notes(a, store));
                     }
                 }
             }

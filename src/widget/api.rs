@@ -28,12 +28,15 @@ pub(super) fn handle_object(el: HtmlElement) -> js_sys::Object {
 
 /// Run `f` on every mounted widget's store; how many.
 fn each_store(f: impl Fn(crate::store::AgentStore)) -> u32 {
-    let stores: Vec<_> =
-        super::mounted::MOUNTED.with_borrow(|m| m.iter().map(|w| w.store).collect());
-    for store in &stores {
-        f(*store);
+    let mut n = 0;
+    // One at a time, outside the borrow (what `f` does may read the mounted widgets).
+    while let Some(store) =
+        super::mounted::MOUNTED.with_borrow(|m| m.get(n as usize).map(|w| w.store))
+    {
+        f(store);
+        n += 1;
     }
-    stores.len() as u32
+    n
 }
 
 /// `window.AguiChat`.
