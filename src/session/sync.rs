@@ -160,6 +160,18 @@ fn sync_key(prefix: &str) -> String {
     format!("{prefix}:sync")
 }
 
+/// The longest version kept (a store's `ETag`, a page's `save` answer); a longer one is kept
+/// as none (`If-Match: *`).
+const MAX_VERSION_CHARS: usize = 256;
+/// The most conversations `{prefix}:sync` names in each of its lists.
+const MAX_KEPT: usize = 1_000;
+
+fn kept_version(version: Option<String>) -> String {
+    version
+        .filter(|v| v.len() <= MAX_VERSION_CHARS)
+        .unwrap_or_default()
+}
+
 impl Session {
     /// Whether the chat keeps its conversations in a site's store.
     pub fn syncs(&self) -> bool {
@@ -176,6 +188,7 @@ impl Session {
         sync.list = Some(None);
         if let Some((store, prefix)) = &self.threads.store {
             if let Ok(Some(text)) = store.get(&sync_key(prefix)) {
+                // (Another version's or a damaged value reads as nothing kept.)
                 let kept: Kept = serde_json::from_str(&text).unwrap_or_default();
                 sync.kept.versions.extend(kept.versions);
                 sync.kept.unsaved.extend(kept.unsaved);
@@ -205,6 +218,21 @@ impl Session {
         if let Some((store, prefix)) = &self.threads.store {
             let sync = &mut self.sync;
             sync.kept.unsaved = sync.changes.keys().cloned().collect();
+            // Within its budget: the versions of conversations no longer here go first.
+            let here = |id: &String| {
+                *id == self.thread_id || self.threads.parked.iter().any(|r| r.id == *id)
+            };
+            if sync.kept.versions.len() > MAX_KEPT {
+                sync.kept.versions.retain(|id, _| here(id));
+            }
+            for list in [&mut sync.kept.unsaved, &mut sync.kept.deleted] {
+                while list.len() > MAX_KEPT {
+                    list.pop_first();
+                }
+            }
+            while sync.kept.versions.len() > MAX_KEPT {
+                sync.kept.versions.pop_first();
+            }
             if let Ok(text) = serde_json::to_string(&sync.kept) {
                 let _ = store.set(&sync_key(prefix), &text);
             }
@@ -414,9 +442,7 @@ impl Session {
                 result: Ok(version),
             } => {
                 let sync = &mut self.sync;
-                sync.kept
-                    .versions
-                    .insert(id.clone(), version.unwrap_or_default());
+                sync.kept.versions.insert(id.clone(), kept_version(version));
                 if sync.changes.get(&id) == Some(&change) {
                     sync.changes.remove(&id);
                 }
@@ -567,7 +593,7 @@ impl Session {
         sync.local_only.remove(id);
         sync.kept
             .versions
-            .insert(id.to_owned(), loaded.etag.unwrap_or_default());
+            .insert(id.to_owned(), kept_version(loaded.etag));
         let ours = if open {
             Some(self.current_record())
         } else {

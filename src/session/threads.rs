@@ -235,11 +235,20 @@ fn load(store: &dyn KeyValue, prefix: &str) -> Loaded {
             return out;
         }
     };
-    let draft_prefix = format!("{prefix}:draft:");
+    // A draft's size: its text and its files' names.
+    let (draft_prefix, files_prefix) =
+        (format!("{prefix}:draft:"), format!("{prefix}:draft-files:"));
     for key in &keys {
-        if let Some(id) = key.strip_prefix(&draft_prefix) {
-            if let Ok(Some(text)) = store.get(key) {
-                out.drafts.push((id.to_owned(), text.len()));
+        let Some(id) = key
+            .strip_prefix(&draft_prefix)
+            .or_else(|| key.strip_prefix(&files_prefix))
+        else {
+            continue;
+        };
+        if let Ok(Some(text)) = store.get(key) {
+            match out.drafts.iter_mut().find(|(k, _)| k == id) {
+                Some((_, n)) => *n += text.len(),
+                None => out.drafts.push((id.to_owned(), text.len())),
             }
         }
     }
@@ -1012,33 +1021,41 @@ impl Session {
         };
         let records: usize = self.threads.stored.values().sum();
         for id in ids {
-            let key = draft_key(prefix, &id);
             let sizes = &mut self.threads.draft_bytes;
             sizes.retain(|(k, _)| *k != id);
             let others: usize = sizes.iter().map(|(_, n)| n).sum();
-            match self.threads.drafts.iter().find(|(k, _)| *k == id) {
-                // Within what the conversations leave of the budget; else kept in memory
-                // only (for as long as the page is open).
-                Some((_, text))
-                    if records + others + text.len() <= self.threads.budget.max_bytes =>
-                {
-                    if store.set(&key, text).is_ok() {
-                        sizes.push((id.clone(), text.len()));
-                    }
-                }
-                _ => {
-                    let _ = store.remove(&key);
-                }
+            let text = self
+                .threads
+                .drafts
+                .iter()
+                .find(|(k, _)| *k == id)
+                .map_or("", |(_, t)| t.as_str());
+            // The files attached to it: their names and sizes (the files themselves cannot be
+            // kept), shown after a reload to be attached again.
+            let files = self
+                .threads
+                .draft_files
+                .iter()
+                .find(|(k, f)| *k == id && !f.is_empty())
+                .and_then(|(_, f)| serde_json::to_string(f).ok())
+                .unwrap_or_default();
+            // Within what the conversations leave of the budget; else kept in memory only
+            // (for as long as the page is open).
+            let size = text.len() + files.len();
+            let fits = records + others + size <= self.threads.budget.max_bytes;
+            let mut written = true;
+            for (key, value) in [
+                (draft_key(prefix, &id), text),
+                (draft_files_key(prefix, &id), files.as_str()),
+            ] {
+                written &= match value {
+                    value if fits && !value.is_empty() => store.set(&key, value).is_ok(),
+                    _ => store.remove(&key).is_ok() && fits,
+                };
             }
-            // The files attached to it: their names and sizes (the files themselves cannot
-            // be kept), shown after a reload to be attached again.
-            let files_key = draft_files_key(prefix, &id);
-            let _ = match self.threads.draft_files.iter().find(|(k, _)| *k == id) {
-                Some((_, files)) if !files.is_empty() => serde_json::to_string(files)
-                    .map_err(|e| e.to_string())
-                    .and_then(|text| store.set(&files_key, &text)),
-                _ => store.remove(&files_key),
-            };
+            if written && size > 0 {
+                sizes.push((id, size));
+            }
         }
     }
 

@@ -38,8 +38,7 @@ impl AgentStore {
     /// it has.)
     pub fn forget(&self) {
         self.stop();
-        let store = *self;
-        store.in_module(move || forget_now(store));
+        self.threads_call(Call::Forget);
     }
 
     /// This browser's own conversations from before the site's store was configured: never
@@ -50,19 +49,9 @@ impl AgentStore {
 
     /// Send this browser's own conversations to the site's store ([`AgentStore::local_only`]).
     pub fn upload_local(&self) {
-        let store = *self;
-        store.in_module(move || upload_now(store));
+        self.threads_call(Call::Upload);
     }
-}
 
-split!(threads:
-    fn upload_now(store: AgentStore) -> () {
-        store.update(Session::upload_local);
-        store.on_thread_switched();
-    }
-);
-
-impl AgentStore {
     /// How many of this browser's own conversations the thread list offers to send to the
     /// site's store ([`Session::upload_offer`]).
     pub fn upload_offer(&self) -> usize {
@@ -71,21 +60,39 @@ impl AgentStore {
 
     /// "Not now" to that offer ([`Session::decline_upload`]).
     pub fn decline_upload(&self) {
+        self.threads_call(Call::Decline);
+    }
+
+    /// Run `call` in the `threads` module (where the code it reaches is), then show its end.
+    fn threads_call(&self, call: Call) {
         let store = *self;
-        store.in_module(move || decline_now(store));
+        store.in_module(move || session_call(store, call));
     }
 }
 
-split!(threads:
-    fn decline_now(store: AgentStore) -> () {
-        store.update(Session::decline_upload);
-        store.on_thread_switched();
-    }
-);
+/// What [`AgentStore::threads_call`] runs (a value, not a function: the code stays in the
+/// module).
+#[derive(Clone, Copy)]
+enum Call {
+    Forget,
+    Upload,
+    Decline,
+}
 
 split!(threads:
-    fn forget_now(store: AgentStore) -> () {
-        if store.update(Session::forget).is_some() {
+    fn session_call(store: AgentStore, call: Call) -> () {
+        let done = store.update(|s| match call {
+            Call::Forget => s.forget().is_ok(),
+            Call::Upload => {
+                s.upload_local();
+                true
+            }
+            Call::Decline => {
+                s.decline_upload();
+                true
+            }
+        });
+        if done == Some(true) {
             store.on_thread_switched();
         }
     }

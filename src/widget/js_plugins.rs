@@ -53,6 +53,14 @@ pub(super) fn js_function(
     })
 }
 
+/// What a page's function gave: its value, or what its promise settles to.
+async fn settled(out: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
+    match out?.dyn_into::<js_sys::Promise>() {
+        Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await,
+        Err(v) => Ok(v),
+    }
+}
+
 /// The page's plug-ins from the JS options: `tools`, `renderers`, `codeRenderers` (see the module docs;
 /// `suggestions` are an option like the attribute, [`WidgetOptions::suggestions`]). Every entry that cannot be used is a problem shown in the widget, never a failure.
 pub(super) fn plugins_from_js(id: u32, obj: &JsValue) -> (Plugins, Vec<String>) {
@@ -105,13 +113,9 @@ pub(super) async fn call_js_headers(
     let f = js_function(widget, "headers", None)?;
     let ask = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&ask, &"refresh".into(), &JsValue::from_bool(refresh));
-    let out = f.call1(&JsValue::NULL, &ask).map_err(|e| error_text(&e))?;
-    let out = match out.dyn_into::<js_sys::Promise>() {
-        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
-            .await
-            .map_err(|e| error_text(&e))?,
-        Err(v) => v,
-    };
+    let out = settled(f.call1(&JsValue::NULL, &ask))
+        .await
+        .map_err(|e| error_text(&e))?;
     let text = js_sys::JSON::stringify(&out)
         .ok()
         .and_then(|s| s.as_string())
@@ -122,13 +126,9 @@ pub(super) async fn call_js_headers(
 /// The page's `upload(file)`: a URL (or a promise of one) for the attached file.
 pub(super) async fn call_js_upload(widget: u32, file: web_sys::File) -> Result<String, String> {
     let f = js_function(widget, "upload", None)?;
-    let out = f.call1(&JsValue::NULL, &file).map_err(|e| error_text(&e))?;
-    let out = match out.dyn_into::<js_sys::Promise>() {
-        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
-            .await
-            .map_err(|e| error_text(&e))?,
-        Err(v) => v,
-    };
+    let out = settled(f.call1(&JsValue::NULL, &file))
+        .await
+        .map_err(|e| error_text(&e))?;
     out.as_string()
         .filter(|url| !url.trim().is_empty())
         .ok_or_else(|| "upload did not return a URL".to_owned())
@@ -140,15 +140,9 @@ pub(super) async fn call_js_transcribe(
     audio: web_sys::Blob,
 ) -> Result<String, String> {
     let f = js_function(widget, "transcribe", None)?;
-    let out = f
-        .call1(&JsValue::NULL, &audio)
+    let out = settled(f.call1(&JsValue::NULL, &audio))
+        .await
         .map_err(|e| error_text(&e))?;
-    let out = match out.dyn_into::<js_sys::Promise>() {
-        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
-            .await
-            .map_err(|e| error_text(&e))?,
-        Err(v) => v,
-    };
     // Copied into the chat no longer than what it keeps (and one more character, to know that
     // it was cut).
     let keep = (crate::view::voice::MAX_TRANSCRIPT_CHARS as u32 + 1) * 2;
@@ -314,13 +308,9 @@ crate::split::split!(run:
 pub(super) async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
     let f = js_function(widget, "tools", Some(&name))?;
     let args = js_sys::JSON::parse(&args.to_string()).map_err(|e| error_text(&e))?;
-    let out = f.call1(&JsValue::NULL, &args).map_err(|e| error_text(&e))?;
-    let out = match out.dyn_into::<js_sys::Promise>() {
-        Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
-            .await
-            .map_err(|e| error_text(&e))?,
-        Err(v) => v,
-    };
+    let out = settled(f.call1(&JsValue::NULL, &args))
+        .await
+        .map_err(|e| error_text(&e))?;
     if out.is_undefined() {
         return Ok(Value::Null);
     }
@@ -377,14 +367,7 @@ async fn call_threads(
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         .ok_or_else(|| StoreFailure::Failed(format!("threads.{name} is not a function")))?;
     let array: js_sys::Array = args.iter().collect();
-    let settled = match f.apply(&threads, &array) {
-        Ok(out) => match out.dyn_into::<js_sys::Promise>() {
-            Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await,
-            Err(v) => Ok(v),
-        },
-        Err(e) => Err(e),
-    };
-    settled.map_err(|e| {
+    settled(f.apply(&threads, &array)).await.map_err(|e| {
         let status = own(&e, "status").and_then(|s| s.as_f64());
         match status {
             Some(412.0) => StoreFailure::Conflict,

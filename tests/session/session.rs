@@ -1810,7 +1810,9 @@ fn drafts_use_what_the_conversations_leave_of_the_budget() {
     });
     s.new_thread().unwrap();
     s.set_draft(&"b".repeat(600));
+    s.set_draft_files(vec![("plan.png".into(), 2048)]);
     s.save_drafts();
+    assert_eq!(store.peek("w:draft-files:new"), None, "nor its files");
     assert_eq!(
         store.peek("w:draft:new"),
         None,
