@@ -15,7 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 [ -f dist/index.html ] || { echo "[e2e] dist/ missing: run trunk build --release first" >&2; exit 1; }
 [ -f dist/agui-widget_bg.wasm ] || scripts/build-widget.sh
-export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-240000}"
+export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-220000}"
 
 # shellcheck source=scripts/e2e-env.sh
 . scripts/e2e-env.sh

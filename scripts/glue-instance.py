@@ -13,8 +13,10 @@ cannot do: in a Vite or webpack build the glue is a chunk of the bundler's, unde
 choosing. Also makes the glue's default wasm URL `./NAME_bg.wasm` (a bundler resolves a
 relative specifier; wasm-bindgen writes a bare one).
 
-    scripts/glue-instance.py GLUE [--page INDEX_HTML]
+    scripts/glue-instance.py GLUE [--minify] [--page INDEX_HTML]
 
+`--minify`: the result minified by terser (the repository's package.json; scripts/setup.sh
+installs it), like the loader: a quarter of the glue's gzip bytes.
 `--page`: the page's `integrity` of GLUE (trunk preloads it with one) is written anew.
 Fails when the glue is not of the shape it knows (a wasm-bindgen whose output changed).
 """
@@ -23,7 +25,10 @@ import base64
 import hashlib
 import os
 import re
+import subprocess
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def fail(msg):
@@ -34,12 +39,15 @@ def fail(msg):
 def main():
     args = sys.argv[1:]
     page = None
+    minify = "--minify" in args
+    if minify:
+        args.remove("--minify")
     if "--page" in args:
         i = args.index("--page")
         page = args[i + 1]
         del args[i : i + 2]
     if len(args) != 1:
-        fail("usage: glue-instance.py GLUE [--page INDEX_HTML]")
+        fail("usage: glue-instance.py GLUE [--minify] [--page INDEX_HTML]")
     path = args[0]
     glue = open(path, encoding="utf-8").read()
     if "__aguiFresh" in glue:
@@ -95,6 +103,15 @@ def main():
         "export const __aguiFresh = () => __aguiGlue();\n"
     )
     open(path, "w", encoding="utf-8").write(out)
+    if minify:
+        terser = os.path.join(ROOT, "node_modules", "terser", "bin", "terser")
+        if not os.path.isfile(terser):
+            fail(f"{terser} is missing: run scripts/setup.sh (npm ci)")
+        done = subprocess.run(["node", terser, path, "--module", "--compress", "--mangle",
+                               "--output", path])
+        if done.returncode != 0:
+            fail(f"terser could not minify {path}")
+        out = open(path, encoding="utf-8").read()
     if page:
         html = open(page, encoding="utf-8").read()
         digest = base64.b64encode(hashlib.sha384(out.encode()).digest()).decode()

@@ -80,7 +80,7 @@ kill "$devpid" 2>/dev/null || true
 
 # The browser checks, against the Python SDK's agent (the page's origin) and the CDN folder of
 # the installed package on another origin.
-export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-240000}"
+export LEAN_BUDGET_GZIP="${LEAN_BUDGET_GZIP:-220000}"
 # shellcheck source=scripts/e2e-env.sh
 . scripts/e2e-env.sh
 port="${HOSTS_PORT:-8131}"

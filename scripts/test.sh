@@ -25,18 +25,22 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-180}"
 
 # Size budgets (docs/dev/size.md), gzip -9 bytes of what `trunk build --release` ships in dist/:
 # the app bundle (wasm + glue + snippets). The trunk-build-release stage fails above it.
-SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-1105000}
+SIZE_BUDGET_GZIP=${SIZE_BUDGET_GZIP:-1100000}
 # What a host page loads before its popup is opened: the loader alone (it draws the launcher).
 LOADER_BUDGET_GZIP=${LOADER_BUDGET_GZIP:-3850}
 # The lean widget bundle (scripts/build-widget.sh): what a host page fetches when its chat opens.
-LEAN_BUDGET_GZIP=${LEAN_BUDGET_GZIP:-240000}
+LEAN_BUDGET_GZIP=${LEAN_BUDGET_GZIP:-220000}
 export LEAN_BUDGET_GZIP
+# What a page has fetched when the first answer streams: the loader, the lean widget, `run` and
+# the chunks it shares (scripts/size-report.py). Issue 33's goal is 400,000; this is today's
+# figure plus 1.5%, so that it only goes down.
+FIRST_ANSWER_BUDGET_GZIP=${FIRST_ANSWER_BUDGET_GZIP:-725000}
 # Its modules (agui-widget.*.wasm, src/ui/lazy.rs), in all: each is fetched the first time its
 # part shows (`run` — the conversation: rows, Markdown, tool cards, the run itself — when the
 # person starts typing or something saved shows; an interrupt, state, the settings form, the
 # queue, an activity, an attachment, a warning, an edit, an A2UI surface, an MCP App, a
 # protobuf response; a language but English, a page's own texts).
-LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-880000}
+LEAN_MODULES_BUDGET_GZIP=${LEAN_MODULES_BUDGET_GZIP:-890000}
 
 # Colours only on a terminal (CI logs stay plain).
 if [ -t 1 ]; then
@@ -161,6 +165,10 @@ trunk_release() {
     check_budget "the app (agui-leptos_bg.wasm + glue)" \
         "$(gz_total dist/agui-leptos_bg.wasm dist/agui-leptos.js "${app_snippets[@]}")" \
         "$SIZE_BUDGET_GZIP" || return
+    # 4. Where the lean widget's bytes go, and what a page has fetched at its first answer
+    # (the build above kept the names: no second build).
+    _banner "the lean widget's size report (scripts/size-report.py)"
+    python3 scripts/size-report.py --budget "$FIRST_ANSWER_BUDGET_GZIP" || return
 }
 
 # --- stages (append new ones at the end) --------------------------------------

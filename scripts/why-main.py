@@ -12,12 +12,17 @@ points' own exports are not roots. docs/dev/lean-widget.md says how to use what 
 
     scripts/why-main.py [--wasm PATH] [--all] [--check-split DIR] FUNCTION
     scripts/why-main.py --list-main [--wasm PATH]
+    scripts/why-main.py --retained N [--wasm PATH] [FUNCTION]
 
 FUNCTION is a substring of the function's demangled name (`agui_leptos::ui::markdown::`,
 `<pulldown_cmark::parse::Parser>::new_ext`); with several matches, each one in the main
 module is explained (the first five, or all with `--all`). `--list-main` prints every
 function a root reaches. `--check-split DIR` compares that set with the main module
 `wasm-split-cli` wrote in DIR (target/lean/split): every function it reaches must be there.
+`--retained N` prints the N functions and data of the main module that keep the most bytes
+there: each one's own size and what it retains — what only it leads to (the dominator tree of
+the graph), so what would leave the main module if it went into a module (bytes before
+wasm-bindgen and wasm-opt). With FUNCTION, what the first match retains, by part.
 """
 import argparse
 import bisect
@@ -346,6 +351,74 @@ def explore(m, edges, start, split_exports):
     return parent, forced
 
 
+def retained(m, edges, start, split_exports, parent, forced):
+    """(size of each node, bytes each node retains, immediate dominator of each node): the
+    dominator tree of the main module's graph (Cooper, Harvey and Kennedy's iteration), from
+    one root above the roots."""
+    n_imports = len(m.func_imports)
+
+    def size(node):
+        kind, i = node
+        if kind == "f":
+            return 0 if i < n_imports else m.bodies[i - n_imports][1] - m.bodies[i - n_imports][0]
+        where = m.symbols[i][2]
+        return where[2] if where else 0
+
+    top = ("root", 0)
+    succ = collections.defaultdict(list)
+    for node in parent:
+        succ[node] = [n for n in edges.get(node, ()) if n in parent]
+    succ[top] = list(start) + [f for f in forced if f in parent]
+    # Reverse post-order, iteratively (the graph is deep).
+    order, seen, stack = [], {top}, [(top, iter(succ[top]))]
+    while stack:
+        node, it = stack[-1]
+        for nxt in it:
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, iter(succ[nxt])))
+                break
+        else:
+            order.append(node)
+            stack.pop()
+    order.reverse()
+    index = {node: i for i, node in enumerate(order)}
+    preds = collections.defaultdict(list)
+    for node in order:
+        for nxt in succ[node]:
+            preds[nxt].append(node)
+    idom = {top: top}
+
+    def meet(a, b):
+        while a != b:
+            while index[a] > index[b]:
+                a = idom[a]
+            while index[b] > index[a]:
+                b = idom[b]
+        return a
+
+    changed = True
+    while changed:
+        changed = False
+        for node in order[1:]:
+            done = [p for p in preds[node] if p in idom]
+            if not done:
+                continue
+            new = done[0]
+            for p in done[1:]:
+                new = meet(p, new)
+            if idom.get(node) != new:
+                idom[node] = new
+                changed = True
+    keeps = collections.Counter()
+    for node in reversed(order):
+        keeps[node] += size(node)
+        if node != top:
+            keeps[idom[node]] += keeps[node]
+    del keeps[top]
+    return size, keeps, idom
+
+
 def demangle(names):
     """{index: readable name}: Rust's v0 symbols through binutils' c++filt when there is one
     (crate hashes left out), else as they are."""
@@ -366,6 +439,7 @@ def main():
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--list-main", action="store_true")
     ap.add_argument("--check-split")
+    ap.add_argument("--retained", type=int, metavar="N")
     args = ap.parse_args()
     wasm = pathlib.Path(args.wasm)
     if not wasm.is_file():
@@ -385,6 +459,22 @@ def main():
     if args.list_main:
         for i in sorted(reached):
             print(m.names.get(i, f"#{i}"))
+        return 0
+    if args.retained is not None:
+        size, keeps, idom = retained(m, edges, start, split_exports, parent, forced)
+        if args.function:
+            # The shortest match: the function itself before its closures.
+            node = min((n for n in keeps if args.function in label(m, n)),
+                       key=lambda n: len(label(m, n)), default=None)
+            if node is None:
+                sys.exit(f"nothing in the main module is named {args.function!r}")
+            print(f"{keeps[node]:>8} {size(node):>8}  {label(m, node)}")
+            parts = [n for n, d in idom.items() if d == node and n != node]
+        else:
+            parts = list(keeps)
+        print(f"{'retains':>8} {'own':>8}  (bytes before wasm-bindgen and wasm-opt)")
+        for n in sorted(parts, key=lambda n: -keeps[n])[: args.retained]:
+            print(f"{keeps[n]:>8} {size(n):>8}  {label(m, n)}")
         return 0
     if not args.function:
         ap.error("name a function (or --list-main)")

@@ -17,8 +17,10 @@ use crate::i18n::{fill, Locale, Strings};
 use crate::session::{Credentials, FetchPolicy};
 
 mod elements;
+mod quoted;
 mod table;
 pub use elements::{code_renderer_entries, fence_key, valid_element_name, MAX_CODE_RENDERERS};
+use quoted::quoted;
 pub use table::{EventSpec, OptionSpec, Reader, EVENTS, OPTIONS, OPTION_TABLE};
 
 /// Where conversations are saved in `localStorage` unless a thread key says otherwise.
@@ -228,8 +230,8 @@ fn strings_using(
         match value {
             Value::String(text) => out.push((key, text)),
             _ => problems.push(format!(
-                "strings: the value of {:?} is not a text; ignored",
-                key.chars().take(80).collect::<String>()
+                "strings: the value of {} is not a text; ignored",
+                quoted(&key.chars().take(80).collect::<String>())
             )),
         }
     }
@@ -248,6 +250,15 @@ impl WidgetOptions {
         get: impl Fn(&str) -> Option<String>,
         json: ReadJson,
     ) -> (WidgetOptions, Vec<String>) {
+        // One copy of the parser, whatever reads the options (attributes, a JS object, the
+        // URL): the lean widget has two callers.
+        Self::parse_dyn(&get, json)
+    }
+
+    fn parse_dyn(
+        get: &dyn Fn(&str) -> Option<String>,
+        json: ReadJson,
+    ) -> (WidgetOptions, Vec<String>) {
         let mut o = WidgetOptions::default();
         let mut problems = Vec::new();
         let text = |name: &str| {
@@ -262,7 +273,7 @@ impl WidgetOptions {
                     "protocol: {p} is not in this bundle (built with scripts/build-widget.sh no-ai-sdk); AG-UI is used"
                 )),
                 Some(w) => o.wire = w,
-                None => problems.push(format!("protocol: unknown value {p:?} (ag-ui, ai-sdk)")),
+                None => problems.push(format!("protocol: unknown value {} (ag-ui, ai-sdk)", quoted(&p))),
             }
         }
         if let Some(h) = text("headers") {
@@ -275,14 +286,18 @@ impl WidgetOptions {
             match Mode::parse(&m) {
                 Some(m) => o.mode = m,
                 None => problems.push(format!(
-                    "mode: unknown value {m:?} (inline, popup, sidebar, page)"
+                    "mode: unknown value {} (inline, popup, sidebar, page)",
+                    quoted(&m)
                 )),
             }
         }
         if let Some(t) = get("theme") {
             match Theme::parse(&t) {
                 Some(t) => o.theme = t,
-                None => problems.push(format!("theme: unknown value {t:?} (auto, light, dark)")),
+                None => problems.push(format!(
+                    "theme: unknown value {} (auto, light, dark)",
+                    quoted(&t)
+                )),
             }
         }
         o.inspector = get("inspector").is_some_and(|v| flag(&v));
@@ -294,7 +309,7 @@ impl WidgetOptions {
                 "protobuf" | "proto" => problems.push(
                     "transport: protobuf is not in this bundle (built with scripts/build-widget.sh no-protobuf); SSE is used".into(),
                 ),
-                _ => problems.push(format!("transport: unknown value {t:?} (sse, protobuf)")),
+                _ => problems.push(format!("transport: unknown value {} (sse, protobuf)", quoted(&t))),
             }
         }
         o.open = get("open").map(|v| flag(&v));
@@ -303,7 +318,8 @@ impl WidgetOptions {
             match Persist::parse(&p) {
                 Some(p) => o.persist = p,
                 None => problems.push(format!(
-                    "persist: unknown value {p:?} (local, session, none)"
+                    "persist: unknown value {} (local, session, none)",
+                    quoted(&p)
                 )),
             }
         }
@@ -311,14 +327,16 @@ impl WidgetOptions {
             match b.replace(['_', ','], "").parse::<usize>() {
                 Ok(n) if n > 0 => o.storage_budget = Some(n),
                 _ => problems.push(format!(
-                    "storage-budget: not a positive number of bytes: {b:?}"
+                    "storage-budget: not a positive number of bytes: {}",
+                    quoted(&b)
                 )),
             }
         }
         o.lang = text("lang");
         if let Some(l) = o.lang.as_deref().filter(|l| Locale::from_tag(l).is_none()) {
             problems.push(format!(
-                "lang: {l:?} is not one of the chat's languages ({}); the browser's language is used",
+                "lang: {} is not one of the chat's languages ({}); the browser's language is used",
+                quoted(l),
                 Locale::ALL
                     .iter()
                     .map(|l| l.tag())
@@ -336,7 +354,10 @@ impl WidgetOptions {
         if let Some(m) = get("math") {
             match crate::markdown::MathSyntax::parse(&m) {
                 Some(m) => o.math = m,
-                None => problems.push(format!("math: unknown value {m:?} (on, dollars, off)")),
+                None => problems.push(format!(
+                    "math: unknown value {} (on, dollars, off)",
+                    quoted(&m)
+                )),
             }
         }
         o.attachments_off = get("attachments").is_some_and(|v| !flag(&v));
@@ -344,7 +365,8 @@ impl WidgetOptions {
             match crate::view::voice::Voice::parse(&v) {
                 Some(v) => o.voice = v,
                 None => problems.push(format!(
-                    "voice: unknown value {v:?} (off, transcribe, browser)"
+                    "voice: unknown value {} (off, transcribe, browser)",
+                    quoted(&v)
                 )),
             }
         }
@@ -367,7 +389,7 @@ impl WidgetOptions {
             let bad = |name: &str, v: &Option<String>, ok: bool| {
                 v.as_ref()
                     .filter(|_| !ok)
-                    .map(|v| format!("{name}: not usable: {v:?}"))
+                    .map(|v| format!("{name}: not usable: {}", quoted(v)))
             };
             problems.extend(
                 [
@@ -435,7 +457,8 @@ impl WidgetOptions {
                 "include" => o.fetch.credentials = Credentials::Include,
                 "omit" => o.fetch.credentials = Credentials::Omit,
                 _ => problems.push(format!(
-                    "credentials: unknown value {c:?} (same-origin, include, omit)"
+                    "credentials: unknown value {} (same-origin, include, omit)",
+                    quoted(&c)
                 )),
             }
         }
@@ -443,13 +466,16 @@ impl WidgetOptions {
             match r.trim().to_ascii_lowercase().as_str() {
                 "" | "error" => o.fetch.follow_redirects = false,
                 "follow" => o.fetch.follow_redirects = true,
-                _ => problems.push(format!("redirects: unknown value {r:?} (error, follow)")),
+                _ => problems.push(format!(
+                    "redirects: unknown value {} (error, follow)",
+                    quoted(&r)
+                )),
             }
         }
         if let Some(s) = text("speed") {
             match decimal(&s) {
                 Some(v) => o.speed = Some(v),
-                None => problems.push(format!("speed: not a non-negative number: {s:?}")),
+                None => problems.push(format!("speed: not a non-negative number: {}", quoted(&s))),
             }
         }
         (o, problems)
@@ -485,7 +511,8 @@ impl WidgetOptions {
                     let known = URL_OPTIONS.iter().find(|u| u.eq_ignore_ascii_case(n));
                     if known.is_none() {
                         problems.push(format!(
-                            "url-options: {n:?} cannot come from the URL ({})",
+                            "url-options: {} cannot come from the URL ({})",
+                            quoted(n),
                             URL_OPTIONS.join(", ")
                         ));
                     }
@@ -502,8 +529,8 @@ impl WidgetOptions {
         let url_endpoint = match url_endpoint {
             Some(e) if !has_http_scheme(&e) => {
                 problems.push(format!(
-                    "endpoint: {:?} from the URL is not an http(s) URL; ignored",
-                    e.chars().take(80).collect::<String>()
+                    "endpoint: {} from the URL is not an http(s) URL; ignored",
+                    quoted(&e.chars().take(80).collect::<String>())
                 ));
                 None
             }

@@ -101,6 +101,7 @@ pub mod internals {
     pub use crate::ui::state_panel::StatePanel;
     pub use crate::ui::tool::ToolCard;
     pub use crate::ui::STYLESHEET;
+    pub use crate::widget::js::js_of;
 }
 
 /// What a Leptos app uses: `use agui_leptos::prelude::*;`.

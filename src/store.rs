@@ -15,6 +15,7 @@ mod run;
 mod sync;
 
 use std::collections::HashMap;
+use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -39,7 +40,7 @@ use crate::protocol::types::{Message, ResumeEntry};
 use crate::protocol::Thread;
 use crate::session::branches::Switcher;
 use crate::session::{Flush, Route, RunRequest, Session};
-use crate::split::{drive, Handoff, LoadFailed};
+use crate::split::{drive, split, Handoff, LoadFailed};
 #[cfg(feature = "inspector")]
 use crate::trace::{self, Trace};
 use crate::transport::AbortHandle;
@@ -83,10 +84,34 @@ struct Shell {
     owner: Owner,
 }
 
+/// A chat's session, as the store keeps it. Its drop glue — freeing the pipeline, the decoders,
+/// the runs: 12 KB of code — is not in the lean widget's main module: a session is freed by
+/// the `free` module ([`free_session`]), fetched with the chunks the first module brought. A
+/// session of a chat whose modules never came (nobody wrote in it, nothing was restored) is
+/// left as the main module made it, never freed: only a module's code fills one.
+struct Held(Option<ManuallyDrop<Box<Session>>>);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Some(session) = self.0.take() {
+            if crate::split::modules_came() {
+                drive(free_session(session), |_| ());
+            }
+        }
+    }
+}
+
+split!(free, data:
+    /// Frees a session ([`Held`]).
+    fn free_session(session: ManuallyDrop<Box<Session>>) -> () {
+        drop(ManuallyDrop::into_inner(session));
+    }
+);
+
 /// The store; `Copy`, provided as context to every component.
 #[derive(Clone, Copy)]
 pub struct AgentStore {
-    session: StoredValue<Session, LocalStorage>,
+    session: StoredValue<Held, LocalStorage>,
     shell: StoredValue<Shell, LocalStorage>,
     /// The message rows, in order.
     pub(crate) rows: RwSignal<Vec<Row>>,
@@ -175,7 +200,7 @@ impl AgentStore {
         let queue = session.queued().to_vec();
         let warnings = session.notices();
         AgentStore {
-            session: StoredValue::new_local(session),
+            session: StoredValue::new_local(Held(Some(ManuallyDrop::new(Box::new(session))))),
             shell: StoredValue::new_local(Shell {
                 row_versions: HashMap::new(),
                 tool_versions: HashMap::new(),
@@ -252,17 +277,21 @@ impl AgentStore {
 
     /// Read the session (`None` once the chat is gone).
     pub fn try_with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> Option<R> {
-        self.session.try_with_value(f)
+        self.session
+            .try_with_value(|h| h.0.as_deref().map(|s| f(s)))
+            .flatten()
     }
 
     /// Read the session. A chat that is gone reads as a default (never a panic).
     fn with_session<R: Default>(&self, f: impl FnOnce(&Session) -> R) -> R {
-        self.session.try_with_value(f).unwrap_or_default()
+        self.try_with_session(f).unwrap_or_default()
     }
 
     /// Change the session (`None` once the chat is gone).
     fn update<R>(&self, f: impl FnOnce(&mut Session) -> R) -> Option<R> {
-        self.session.try_update_value(f)
+        self.session
+            .try_update_value(|h| h.0.as_deref_mut().map(|s| f(s)))
+            .flatten()
     }
 
     /// Change where the next run goes: the session's copy (what runs read) and the `config`
@@ -355,19 +384,21 @@ impl AgentStore {
 
     /// Read the message of a row.
     pub fn with_message<R>(&self, key: &str, f: impl FnOnce(&Message) -> R) -> Option<R> {
-        self.session
-            .try_with_value(|s| s.message(key).map(f))
-            .flatten()
+        self.try_with_session(|s| s.message(key).map(f)).flatten()
     }
 
     /// Read the whole thread (tests, export).
     pub fn with_thread<R>(&self, f: impl FnOnce(&Thread) -> R) -> R {
-        self.session.with_value(|s| f(s.thread()))
+        self.session.with_value(|h| match h.0.as_deref() {
+            Some(s) => f(s.thread()),
+            None => f(&Thread::new()),
+        })
     }
 
     /// Read the state at a JSON pointer.
     pub fn with_state<R>(&self, pointer: &str, f: impl FnOnce(Option<&Value>) -> R) -> R {
-        self.session.with_value(|s| f(s.state_at(pointer)))
+        self.session
+            .with_value(|h| f(h.0.as_deref().and_then(|s| s.state_at(pointer))))
     }
 
     /// Seconds a reasoning message took (None while streaming).
@@ -814,16 +845,12 @@ impl AgentStore {
         self.running.track();
         self.run.track();
         self.state_version.track();
-        self.session
-            .try_with_value(Session::agent_suggestions)
-            .unwrap_or_default()
+        self.with_session(Session::agent_suggestions)
     }
 
     /// How the person rated an answer.
     pub fn rating(&self, message_id: &str) -> Option<Rating> {
-        self.session
-            .try_with_value(|s| s.rating(message_id))
-            .flatten()
+        self.try_with_session(|s| s.rating(message_id)).flatten()
     }
 
     /// Frontend tool calls waiting for the browser.
@@ -931,9 +958,8 @@ impl AgentStore {
         let Some(s) = self.shell.try_with_value(|s| s.threads).flatten() else {
             return;
         };
-        let Some((list, active)) = self
-            .session
-            .try_with_value(|x| (x.summaries(), x.thread_id().to_owned()))
+        let Some((list, active)) =
+            self.try_with_session(|x| (x.summaries(), x.thread_id().to_owned()))
         else {
             return;
         };
@@ -1022,13 +1048,12 @@ impl AgentStore {
 impl AgentStore {
     /// Read the open thread's log (`None` once the chat is gone).
     pub fn with_log<R>(&self, f: impl FnOnce(&EventLog) -> R) -> Option<R> {
-        self.session.try_with_value(|s| f(s.log()))
+        self.try_with_session(|s| f(s.log()))
     }
 
     /// The open thread as it was after its first `k` logged events.
     pub fn thread_at(&self, k: usize) -> Result<Thread, LogError> {
-        self.session
-            .try_with_value(|s| s.thread_at(k))
+        self.try_with_session(|s| s.thread_at(k))
             .unwrap_or(Err(LogError::Empty))
     }
 

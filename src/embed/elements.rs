@@ -3,6 +3,8 @@
 //! what it draws; agent output only picks, by a tool's name or a fence's language, among what
 //! the page registered.
 
+use super::quoted::quoted;
+
 /// A valid custom element name (HTML's "valid custom element name", ASCII subset): starts
 /// with a lower-case letter, contains a hyphen, only `a-z 0-9 - . _`, and not one of the names
 /// the spec reserves. What a page may ask the widget to create (`renderers`); anything else is
@@ -58,7 +60,8 @@ pub fn code_renderer_entries(
     for (lang, tag) in entries {
         let Some(key) = fence_key(&lang) else {
             problems.push(format!(
-                "codeRenderers: {lang:?} is not a code block language"
+                "codeRenderers: {} is not a code block language",
+                quoted(&lang)
             ));
             continue;
         };

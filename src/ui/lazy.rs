@@ -20,7 +20,6 @@
 //! action, and the next try fetches again (`wasm_split`'s loader memoises only a success).
 
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,15 +80,12 @@ fn lazy_part(store: AgentStore, load: Arc<dyn Fn() -> Part + Send + Sync>) -> im
     move || {
         attempt.track();
         // Built untracked, as a plain call would be: the part's own closures track what they
-        // read, and only Retry runs this again.
-        let mut part = untrack(|| load());
-        match untrack(|| part.as_mut().poll(&mut Context::from_waker(Waker::noop()))) {
-            Poll::Ready(loaded) => shown(loaded),
-            Poll::Pending => {
-                let part = SendWrapper::new(part);
-                Suspend::new(async move { shown(part.await) }).into_any()
-            }
-        }
+        // read, and only Retry runs this again. Shown like a stand-in's part (in this pass
+        // when its module is here), with nothing until it comes — not through Leptos's
+        // `Suspend`, whose machinery would be in the lean widget's main module for this alone.
+        let part = untrack(|| load());
+        let shown: Part = Box::pin(async move { Ok(shown(part.await)) });
+        untrack(|| stand_in(shown, Arc::new(|| ().into_any())))
     }
 }
 

@@ -3,16 +3,17 @@
 
 use leptos::prelude::*;
 use serde_json::{json, Value};
-use wasm_bindgen::prelude::*;
 use web_sys::{CustomEvent, CustomEventInit, HtmlElement};
 
 use crate::store::AgentStore;
+
+use super::js::{js_of, JSON_DEPTH};
 
 pub(super) fn dispatch(host: &HtmlElement, name: &str, detail: &Value) {
     let init = CustomEventInit::new();
     init.set_bubbles(true);
     init.set_composed(true);
-    let detail = js_sys::JSON::parse(&detail.to_string()).unwrap_or(JsValue::NULL);
+    let detail = js_of(detail, JSON_DEPTH);
     init.set_detail(&detail);
     if let Ok(ev) = CustomEvent::new_with_event_init_dict(name, &init) {
         let _ = host.dispatch_event(&ev);

@@ -77,6 +77,31 @@ pub(super) fn value_of(v: &JsValue, depth: u32) -> Option<Value> {
     Some(Value::Object(map))
 }
 
+/// `v` as the JS value `JSON.parse` would make of its text, without the text (the lean
+/// widget's main module has no JSON writer): an object by its own entries
+/// (`Object.fromEntries`, so a `__proto__` key is a key like any other), a number as JS's
+/// `f64`; deeper than `depth` levels is `null`.
+pub fn js_of(v: &Value, depth: u32) -> JsValue {
+    match v {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => n.as_f64().map_or(JsValue::NULL, JsValue::from_f64),
+        Value::String(s) => JsValue::from_str(s),
+        _ if depth == 0 => JsValue::NULL,
+        Value::Array(items) => {
+            let items: js_sys::Array = items.iter().map(|x| js_of(x, depth - 1)).collect();
+            items.into()
+        }
+        Value::Object(map) => {
+            let entries: js_sys::Array = map
+                .iter()
+                .map(|(k, x)| js_sys::Array::of2(&JsValue::from_str(k), &js_of(x, depth - 1)))
+                .collect();
+            js_sys::Object::from_entries(&entries).map_or(JsValue::NULL, JsValue::from)
+        }
+    }
+}
+
 /// `obj[key]` when `obj` has it as its own property: options never come from the prototype
 /// chain (a polluted `Object.prototype.endpoint` must not redirect `mount()`).
 pub(super) fn own(obj: &JsValue, key: &str) -> Option<JsValue> {

@@ -13,7 +13,7 @@ use crate::protocol::types::Tool;
 
 use crate::session::{HeaderRequest, HeaderSource};
 
-use super::js::{error_text, json_of, own, read_json};
+use super::js::{error_text, js_of, json_of, own, read_json, JSON_DEPTH};
 use super::mounted::MOUNTED;
 
 /// The function the widget `id`'s JS options hold now under `path` (`["upload"]`, or
@@ -295,9 +295,7 @@ crate::split::split!(run:
             let Some(el) = page_element(&tag, holder, element) else {
                 return;
             };
-            let value = value
-                .and_then(|v| js_sys::JSON::parse(&v.to_string()).ok())
-                .unwrap_or(JsValue::NULL);
+            let value = value.map_or(JsValue::NULL, |v| js_of(&v, JSON_DEPTH));
             let _ = js_sys::Reflect::set(&el, &"toolCall".into(), &value);
         });
         view! { <div class="agui-tool-card__element" data-testid="tool-element" node_ref=holder></div> }
@@ -307,7 +305,7 @@ crate::split::split!(run:
 
 pub(super) async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
     let f = js_function(widget, "tools", Some(&name))?;
-    let args = js_sys::JSON::parse(&args.to_string()).map_err(|e| error_text(&e))?;
+    let args = js_of(&args, JSON_DEPTH);
     let out = settled(f.call1(&JsValue::NULL, &args))
         .await
         .map_err(|e| error_text(&e))?;
@@ -378,7 +376,7 @@ async fn call_threads(
 }
 
 fn to_js(value: &Value) -> JsValue {
-    js_sys::JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
+    js_of(value, JSON_DEPTH)
 }
 
 mod js_threads {

@@ -41,7 +41,7 @@ mod api;
 mod element;
 mod events;
 mod guard;
-mod js;
+pub(crate) mod js;
 mod js_plugins;
 mod mount;
 mod mounted;

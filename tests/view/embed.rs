@@ -671,3 +671,24 @@ fn code_renderers_take_only_custom_element_names_for_sanitised_languages() {
     let (ok, problems) = code_renderer_entries(many);
     assert_eq!((ok.len(), problems.len()), (MAX_CODE_RENDERERS, 3));
 }
+
+/// A bad value is quoted in its problem as `{:?}` quotes it (quotes, backslashes and control
+/// characters escaped), though the widget writes it without `str`'s `Debug`.
+#[test]
+fn a_bad_value_is_quoted_as_debug_quotes_it() {
+    for value in [
+        "dark-ish",
+        "a \"b\" \\c",
+        "line\nbreak\ttab\r\u{1b}",
+        "étoile ☾",
+    ] {
+        let (_, problems) = parse(&[("theme", value)]);
+        assert_eq!(
+            problems,
+            [format!(
+                "theme: unknown value {:?} (auto, light, dark)",
+                value.trim()
+            )]
+        );
+    }
+}

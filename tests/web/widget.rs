@@ -1764,3 +1764,35 @@ async fn a_visitors_own_conversations_are_offered_for_the_sites_store() {
     .await;
     host.remove();
 }
+
+/// `element.state` is built from the chat's state without JSON text (the lean widget's main
+/// module has no JSON writer): the same value `JSON.parse` makes of serde_json's text, a
+/// `__proto__` key an own key (never the object's prototype), nesting past the budget `null`.
+#[wasm_bindgen_test]
+fn the_state_reaches_js_as_json_parse_would_make_it() {
+    use agui_leptos::internals::js_of;
+    let v = serde_json::json!({
+        "list": [1, -2, 2.5, "x", null, true, {"10": "ten", "2": "two"}],
+        "__proto__": {"polluted": true},
+        "big": 9_007_199_254_740_993u64,
+        "nested": {"a": {"b": {}}},
+    });
+    let js = js_of(&v, 128);
+    let parsed = js_sys::JSON::parse(&serde_json::to_string(&v).unwrap()).unwrap();
+    let text = |x: &JsValue| js_sys::JSON::stringify(x).unwrap().as_string().unwrap();
+    assert_eq!(text(&js), text(&parsed));
+    let obj: &js_sys::Object = js.unchecked_ref();
+    assert!(
+        js_sys::Object::has_own(obj, &"__proto__".into()),
+        "an own key"
+    );
+    assert_eq!(
+        js_sys::Object::get_prototype_of(&js),
+        js_sys::Object::get_prototype_of(&js_sys::Object::new().into()),
+        "the prototype stays Object.prototype"
+    );
+    let shallow = js_of(&v, 2);
+    let nested = js_sys::Reflect::get(&shallow, &"nested".into()).unwrap();
+    let a = js_sys::Reflect::get(&nested, &"a".into()).unwrap();
+    assert!(a.is_null(), "past the budget: null");
+}
