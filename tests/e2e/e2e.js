@@ -637,6 +637,31 @@ const siteChecks = {
     assert(await p.isEnabled('[data-testid=composer-send]'), 'Send is enabled');
     await p.unroute('**/agui-widget.run.wasm*');
   },
+  async 'an unmounted chat is freed by the free module, and mounted again it works'(p, seen) {
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    await send(p, 'plan our offsite');
+    await waitStatus(p, 'success');
+    const freed = () => seen.some((u) => u.includes('/agui-widget.free.wasm'));
+    assert(!freed(), 'not before the unmount');
+    // The session's drop glue is in the `free` module (src/store.rs, Held): a chat whose run
+    // module came fetches it when it goes, and frees its conversation without an error.
+    await p.evaluate(() => {
+      window.__chat = document.querySelector('agui-chat');
+      window.__chat.remove();
+    });
+    const deadline = Date.now() + 10000;
+    while (!freed()) {
+      assert(Date.now() < deadline, 'the free module was not fetched');
+      await p.waitForTimeout(100);
+    }
+    // The same element again (its page-given properties with it): a new chat, its
+    // conversation restored.
+    await p.evaluate(() => document.querySelector('main').append(window.__chat));
+    await p.waitForSelector(composerBox, { timeout: 15000 });
+    const shown = (await texts(p)).length;
+    await send(p, 'where am i');
+    await answered(p, shown + 2);
+  },
   async 'a command picked by the keyboard; the audit with the list open'(p) {
     await p.waitForSelector(composerBox, { timeout: 15000 });
     await p.fill(composerBox, '/');
