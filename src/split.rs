@@ -28,22 +28,23 @@ impl From<::leptos::wasm_split::SplitLoaderError> for LoadFailed {
 thread_local! {
     /// What a split function runs first ([`before_parts`]).
     static BEFORE_PART: Cell<Option<fn(&'static str)>> = const { Cell::new(None) };
-    /// A module's code has run ([`modules_came`]).
-    static MODULE_CAME: Cell<bool> = const { Cell::new(false) };
+    /// The `run` module's code has run ([`run_came`]).
+    static RUN_CAME: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Notes that a module's code runs (the `split!` macro calls it first in every split function
-/// of the split build; only modules name it, so it is in none but theirs).
+/// Notes that the `run` module's code runs (the `split!` macro calls it first in every split
+/// function of `run` in the split build; only that module names it).
 #[doc(hidden)]
-pub fn module_came() {
-    MODULE_CAME.set(true);
+pub fn run_here() {
+    RUN_CAME.set(true);
 }
 
-/// Whether a module's code has run yet (always true without the split build): until then,
-/// nothing exists that only a module's code makes. The store frees a chat's session through a
-/// module (`store::free_session`) only then: before, the main module alone has touched it.
-pub fn modules_came() -> bool {
-    cfg!(not(agui_split)) || MODULE_CAME.get()
+/// Whether the `run` module's code has run yet (always true without the split build): until
+/// then, nothing exists that only its code makes — a run, a restored conversation. The store
+/// frees a chat's session through `run` (`store::free_session`) only then: before, the main
+/// module has made it and `run` would be fetched for nothing.
+pub fn run_came() -> bool {
+    cfg!(not(agui_split)) || RUN_CAME.get()
 }
 
 /// The stylesheet's rules of what only the modules render (`build.rs`'s modules' half). Only
@@ -92,7 +93,9 @@ macro_rules! split {
         #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible $(, preload($preload))?)]
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::split::LoadFailed> {
-            $crate::split::module_came();
+            if stringify!($chunk) == "run" {
+                $crate::split::run_here();
+            }
             $($first)*
             let value: $ret = $body;
             Ok(value)

@@ -86,22 +86,22 @@ struct Shell {
 
 /// A chat's session, as the store keeps it. Its drop glue — freeing the pipeline, the decoders,
 /// the runs: 12 KB of code — is not in the lean widget's main module: a session is freed by
-/// the `free` module ([`free_session`]), fetched with the chunks the first module brought. A
-/// session of a chat whose modules never came (nobody wrote in it, nothing was restored) is
-/// left as the main module made it, never freed: only a module's code fills one.
+/// the `run` module's code ([`free_session`]). A session of a page where `run` never came
+/// (nobody wrote, nothing was restored) is left as the main module made it (its config, an
+/// empty thread): only `run`'s code fills one.
 struct Held(Option<ManuallyDrop<Box<Session>>>);
 
 impl Drop for Held {
     fn drop(&mut self) {
         if let Some(session) = self.0.take() {
-            if crate::split::modules_came() {
+            if crate::split::run_came() {
                 drive(free_session(session), |_| ());
             }
         }
     }
 }
 
-split!(free, data:
+split!(run, data:
     /// Frees a session ([`Held`]).
     fn free_session(session: ManuallyDrop<Box<Session>>) -> () {
         drop(ManuallyDrop::into_inner(session));
