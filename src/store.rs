@@ -87,8 +87,9 @@ struct Shell {
 /// A chat's session, as the store keeps it. Its drop glue — freeing the pipeline, the decoders,
 /// the runs: 12 KB of code — is not in the lean widget's main module: a session is freed by
 /// the `run` module's code ([`free_session`]). A session of a page where `run` never came
-/// (nobody wrote, nothing was restored) is left as the main module made it (its config, an
-/// empty thread): only `run`'s code fills one.
+/// (nobody wrote, nothing was restored) is left as the main module made it: its config and an
+/// empty thread, and at most the list of a site's thread store (`run` shows and fills a
+/// conversation).
 struct Held(Option<ManuallyDrop<Box<Session>>>);
 
 impl Drop for Held {
