@@ -43,6 +43,8 @@ function probe() {
   const marks = {};
   window.__tti = marks;
   document.addEventListener('click', () => { marks.click ??= performance.now(); }, true);
+  // The loader's signal that the chat is loaded (src/loader/agui-chat.js).
+  addEventListener('agui-chat:ready', () => { marks.ready ??= performance.now(); });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') marks.send ??= performance.now();
   }, true);
@@ -130,7 +132,7 @@ const scenarios = [
     await p.waitForTimeout(300);
   }),
   popup('popup, preload="idle", loaded: click → composer focused', async (p) => {
-    await p.waitForFunction(() => window.AguiChat && window.AguiChat._connect, null, { timeout: 60000 });
+    await until(p, 'ready');
   }, '/embed/?preload=idle'),
   loaded('inline (lean bundle): navigation → composer enabled', '/inline/'),
   loaded('inline, the page preloads the bundle: navigation → composer enabled', '/inline/?hints=1'),
