@@ -83,9 +83,15 @@ fn lazy_part(store: AgentStore, load: Arc<dyn Fn() -> Part + Send + Sync>) -> im
         // read, and only Retry runs this again. Shown like a stand-in's part (in this pass
         // when its module is here), with nothing until it comes — not through Leptos's
         // `Suspend`, whose machinery would be in the lean widget's main module for this alone.
-        let part = untrack(|| load());
-        let shown: Part = Box::pin(async move { Ok(shown(part.await)) });
-        untrack(|| stand_in(shown, Arc::new(|| ().into_any())))
+        let mut part = untrack(|| load());
+        match untrack(|| part.as_mut().poll(&mut Context::from_waker(Waker::noop()))) {
+            // Here (always without the split build): shown in this pass, nothing around it.
+            Poll::Ready(loaded) => shown(loaded),
+            Poll::Pending => {
+                let shown: Part = Box::pin(async move { Ok(shown(part.await)) });
+                untrack(|| stand_in(shown, Arc::new(|| ().into_any()))).into_any()
+            }
+        }
     }
 }
 

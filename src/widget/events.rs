@@ -7,13 +7,13 @@ use web_sys::{CustomEvent, CustomEventInit, HtmlElement};
 
 use crate::store::AgentStore;
 
-use super::js::{js_of, JSON_DEPTH};
+use super::js::js_value;
 
 pub(super) fn dispatch(host: &HtmlElement, name: &str, detail: &Value) {
     let init = CustomEventInit::new();
     init.set_bubbles(true);
     init.set_composed(true);
-    let detail = js_of(detail, JSON_DEPTH);
+    let detail = js_value(detail);
     init.set_detail(&detail);
     if let Ok(ev) = CustomEvent::new_with_event_init_dict(name, &init) {
         let _ = host.dispatch_event(&ev);

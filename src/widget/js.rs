@@ -77,6 +77,11 @@ pub(super) fn value_of(v: &JsValue, depth: u32) -> Option<Value> {
     Some(Value::Object(map))
 }
 
+/// `v` as a JS value ([`js_of`] within [`JSON_DEPTH`] levels): what the page is handed.
+pub(super) fn js_value(v: &Value) -> JsValue {
+    js_of(v, JSON_DEPTH)
+}
+
 /// `v` as the JS value `JSON.parse` would make of its text, without the text (the lean
 /// widget's main module has no JSON writer): an object by its own entries
 /// (`Object.fromEntries`, so a `__proto__` key is a key like any other), a number as JS's

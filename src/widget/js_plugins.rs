@@ -13,7 +13,7 @@ use crate::protocol::types::Tool;
 
 use crate::session::{HeaderRequest, HeaderSource};
 
-use super::js::{error_text, js_of, json_of, own, read_json, JSON_DEPTH};
+use super::js::{error_text, js_value, json_of, own, read_json};
 use super::mounted::MOUNTED;
 
 /// The function the widget `id`'s JS options hold now under `path` (`["upload"]`, or
@@ -295,7 +295,7 @@ crate::split::split!(run:
             let Some(el) = page_element(&tag, holder, element) else {
                 return;
             };
-            let value = value.map_or(JsValue::NULL, |v| js_of(&v, JSON_DEPTH));
+            let value = value.map_or(JsValue::NULL, |v| js_value(&v));
             let _ = js_sys::Reflect::set(&el, &"toolCall".into(), &value);
         });
         view! { <div class="agui-tool-card__element" data-testid="tool-element" node_ref=holder></div> }
@@ -305,7 +305,7 @@ crate::split::split!(run:
 
 pub(super) async fn call_js_tool(widget: u32, name: String, args: Value) -> Result<Value, String> {
     let f = js_function(widget, "tools", Some(&name))?;
-    let args = js_of(&args, JSON_DEPTH);
+    let args = js_value(&args);
     let out = settled(f.call1(&JsValue::NULL, &args))
         .await
         .map_err(|e| error_text(&e))?;
@@ -375,10 +375,6 @@ async fn call_threads(
     })
 }
 
-fn to_js(value: &Value) -> JsValue {
-    js_of(value, JSON_DEPTH)
-}
-
 mod js_threads {
     use super::*;
     use crate::session::remote::{
@@ -438,7 +434,7 @@ mod js_threads {
             expect: &Expect,
         ) -> StoreFuture<Option<String>> {
             let id = self.0;
-            let args = [JsValue::from_str(thread), to_js(record), {
+            let args = [JsValue::from_str(thread), js_value(record), {
                 let o = js_sys::Object::new();
                 let etag = match expect {
                     Expect::New => JsValue::NULL,

@@ -16,7 +16,7 @@ use crate::ui::widget_shell::{ShellControls, WidgetShell};
 
 use super::events::bridge_events;
 use super::guard::{register_host, unregister_host};
-use super::js::{error_text, js_of, own, warn, JSON_DEPTH};
+use super::js::{error_text, js_value, own, warn};
 use super::js_plugins::{call_js_headers, has_thread_hooks, header_source_from_js, JsThreadStore};
 use super::mounted::{is_mounted, next_id, Mounted, PagePlugins, DATA_PREFIX, DEMO, MOUNTED};
 use super::options::{options_from_js, options_of};
@@ -308,7 +308,7 @@ pub(super) fn state_of(el: &HtmlElement) -> JsValue {
     else {
         return JsValue::UNDEFINED;
     };
-    store.with_thread(|t| js_of(&t.state, JSON_DEPTH))
+    store.with_thread(|t| js_value(&t.state))
 }
 
 /// Where a widget's thread store is (built in the `threads` module: [`attach_thread_store`]).
